@@ -1,0 +1,14 @@
+// Shared main for the Check unit test programs: runs one suite, exit status = failures.
+#pragma once
+#include <check.h>
+
+#include <cstdlib>
+
+inline int run_suite(Suite *suite)
+{
+	SRunner *runner = srunner_create(suite);
+	srunner_run_all(runner, CK_NORMAL);
+	const int failed = srunner_ntests_failed(runner);
+	srunner_free(runner);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
