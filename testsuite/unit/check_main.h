@@ -1,8 +1,18 @@
 // Shared main for the Check unit test programs: runs one suite, exit status = failures.
 #pragma once
-#include <check.h>
-
+// Standard headers first: check.h defines macros (e.g. `fail`) that break <ios> if it comes first.
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <check.h>
 
 inline int run_suite(Suite *suite)
 {

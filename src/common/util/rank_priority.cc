@@ -1,0 +1,29 @@
+// Rank-to-priority mapping and the FIFO order. No Slurm types.
+#include "util/rank_priority.h"
+
+#include <algorithm>
+
+namespace campaign {
+
+uint32_t priority_for_rank(size_t rank)
+{
+	if (rank >= kTopPriority - 1)
+		return 1;
+	return kTopPriority - static_cast<uint32_t>(rank);
+}
+
+std::vector<uint32_t> fifo_order(std::vector<FifoEntry> jobs)
+{
+	std::sort(jobs.begin(), jobs.end(), [](const FifoEntry &a, const FifoEntry &b) {
+		if (a.submit_s != b.submit_s)
+			return a.submit_s < b.submit_s;
+		return a.job_id < b.job_id;
+	});
+	std::vector<uint32_t> order;
+	order.reserve(jobs.size());
+	for (const auto &job : jobs)
+		order.push_back(job.job_id);
+	return order;
+}
+
+} // namespace campaign

@@ -1,0 +1,28 @@
+// sched/campaign's SchedulerParameters schema. Note "campaign_period", not "..._interval":
+// sched/builtin looks for "interval=" anywhere in the string.
+#include "util/scheduler_parameters.h"
+
+namespace campaign {
+
+ParameterSchema scheduler_parameter_schema()
+{
+	return ParameterSchema(
+		"SchedulerParameters", "campaign_",
+		{
+			{.key = "campaign_period",
+			 .kind = ParameterKind::Integer,
+			 .default_value = "5",
+			 .description = "seconds between planning passes (sooner after job or node "
+					"changes)",
+			 .min_integer = 1,
+			 .max_integer = 3600},
+			{.key = "campaign_max_starts",
+			 .kind = ParameterKind::Integer,
+			 .default_value = "1000",
+			 .description = "most jobs started in one pass",
+			 .min_integer = 1,
+			 .max_integer = 1000000},
+		});
+}
+
+} // namespace campaign

@@ -1,0 +1,179 @@
+// priority/campaign: Slurm's priority plugin API over the campaign core. Entry points only:
+// each catches every exception, and none but the worker thread takes a slurmctld lock.
+#include "slurm_api.h"
+
+#include "ctld_lock.h"
+#include "guard.h"
+#include "periodic_worker.h"
+#include "priority_factors.h"
+#include "priority_ranker.h"
+#include "run_tres_release.h"
+
+#include "util/parameters.h"
+
+#include <cmath>
+
+using namespace campaign;
+using namespace campaign::slurm;
+
+extern "C" {
+__attribute__((visibility("default"))) extern const char plugin_name[] =
+	"Campaign-aware fair priority plugin";
+__attribute__((visibility("default"))) extern const char plugin_type[] = "priority/campaign";
+__attribute__((visibility("default"))) extern const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+}
+
+namespace {
+
+// Plugin state, created in init and destroyed in fini (never static objects: dlclose and
+// backup-controller cycles must find nothing left over).
+struct PluginState {
+	std::unique_ptr<PriorityRanker> ranker;
+	PeriodicWorker worker;
+	std::atomic<bool> reconfigure_requested{false};
+};
+PluginState *state = nullptr;
+
+ParameterSchema priority_schema()
+{
+	return ParameterSchema("PriorityParameters", "",
+			       {{.key = "policy",
+				 .kind = ParameterKind::Choice,
+				 .default_value = "fifo",
+				 .description = "ranking policy",
+				 .choices = {"fifo"}},
+				{.key = "calc_period",
+				 .kind = ParameterKind::Integer,
+				 .default_value = "5",
+				 .description = "seconds between full re-rank passes",
+				 .min_integer = 1,
+				 .max_integer = 86400}});
+}
+
+std::chrono::milliseconds period_of(const PriorityRanker &ranker)
+{
+	return std::chrono::seconds(ranker.calc_period_s());
+}
+
+// Thread-side reconfigure: re-read PriorityParameters under the config read lock; a bad value
+// is logged and the old values stay.
+void apply_reconfigure()
+{
+	std::string text;
+	{
+		CtldLock hold(kReadConfig);
+		text = slurm_conf.priority_params ? slurm_conf.priority_params : "";
+	}
+	auto parsed = priority_schema().parse(text);
+	if (!parsed.ok()) {
+		error("priority/campaign: reconfigure ignored, old parameters kept: %s",
+		      parsed.error().c_str());
+		return;
+	}
+	info("priority/campaign: parameters %s", parsed.value().describe().c_str());
+	state->ranker->set_parameters(std::move(parsed).value());
+	state->worker.set_period(period_of(*state->ranker));
+}
+
+void worker_pass()
+{
+	if (slurmctld_config.shutdown_time)
+		return;
+	if (state->reconfigure_requested.exchange(false))
+		apply_reconfigure();
+	state->ranker->rank_pass();
+}
+
+int start_plugin()
+{
+	const char *text = slurm_conf.priority_params ? slurm_conf.priority_params : "";
+	auto parsed = priority_schema().parse(text);
+	if (!parsed.ok()) {
+		error("priority/campaign: %s", parsed.error().c_str());
+		return SLURM_ERROR;
+	}
+	state = new PluginState();
+	state->ranker = std::make_unique<PriorityRanker>(std::move(parsed).value());
+	state->worker.start("campprio", period_of(*state->ranker), worker_pass);
+	info("priority/campaign: loaded (PriorityParameters=%s)", text);
+	return SLURM_SUCCESS;
+}
+
+} // namespace
+
+extern "C" {
+
+__attribute__((visibility("default"))) int init(void)
+{
+	return guarded("priority/campaign init", SLURM_ERROR, [] {
+		if (!in_slurmctld()) // a client such as sshare: no thread, no state
+			return SLURM_SUCCESS;
+		if (state)
+			return SLURM_SUCCESS;
+		return start_plugin();
+	});
+}
+
+__attribute__((visibility("default"))) int fini(void)
+{
+	return guarded("priority/campaign fini", SLURM_ERROR, [] {
+		if (state) {
+			state->worker.stop();
+			delete state;
+			state = nullptr;
+		}
+		return SLURM_SUCCESS;
+	});
+}
+
+__attribute__((visibility("default"))) uint32_t priority_p_set(uint32_t last_prio,
+							       job_record_t *job_ptr)
+{
+	return guarded("priority_p_set", uint32_t{1}, [&] {
+		if (!state)
+			return last_prio >= 2 ? last_prio - 1 : uint32_t{1};
+		uint32_t priority = state->ranker->priority_at_submit(last_prio, job_ptr);
+		state->worker.wake();
+		return priority;
+	});
+}
+
+__attribute__((visibility("default"))) void priority_p_reconfig(bool assoc_clear)
+{
+	(void)assoc_clear;
+	guarded_void("priority_p_reconfig", [] {
+		if (state) { // called with and without locks: only flag it (internals §1.2)
+			state->reconfigure_requested = true;
+			state->worker.wake();
+		}
+	});
+}
+
+__attribute__((visibility("default"))) void
+priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
+{
+	(void)assoc; // no usage decay in this plugin (documented limit)
+}
+
+__attribute__((visibility("default"))) double priority_p_calc_fs_factor(long double usage_efctv,
+									long double shares_norm)
+{
+	// Pure; sshare calls it in the client. Same formula as priority/basic.
+	if (shares_norm <= 0.0L || std::fabs(static_cast<double>(shares_norm) - NO_VAL) < 1e-9)
+		return 0.0;
+	return std::pow(2.0, -static_cast<double>(usage_efctv / shares_norm));
+}
+
+__attribute__((visibility("default"))) List
+priority_p_get_priority_factors_list(priority_factors_request_msg_t *req_msg, uid_t uid)
+{
+	return guarded("priority_p_get_priority_factors_list", List{nullptr},
+		       [&] { return priority_factors_list(req_msg, uid); });
+}
+
+__attribute__((visibility("default"))) void priority_p_job_end(job_record_t *job_ptr)
+{
+	guarded_void("priority_p_job_end", [&] { release_unused_run_tres(job_ptr); });
+}
+
+} // extern "C"

@@ -1,0 +1,101 @@
+// sched/campaign: Slurm's sched plugin API (init, fini, sched_p_reconfig). init runs with all
+// slurmctld write locks held, so it only parses parameters and starts the thread.
+#include "slurm_api.h"
+
+#include "campaign_scheduler.h"
+#include "ctld_lock.h"
+#include "guard.h"
+#include "periodic_worker.h"
+
+#include "util/scheduler_parameters.h"
+
+using namespace campaign;
+using namespace campaign::slurm;
+
+extern "C" {
+__attribute__((visibility("default"))) extern const char plugin_name[] =
+	"Campaign-aware schedule-based backfill plugin";
+__attribute__((visibility("default"))) extern const char plugin_type[] = "sched/campaign";
+__attribute__((visibility("default"))) extern const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+}
+
+namespace {
+
+struct PluginState {
+	std::unique_ptr<CampaignScheduler> scheduler;
+	PeriodicWorker worker;
+	std::atomic<bool> reconfigure_requested{false};
+};
+PluginState *state = nullptr;
+
+// The thread checks once a second whether a pass is due (changes, or the period elapsed).
+constexpr std::chrono::milliseconds kTick{1000};
+
+void apply_reconfigure()
+{
+	std::string text;
+	{
+		CtldLock hold(kReadConfig);
+		text = slurm_conf.sched_params ? slurm_conf.sched_params : "";
+	}
+	auto parsed = scheduler_parameter_schema().parse(text);
+	if (!parsed.ok()) {
+		error("sched/campaign: reconfigure ignored, old parameters kept: %s",
+		      parsed.error().c_str());
+		return;
+	}
+	state->scheduler->set_parameters(std::move(parsed).value());
+}
+
+void worker_pass()
+{
+	if (state->reconfigure_requested.exchange(false))
+		apply_reconfigure();
+	state->scheduler->tick();
+}
+
+} // namespace
+
+extern "C" {
+
+__attribute__((visibility("default"))) int init(void)
+{
+	return guarded("sched/campaign init", SLURM_ERROR, [] {
+		if (state)
+			return SLURM_SUCCESS; // sched_g_init runs twice at startup
+		const char *text = slurm_conf.sched_params ? slurm_conf.sched_params : "";
+		auto parsed = scheduler_parameter_schema().parse(text);
+		if (!parsed.ok()) {
+			error("sched/campaign: %s", parsed.error().c_str());
+			return SLURM_ERROR;
+		}
+		state = new PluginState();
+		state->scheduler = std::make_unique<CampaignScheduler>(std::move(parsed).value());
+		state->worker.start("campsched", kTick, worker_pass);
+		info("sched/campaign: loaded (%s)", text);
+		return SLURM_SUCCESS;
+	});
+}
+
+__attribute__((visibility("default"))) int fini(void)
+{
+	return guarded("sched/campaign fini", SLURM_ERROR, [] {
+		if (state) {
+			state->worker.stop();
+			delete state;
+			state = nullptr;
+		}
+		return SLURM_SUCCESS;
+	});
+}
+
+__attribute__((visibility("default"))) int sched_p_reconfig(void)
+{
+	return guarded("sched_p_reconfig", SLURM_ERROR, [] {
+		if (state) // called under all write locks: only flag it
+			state->reconfigure_requested = true;
+		return SLURM_SUCCESS;
+	});
+}
+
+} // extern "C"

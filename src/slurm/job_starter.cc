@@ -1,0 +1,68 @@
+// start_job_now: the start sequence of job_scheduler.c's _schedule(), for one job.
+#include "job_starter.h"
+
+#include <ctime>
+
+namespace campaign::slurm {
+namespace {
+
+bool runnable_now(job_record_t *job)
+{
+	if (!IS_JOB_PENDING(job) || job->priority == 0 || job->het_job_id)
+		return false;
+	if (job_limits_check(&job, false) != WAIT_NO_REASON)
+		return false;
+	if ((job->array_task_id != NO_VAL || job->array_recs) && !job_array_start_test(job))
+		return false;
+	return acct_policy_job_runnable_state(job) || acct_policy_job_runnable_pre_select(job, false);
+}
+
+int select_and_launch(job_record_t *job)
+{
+	if (fed_mgr_job_lock(job))
+		return ESLURM_FED_JOB_LOCK;
+	const int rc = select_nodes(job, false, nullptr, nullptr, false, SLURMDB_JOB_FLAG_SCHED);
+	if (rc != SLURM_SUCCESS) {
+		fed_mgr_job_unlock(job);
+		return rc;
+	}
+	fed_mgr_job_start(job, job->start_time);
+	last_job_update = time(nullptr);
+	info("sched/campaign: started %pJ in %s on %s", job, job->part_ptr->name, job->nodes);
+	power_g_job_start(job);
+	if (job->batch_flag == 0)
+		srun_allocate(job);
+	else if (!IS_JOB_CONFIGURING(job))
+		launch_job(job);
+	rebuild_job_part_list(job);
+	return rc;
+}
+
+} // namespace
+
+StartOutcome start_job_now(job_record_t *job, part_record_t *partition, uint32_t max_starts)
+{
+	StartOutcome outcome;
+	const bool array_head = job->array_recs && job->array_task_id == NO_VAL;
+	while (job && outcome.started < max_starts) {
+		if (partition)
+			job->part_ptr = partition;
+		if (!runnable_now(job)) {
+			outcome.rc = ESLURM_NOT_SUPPORTED;
+			break;
+		}
+		outcome.rc = select_and_launch(job);
+		if (outcome.rc != SLURM_SUCCESS)
+			break;
+		outcome.started++;
+		// select_nodes split one task off an array record; the rest stays pending under the
+		// array's job id (job_scheduler.c's next_task loop).
+		if (!array_head || job->array_task_id == NO_VAL)
+			break;
+		job_record_t *rest = find_job_record(job->array_job_id);
+		job = (rest && rest != job && IS_JOB_PENDING(rest)) ? rest : nullptr;
+	}
+	return outcome;
+}
+
+} // namespace campaign::slurm

@@ -1,0 +1,18 @@
+// Starting a pending job now through Slurm's own allocation path (select_nodes), as the main
+// scheduler does: federation lock, launch or srun allocation, array task splitting.
+#pragma once
+
+#include "slurm_api.h"
+
+namespace campaign::slurm {
+
+struct StartOutcome {
+	int rc = SLURM_SUCCESS;   // select_nodes' answer for the last task tried
+	uint32_t started = 0;     // jobs (array tasks count one each) started
+};
+
+// Caller holds kSchedule locks. Starts `job` in `partition`; for a pending array record, starts
+// as many tasks as fit (up to `max_starts`). Never keeps the pointer after returning.
+StartOutcome start_job_now(job_record_t *job, part_record_t *partition, uint32_t max_starts);
+
+} // namespace campaign::slurm

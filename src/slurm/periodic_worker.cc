@@ -1,0 +1,64 @@
+// PeriodicWorker: the plugin thread loop with a stop flag and a timed condition wait.
+#include "periodic_worker.h"
+
+#include "guard.h"
+
+#include <sys/prctl.h>
+
+namespace campaign::slurm {
+
+void PeriodicWorker::start(std::string name, std::chrono::milliseconds period,
+			   std::function<void()> pass)
+{
+	stop();
+	name_ = std::move(name);
+	pass_ = std::move(pass);
+	period_ = period;
+	stop_requested_ = false;
+	wake_requested_ = false;
+	thread_ = std::thread([this] { loop(); });
+}
+
+void PeriodicWorker::set_period(std::chrono::milliseconds period)
+{
+	std::lock_guard<std::mutex> hold(mutex_);
+	period_ = period;
+}
+
+void PeriodicWorker::wake()
+{
+	{
+		std::lock_guard<std::mutex> hold(mutex_);
+		wake_requested_ = true;
+	}
+	wakeup_.notify_one();
+}
+
+void PeriodicWorker::stop()
+{
+	{
+		std::lock_guard<std::mutex> hold(mutex_);
+		stop_requested_ = true;
+	}
+	wakeup_.notify_one();
+	if (thread_.joinable())
+		thread_.join();
+}
+
+void PeriodicWorker::loop()
+{
+	prctl(PR_SET_NAME, name_.substr(0, 15).c_str(), 0, 0, 0);
+	std::unique_lock<std::mutex> hold(mutex_);
+	while (!stop_requested_) {
+		wakeup_.wait_for(hold, period_,
+				 [this] { return stop_requested_ || wake_requested_; });
+		if (stop_requested_)
+			break;
+		wake_requested_ = false;
+		hold.unlock();
+		guarded_void(name_.c_str(), pass_);
+		hold.lock();
+	}
+}
+
+} // namespace campaign::slurm

@@ -1,0 +1,126 @@
+// Filling prio_factors and answering sprio, with PrivateData=jobs enforced as multifactor does.
+#include "priority_factors.h"
+
+#include "ctld_lock.h"
+
+#include <ctime>
+
+namespace campaign::slurm {
+namespace {
+
+// Our list owns its partition strings (xstrdup), so its destructor frees them too.
+void destroy_factors(void *object)
+{
+	auto *factors = static_cast<priority_factors_object_t *>(object);
+	if (!factors)
+		return;
+	xfree(factors->partition);
+	slurm_destroy_priority_factors_object(factors);
+}
+
+bool listed(List ids, uint32_t wanted)
+{
+	if (!ids)
+		return true;
+	ListIterator it = list_iterator_create(ids);
+	bool found = false;
+	while (uint32_t *id = static_cast<uint32_t *>(list_next(it)))
+		if (*id == wanted) {
+			found = true;
+			break;
+		}
+	list_iterator_destroy(it);
+	return found;
+}
+
+bool partition_wanted(const char *requested, const char *name)
+{
+	if (!requested)
+		return true;
+	std::string list = std::string(",") + requested + ",";
+	return name && list.find(std::string(",") + name + ",") != std::string::npos;
+}
+
+bool visible_to(const job_record_t *job, uid_t uid)
+{
+	if (!(slurm_conf.private_data & PRIVATE_DATA_JOBS) || job->user_id == uid)
+		return true;
+	if (validate_operator(uid))
+		return true;
+	return assoc_mgr_is_user_acct_coord(acct_db_conn, uid, job->account);
+}
+
+void append_job(List out, job_record_t *job, const char *partition)
+{
+	auto *factors = static_cast<priority_factors_object_t *>(
+		xmalloc(sizeof(priority_factors_object_t)));
+	if (job->direct_set_prio || !job->prio_factors)
+		factors->direct_prio = job->priority;
+	else
+		slurm_copy_priority_factors_object(factors, job->prio_factors);
+	xfree(factors->partition);
+	factors->partition = xstrdup(partition);
+	factors->job_id = job->job_id;
+	factors->user_id = job->user_id;
+	list_append(out, factors);
+}
+
+bool listable(const job_record_t *job, time_t now)
+{
+	if (!IS_JOB_PENDING(job) || IS_JOB_REVOKED(job) || job->priority == 0 || !job->details)
+		return false;
+	const time_t begin = job->details->begin_time;
+	return begin && begin <= now;
+}
+
+} // namespace
+
+void set_priority_factors(job_record_t *job, uint32_t priority, uint32_t campaign_score)
+{
+	if (!job->prio_factors)
+		job->prio_factors = static_cast<priority_factors_object_t *>(
+			xmalloc(sizeof(priority_factors_object_t)));
+	priority_factors_object_t *factors = job->prio_factors;
+	const int64_t nice = job->details ? static_cast<int64_t>(job->details->nice) : NICE_OFFSET;
+	factors->nice = static_cast<uint32_t>(nice);
+	// sprio prints age + site - NICE_OFFSET - (nice - NICE_OFFSET); make that equal priority.
+	const int64_t score = std::min<int64_t>(campaign_score, priority);
+	factors->priority_age = static_cast<double>(score);
+	const int64_t site = static_cast<int64_t>(priority) - score + (nice - NICE_OFFSET);
+	factors->priority_site = static_cast<uint32_t>(NICE_OFFSET + site);
+	factors->direct_prio = 0;
+}
+
+List priority_factors_list(priority_factors_request_msg_t *request, uid_t uid)
+{
+	if (!in_slurmctld())
+		return nullptr;
+	List out = list_create(destroy_factors);
+	const time_t now = time(nullptr);
+	CtldLock hold(kReadJobs);
+	ListIterator it = list_iterator_create(job_list);
+	while (auto *job = static_cast<job_record_t *>(list_next(it))) {
+		if (!listable(job, now) || !visible_to(job, uid))
+			continue;
+		if (request && !listed(request->job_id_list, job->job_id))
+			continue;
+		if (request && !listed(request->uid_list, job->user_id))
+			continue;
+		const char *requested = request ? request->partitions : nullptr;
+		if (job->part_ptr_list) {
+			ListIterator parts = list_iterator_create(job->part_ptr_list);
+			while (auto *part = static_cast<part_record_t *>(list_next(parts)))
+				if (partition_wanted(requested, part->name))
+					append_job(out, job, part->name);
+			list_iterator_destroy(parts);
+		} else if (job->part_ptr && partition_wanted(requested, job->part_ptr->name)) {
+			append_job(out, job, job->part_ptr->name);
+		}
+	}
+	list_iterator_destroy(it);
+	if (list_count(out) == 0)
+		FREE_NULL_LIST(out);
+	return out;
+}
+
+} // namespace campaign::slurm

@@ -1,0 +1,36 @@
+// Rank-to-priority mapping and FIFO order: strictly decreasing, never 0, ties by job id.
+#include "check_main.h"
+#include "util/rank_priority.h"
+
+using namespace campaign;
+
+START_TEST(test_priorities_fall_strictly_and_never_reach_zero)
+{
+	ck_assert_uint_eq(priority_for_rank(0), kTopPriority);
+	for (size_t rank = 1; rank < 1000; rank++)
+		ck_assert_uint_lt(priority_for_rank(rank), priority_for_rank(rank - 1));
+	ck_assert_uint_eq(priority_for_rank(kTopPriority + 5), 1);
+	ck_assert_uint_ge(priority_for_rank(kTopPriority - 2), 1);
+}
+END_TEST
+
+START_TEST(test_fifo_orders_by_submit_then_id)
+{
+	auto order = fifo_order({{7, 20}, {5, 10}, {3, 20}, {9, 5}});
+	ck_assert_int_eq(order.size(), 4);
+	ck_assert_uint_eq(order[0], 9);
+	ck_assert_uint_eq(order[1], 5);
+	ck_assert_uint_eq(order[2], 3);
+	ck_assert_uint_eq(order[3], 7);
+}
+END_TEST
+
+int main()
+{
+	Suite *suite = suite_create("rank_priority");
+	TCase *tc = tcase_create("rank");
+	tcase_add_test(tc, test_priorities_fall_strictly_and_never_reach_zero);
+	tcase_add_test(tc, test_fifo_orders_by_submit_then_id);
+	suite_add_tcase(suite, tc);
+	return run_suite(suite);
+}
