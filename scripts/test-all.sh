@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Every test: unit and simulator tests (make check), the same under ASan/UBSan, then the
+# integration tests against a real local Slurm cluster with our plugins. Root, Debian 12.
+# Prints one closing line "N passed, N failed" over all suites.
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=${WORK_DIR:-/var/tmp/slurm-campaign}
+build=${BUILD_DIR:-$repo/build}
+passed=0
+failed=0
+record() { # name status
+	if [ "$2" -eq 0 ]; then passed=$((passed + 1)); echo "PASS: $1"; else failed=$((failed + 1)); echo "FAIL: $1"; fi
+}
+step() { printf '== %s (%s)\n' "$*" "$(date +%T)"; }
+
+bash "$repo/scripts/build.sh" || { echo "0 passed, 1 failed"; exit 1; }
+
+step "make check (unit and simulator tests)"
+(cd "$build" && make -j"$(nproc)" check >check.out 2>&1)
+status=$?
+grep -E '^(PASS|FAIL|ERROR|XPASS|SKIP):' "$build/check.out"
+[ $status -eq 0 ] || find "$build/testsuite" -name '*.log' -newer "$build/make.out" \
+	-exec grep -l -E '^(FAIL|ERROR)' {} + 2>/dev/null | xargs -r tail -n 30
+record "make check" $status
+
+if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
+	step "make check under ASan and UBSan"
+	san=$work/build-sanitizers
+	mkdir -p "$san"
+	(cd "$san" && { [ -f Makefile ] || "$repo/configure" --enable-sanitizers >configure.out 2>&1; } &&
+		make -j"$(nproc)" check >check.out 2>&1)
+	status=$?
+	grep -E '^(FAIL|ERROR):' "$san/check.out"
+	record "make check (ASan+UBSan)" $status
+fi
+
+step "cluster tests (real slurmctld, slurmd and munge on 127.0.0.1)"
+for test in "$repo"/testsuite/cluster/test_*.sh; do
+	[ -e "$test" ] || continue
+	name=$(basename "$test" .sh)
+	step "$name"
+	PLUGIN_DIR="$work/plugins" BUILD_DIR="$build" bash "$test" 2>&1 | tee "$work/$name.out"
+	record "$name" "${PIPESTATUS[0]}"
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
