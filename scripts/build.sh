@@ -21,9 +21,10 @@ if [ ! -x "$repo/configure" ] || [ "$repo/configure.ac" -nt "$repo/configure" ];
 fi
 mkdir -p "$build"
 cd "$build"
-if [ ! -f Makefile ] || ! grep -q -- "--with-slurm-source=$slurm_tree" config.status 2>/dev/null; then
+if [ ! -f Makefile ] || ! grep -q -- "--with-plugindir=$plugins" config.status 2>/dev/null; then
 	"$repo/configure" --with-slurm-source="$slurm_tree" --with-plugindir="$plugins" \
 		--prefix="$work/install" >configure.out 2>&1 || { tail -20 configure.out; exit 1; }
+	make clean >/dev/null 2>&1 || true # libraries carry the old install path
 fi
 
 step "building"
