@@ -32,6 +32,8 @@ private:
 inline constexpr slurmctld_lock_t kReadJobs = {NO_LOCK, READ_LOCK, READ_LOCK, READ_LOCK, NO_LOCK};
 inline constexpr slurmctld_lock_t kWriteJobs = {NO_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK,
 						NO_LOCK};
+inline constexpr slurmctld_lock_t kReadConfigAndJobs = {READ_LOCK, READ_LOCK, READ_LOCK, READ_LOCK,
+							NO_LOCK};
 inline constexpr slurmctld_lock_t kReadConfig = {READ_LOCK, NO_LOCK, NO_LOCK, NO_LOCK, NO_LOCK};
 // What a scheduler needs to start jobs (sched/backfill's set).
 inline constexpr slurmctld_lock_t kSchedule = {READ_LOCK, WRITE_LOCK, WRITE_LOCK, READ_LOCK,

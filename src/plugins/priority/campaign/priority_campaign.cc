@@ -8,7 +8,9 @@
 #include "priority_factors.h"
 #include "priority_ranker.h"
 #include "run_tres_release.h"
+#include "scampaign_service.h"
 
+#include "query/munge_credential.h"
 #include "util/parameters.h"
 
 #include <cmath>
@@ -30,6 +32,7 @@ namespace {
 struct PluginState {
 	std::unique_ptr<PriorityRanker> ranker;
 	PeriodicWorker worker;
+	ScampaignService scampaign;
 	std::atomic<bool> reconfigure_requested{false};
 };
 PluginState *state = nullptr;
@@ -47,7 +50,17 @@ ParameterSchema priority_schema()
 				 .default_value = "5",
 				 .description = "seconds between full re-rank passes",
 				 .min_integer = 1,
-				 .max_integer = 86400}});
+				 .max_integer = 86400},
+				{.key = "query_port",
+				 .kind = ParameterKind::Integer,
+				 .default_value = "6830",
+				 .description = "TCP port of the scampaign channel (0: off)",
+				 .min_integer = 0,
+				 .max_integer = 65535},
+				{.key = "query_address",
+				 .kind = ParameterKind::Text,
+				 .default_value = "127.0.0.1",
+				 .description = "IPv4 address the scampaign channel listens on"}});
 }
 
 std::chrono::milliseconds period_of(const PriorityRanker &ranker)
@@ -82,6 +95,21 @@ void worker_pass()
 	if (state->reconfigure_requested.exchange(false))
 		apply_reconfigure();
 	state->ranker->rank_pass();
+	state->scampaign.publish(state->ranker->report(), state->ranker->private_jobs());
+}
+
+// The scampaign channel; a failure to listen is logged and leaves ranking untouched.
+void start_scampaign(const ParameterValues &parameters)
+{
+	const int64_t port = parameters.integer("query_port");
+	if (port == 0)
+		return;
+	const std::string socket =
+		munge_socket_from_auth_info(slurm_conf.authinfo ? slurm_conf.authinfo : "");
+	Status listening = state->scampaign.start(parameters.text("query_address"),
+						  static_cast<uint16_t>(port), socket);
+	if (!listening.ok())
+		error("priority/campaign: scampaign channel off: %s", listening.error().c_str());
 }
 
 int start_plugin()
@@ -93,6 +121,7 @@ int start_plugin()
 		return SLURM_ERROR;
 	}
 	state = new PluginState();
+	start_scampaign(parsed.value());
 	state->ranker = std::make_unique<PriorityRanker>(std::move(parsed).value());
 	state->worker.start("campprio", period_of(*state->ranker), worker_pass);
 	info("priority/campaign: loaded (PriorityParameters=%s)", text);
@@ -119,6 +148,7 @@ __attribute__((visibility("default"))) int fini(void)
 	return guarded("priority/campaign fini", SLURM_ERROR, [] {
 		if (state) {
 			state->worker.stop();
+			state->scampaign.stop();
 			delete state;
 			state = nullptr;
 		}

@@ -46,10 +46,26 @@ uint32_t PriorityRanker::priority_at_submit(uint32_t last_priority, job_record_t
 	return priority;
 }
 
-std::vector<PriorityRanker::PendingJob> PriorityRanker::snapshot_pending() const
+CampaignReport PriorityRanker::report() const
+{
+	std::lock_guard<std::mutex> hold(mutex_);
+	return report_;
+}
+
+bool PriorityRanker::private_jobs() const
+{
+	std::lock_guard<std::mutex> hold(mutex_);
+	return private_jobs_;
+}
+
+std::vector<PriorityRanker::PendingJob> PriorityRanker::snapshot_pending()
 {
 	std::vector<PendingJob> pending;
-	CtldLock hold(kReadJobs);
+	CtldLock hold(kReadConfigAndJobs);
+	{
+		std::lock_guard<std::mutex> guard(mutex_);
+		private_jobs_ = slurm_conf.private_data & PRIVATE_DATA_JOBS;
+	}
 	ListIterator it = list_iterator_create(job_list);
 	while (auto *job = static_cast<job_record_t *>(list_next(it)))
 		if (rankable(job))
@@ -90,6 +106,8 @@ void PriorityRanker::rank_pass()
 				     .count();
 	std::lock_guard<std::mutex> hold(mutex_);
 	passes_++;
+	report_.policy = parameters_.text("policy");
+	report_.generated_s = time(nullptr);
 	log_flag(PRIO, "priority/campaign: pass %lu ranked %zu pending jobs, %zu changed, %ld us",
 		 static_cast<unsigned long>(passes_), ranked, changed, static_cast<long>(took_us));
 }

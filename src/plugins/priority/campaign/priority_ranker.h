@@ -4,6 +4,7 @@
 
 #include "slurm_api.h"
 
+#include "query/campaign_report.h"
 #include "util/parameters.h"
 
 namespace campaign::slurm {
@@ -18,18 +19,23 @@ public:
 	void rank_pass();
 	void set_parameters(ParameterValues parameters);
 	int64_t calc_period_s() const;
+	// What scampaign shows, as of the last pass, and whether PrivateData=jobs was set then.
+	CampaignReport report() const;
+	bool private_jobs() const;
 
 private:
 	struct PendingJob {
 		uint32_t job_id;
 		int64_t submit_s;
 	};
-	std::vector<PendingJob> snapshot_pending() const;
+	std::vector<PendingJob> snapshot_pending();
 	size_t apply(const std::vector<uint32_t> &order) const;
 
 	mutable std::mutex mutex_;
 	ParameterValues parameters_;
 	uint64_t passes_ = 0;
+	CampaignReport report_;
+	bool private_jobs_ = false;
 };
 
 } // namespace campaign::slurm

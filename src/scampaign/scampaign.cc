@@ -1,0 +1,182 @@
+// scampaign: shows each user's campaigns as priority/campaign sees them (pending, running and
+// done jobs, virtual start/finish or deadline, remaining work, stretch). Asks slurmctld's plugin
+// over its munge-authenticated channel; never reads the plugin's files.
+#include "slurm_conf_reader.h"
+
+#include "query/campaign_report.h"
+#include "query/munge_credential.h"
+#include "util/parameters.h"
+
+#include <arpa/inet.h>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <getopt.h>
+#include <jansson.h>
+#include <netinet/in.h>
+#include <string>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace campaign;
+
+namespace {
+
+struct Options {
+	std::string user;
+	bool json = false;
+	std::string host;
+	int port = 0;
+};
+
+void usage(FILE *out)
+{
+	std::fprintf(out, "Usage: scampaign [-u USER] [--json] [--host ADDR] [--port PORT]\n"
+			  "Shows campaigns as slurmctld's priority/campaign plugin ranks them.\n"
+			  "  -u, --user USER  only this user's campaigns\n"
+			  "  --json           print the plugin's JSON reply\n"
+			  "  --host, --port   the plugin's query channel (default: from slurm.conf's\n"
+			  "                   PriorityParameters query_address/query_port)\n");
+}
+
+Result<Options> parse_options(int argc, char **argv)
+{
+	static const option longs[] = {{"user", required_argument, nullptr, 'u'},
+				       {"json", no_argument, nullptr, 'j'},
+				       {"host", required_argument, nullptr, 'H'},
+				       {"port", required_argument, nullptr, 'p'},
+				       {"help", no_argument, nullptr, 'h'},
+				       {nullptr, 0, nullptr, 0}};
+	Options options;
+	int c;
+	while ((c = getopt_long(argc, argv, "u:h", longs, nullptr)) != -1) {
+		switch (c) {
+		case 'u': options.user = optarg; break;
+		case 'j': options.json = true; break;
+		case 'H': options.host = optarg; break;
+		case 'p': options.port = std::atoi(optarg); break;
+		case 'h': usage(stdout); std::exit(0);
+		default: return Error{"bad option (see scampaign --help)"};
+		}
+	}
+	if (optind < argc)
+		return Error{std::string("unexpected argument '") + argv[optind] + "'"};
+	return options;
+}
+
+std::string value_of(const std::string &list, const std::string &key)
+{
+	const std::string needle = key + "=";
+	size_t at = 0;
+	while ((at = list.find(needle, at)) != std::string::npos) {
+		if (at == 0 || list[at - 1] == ',') {
+			const size_t end = list.find(',', at);
+			return list.substr(at + needle.size(), end == std::string::npos ? end : end - at - needle.size());
+		}
+		at += needle.size();
+	}
+	return "";
+}
+
+Result<std::string> exchange(const std::string &host, int port, const std::string &line)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	sockaddr_in where = {};
+	where.sin_family = AF_INET;
+	where.sin_port = htons(static_cast<uint16_t>(port));
+	if (inet_pton(AF_INET, host.c_str(), &where.sin_addr) != 1)
+		return Error{"bad address " + host};
+	if (connect(fd, reinterpret_cast<sockaddr *>(&where), sizeof(where)) != 0) {
+		close(fd);
+		return Error{"cannot reach priority/campaign at " + host + ":" + std::to_string(port) +
+			     ": " + std::strerror(errno)};
+	}
+	const std::string request = line + "\n";
+	(void)!send(fd, request.data(), request.size(), MSG_NOSIGNAL);
+	std::string reply;
+	char buffer[8192];
+	ssize_t got;
+	while ((got = recv(fd, buffer, sizeof(buffer), 0)) > 0)
+		reply.append(buffer, static_cast<size_t>(got));
+	close(fd);
+	return reply;
+}
+
+std::string clock_time(std::optional<int64_t> when)
+{
+	if (!when)
+		return "-";
+	char text[32];
+	const time_t t = static_cast<time_t>(*when);
+	std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%S", std::localtime(&t));
+	return text;
+}
+
+void print_table(const CampaignReport &report)
+{
+	std::printf("%-10s %-8s %8s %5s %5s %5s %-19s %-19s %-19s %12s %8s\n", "USER", "CAMPAIGN",
+		    "DOMAIN", "PEND", "RUN", "DONE", "SUBMIT", "VSTART",
+		    report.policy == "faircamp" ? "DEADLINE" : "VFINISH", "REMAIN_CPU_S", "STRETCH");
+	for (const CampaignRow &row : report.rows)
+		std::printf("%-10s %-8llu %8s %5u %5u %5u %-19s %-19s %-19s %12.0f %8.2f\n",
+			    row.user.c_str(), static_cast<unsigned long long>(row.campaign_id),
+			    row.domain.c_str(), row.jobs_pending, row.jobs_running, row.jobs_done,
+			    clock_time(row.submit_s).c_str(), clock_time(row.virtual_start_s).c_str(),
+			    clock_time(report.policy == "faircamp" ? row.deadline_s
+								    : row.virtual_finish_s)
+				    .c_str(),
+			    row.remaining_work_cpu_s, row.stretch);
+}
+
+int fail(const std::string &message)
+{
+	std::fprintf(stderr, "scampaign: %s\n", message.c_str());
+	return 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	auto options = parse_options(argc, argv);
+	if (!options.ok())
+		return fail(options.error());
+	const char *conf_path = std::getenv("SLURM_CONF");
+	auto conf = read_slurm_conf(conf_path ? conf_path : "/etc/slurm/slurm.conf");
+	if (!conf.ok())
+		return fail(conf.error());
+	const std::string priority_params = conf.value().count("priorityparameters") ? conf.value().at("priorityparameters") : "";
+	std::string host = options.value().host;
+	if (host.empty())
+		host = value_of(priority_params, "query_address");
+	if (host.empty())
+		host = "127.0.0.1";
+	int port = options.value().port;
+	if (port == 0)
+		port = std::atoi(value_of(priority_params, "query_port").c_str());
+	if (port == 0)
+		port = 6830;
+	const std::string auth_info = conf.value().count("authinfo") ? conf.value().at("authinfo") : "";
+
+	json_t *request = json_pack("{s:s}", "op", "campaigns");
+	if (!options.value().user.empty())
+		json_object_set_new(request, "user", json_string(options.value().user.c_str()));
+	char *payload = json_dumps(request, JSON_COMPACT);
+	json_decref(request);
+	auto sealed = munge_seal(payload, munge_socket_from_auth_info(auth_info));
+	free(payload);
+	if (!sealed.ok())
+		return fail(sealed.error());
+	auto reply = exchange(host, port, sealed.value());
+	if (!reply.ok())
+		return fail(reply.error());
+	auto report = report_from_json(reply.value());
+	if (!report.ok())
+		return fail(report.error());
+	if (options.value().json)
+		std::fputs(reply.value().c_str(), stdout);
+	else
+		print_table(report.value());
+	return 0;
+}

@@ -1,0 +1,61 @@
+// ScampaignService: authentication by munge, authorization like slurmctld's PrivateData=jobs.
+#include "slurm_api.h"
+
+#include "scampaign_service.h"
+
+#include "query/munge_credential.h"
+
+#include <jansson.h>
+
+namespace campaign::slurm {
+
+Status ScampaignService::start(const std::string &address, uint16_t port,
+			       std::string munge_socket)
+{
+	munge_socket_ = std::move(munge_socket);
+	return server_.start(address, port, [this](const std::string &line) { return handle(line); });
+}
+
+void ScampaignService::publish(CampaignReport report, bool private_jobs)
+{
+	std::lock_guard<std::mutex> hold(mutex_);
+	report_ = std::move(report);
+	private_jobs_ = private_jobs;
+}
+
+bool ScampaignService::privileged(uid_t uid) const
+{
+	return uid == 0 || uid == slurm_conf.slurm_user_id || validate_operator(uid);
+}
+
+std::string ScampaignService::handle(const std::string &line)
+{
+	auto opened = munge_open(line, munge_socket_);
+	if (!opened.ok())
+		return query_error_line(opened.error());
+	const uid_t uid = opened.value().uid;
+	json_error_t problem;
+	json_t *request = json_loads(opened.value().payload.c_str(), 0, &problem);
+	const char *op = request ? json_string_value(json_object_get(request, "op")) : nullptr;
+	const char *user = request ? json_string_value(json_object_get(request, "user")) : nullptr;
+	const std::string wanted_user = user ? user : "";
+	const std::string operation = op ? op : "";
+	json_decref(request);
+	if (operation != "campaigns")
+		return query_error_line("unknown request '" + operation + "' (known: campaigns)");
+
+	CampaignReport visible;
+	{
+		std::lock_guard<std::mutex> hold(mutex_);
+		const bool everything = !private_jobs_ || privileged(uid);
+		visible.policy = report_.policy;
+		visible.generated_s = report_.generated_s;
+		for (const CampaignRow &row : report_.rows)
+			if ((everything || row.uid == uid) &&
+			    (wanted_user.empty() || row.user == wanted_user))
+				visible.rows.push_back(row);
+	}
+	return report_to_json(visible);
+}
+
+} // namespace campaign::slurm

@@ -1,0 +1,33 @@
+// The plugin side of scampaign: opens each request's munge credential to learn the caller's uid,
+// enforces PrivateData=jobs as slurmctld does, and answers from the last published report.
+// Never takes a slurmctld lock; the ranker thread publishes copies.
+#pragma once
+
+#include "query/campaign_report.h"
+#include "query/query_server.h"
+
+#include <mutex>
+#include <string>
+
+namespace campaign::slurm {
+
+class ScampaignService {
+public:
+	Status start(const std::string &address, uint16_t port, std::string munge_socket);
+	void stop() { server_.stop(); }
+	uint16_t port() const { return server_.port(); }
+	// `private_jobs`: PrivateData=jobs is set, so users see only their own campaigns.
+	void publish(CampaignReport report, bool private_jobs);
+
+private:
+	std::string handle(const std::string &line);
+	bool privileged(uid_t uid) const;
+
+	QueryServer server_;
+	std::string munge_socket_;
+	std::mutex mutex_;
+	CampaignReport report_;
+	bool private_jobs_ = false;
+};
+
+} // namespace campaign::slurm
