@@ -1,0 +1,162 @@
+// GapSearch: earliest fitting start and deterministic node choice over a ResourceProfile.
+// Reads the profile only; booking is the Planner's job.
+#include "plan/gap_search.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace campaign::plan
+{
+
+int32_t usable_cpus(const PendingJob &job, const NodeFree &free, const NodeFree &capacity)
+{
+	if (job.exclusive) {
+		const bool whole_node_free =
+		    free.cpus >= capacity.cpus && free.memory_mb >= capacity.memory_mb;
+		return whole_node_free ? capacity.cpus : 0;
+	}
+	const int64_t memory_left_mb = free.memory_mb - job.memory_per_node_mb;
+	if (memory_left_mb < 0 || free.cpus <= 0)
+		return 0;
+	int64_t cpus = free.cpus;
+	if (job.memory_per_cpu_mb > 0)
+		cpus = std::min(cpus, memory_left_mb / job.memory_per_cpu_mb);
+	return static_cast<int32_t>(cpus);
+}
+
+namespace
+{
+
+NodeAllocation allocation_for(const PendingJob &job, NodeIndex node, int32_t cpus,
+                              const ResourceProfile &profile)
+{
+	if (job.exclusive)
+		return {node, profile.capacity(node).cpus, profile.capacity(node).memory_mb};
+	return {node, cpus, job.memory_per_node_mb + job.memory_per_cpu_mb * cpus};
+}
+
+std::optional<NodeAllocation> best_single_node(const PendingJob &job,
+                                               const std::vector<NodeIndex> &candidates,
+                                               const std::vector<int32_t> &available_cpus,
+                                               const ResourceProfile &profile)
+{
+	size_t best = candidates.size();
+	for (size_t i = 0; i < candidates.size(); ++i) {
+		if (available_cpus[i] < job.cpus)
+			continue;
+		if (best == candidates.size() || available_cpus[i] < available_cpus[best])
+			best = i;
+	}
+	if (best == candidates.size())
+		return std::nullopt;
+	return allocation_for(job, candidates[best], job.cpus, profile);
+}
+
+} // namespace
+
+std::vector<NodeAllocation> choose_nodes(const PendingJob &job,
+                                         const std::vector<NodeIndex> &candidates,
+                                         const std::vector<int32_t> &available_cpus,
+                                         const ResourceProfile &profile)
+{
+	const int32_t nodes_needed = std::max(job.nodes_min, 1);
+	if (nodes_needed == 1) {
+		if (auto single = best_single_node(job, candidates, available_cpus, profile))
+			return {*single};
+	}
+	std::vector<size_t> order;
+	for (size_t i = 0; i < candidates.size(); ++i)
+		if (available_cpus[i] > 0)
+			order.push_back(i);
+	std::stable_sort(order.begin(), order.end(),
+	                 [&](size_t a, size_t b) { return available_cpus[a] > available_cpus[b]; });
+	size_t covering = 0;
+	int64_t covered_cpus = 0;
+	while (covering < order.size() && covered_cpus < job.cpus)
+		covered_cpus += available_cpus[order[covering++]];
+	const size_t node_count = std::max<size_t>(covering, static_cast<size_t>(nodes_needed));
+	if (covered_cpus < job.cpus || node_count > order.size() || job.cpus < nodes_needed)
+		return {};
+	if (job.nodes_max > 0 && node_count > static_cast<size_t>(job.nodes_max))
+		return {};
+	std::vector<NodeAllocation> allocations;
+	int32_t cpus_left = job.cpus - static_cast<int32_t>(node_count); // one CPU each first
+	for (size_t k = 0; k < node_count; ++k) {
+		const size_t i = order[k];
+		const int32_t extra = std::min(available_cpus[i] - 1, cpus_left);
+		cpus_left -= extra;
+		allocations.push_back(allocation_for(job, candidates[i], 1 + extra, profile));
+	}
+	std::sort(allocations.begin(), allocations.end(),
+	          [](const NodeAllocation &a, const NodeAllocation &b) { return a.node < b.node; });
+	return allocations;
+}
+
+std::optional<int64_t> GapSearch::last_blocked_end(const PendingJob &job, int64_t start_s,
+                                                   int64_t end_s) const
+{
+	std::optional<int64_t> blocked_end;
+	for (size_t slot = profile_.slot_at(start_s);
+	     slot < profile_.slot_count() && profile_.slot_start_s(slot) < end_s; ++slot) {
+		if (profile_.usable_free_cpus(slot) < job.cpus)
+			blocked_end = profile_.slot_end_s(slot);
+	}
+	return blocked_end;
+}
+
+std::optional<Placement> GapSearch::try_window(const PendingJob &job,
+                                               const std::vector<NodeIndex> &candidates,
+                                               int64_t start_s, int64_t &next_start_s) const
+{
+	const int64_t end_s = start_s + job.limit_s;
+	std::vector<int32_t> available(candidates.size(), std::numeric_limits<int32_t>::max());
+	std::vector<int64_t> last_minimum_end(candidates.size(), never_s);
+	for (size_t slot = profile_.slot_at(start_s);
+	     slot < profile_.slot_count() && profile_.slot_start_s(slot) < end_s; ++slot) {
+		const std::vector<NodeFree> &free = profile_.free_nodes(slot);
+		for (size_t i = 0; i < candidates.size(); ++i) {
+			const NodeIndex node = candidates[i];
+			const int32_t cpus = usable_cpus(job, free[node], profile_.capacity(node));
+			if (cpus <= available[i]) {
+				available[i] = cpus;
+				last_minimum_end[i] = profile_.slot_end_s(slot);
+			}
+		}
+	}
+	auto allocations = choose_nodes(job, candidates, available, profile_);
+	if (!allocations.empty())
+		return Placement{start_s, std::move(allocations)};
+	// A node's window minimum can only rise once the window has passed its last minimum slot;
+	// a node already at full capacity can never offer more.
+	next_start_s = never_s;
+	for (size_t i = 0; i < candidates.size(); ++i) {
+		const NodeFree &capacity = profile_.capacity(candidates[i]);
+		if (available[i] < usable_cpus(job, capacity, capacity))
+			next_start_s = std::min(next_start_s, last_minimum_end[i]);
+	}
+	return std::nullopt;
+}
+
+std::optional<Placement> GapSearch::earliest(const PendingJob &job,
+                                             const std::vector<NodeIndex> &candidates,
+                                             int64_t from_s, int64_t until_s) const
+{
+	if (candidates.empty() || job.limit_s <= 0)
+		return std::nullopt;
+	int64_t start_s = std::max(from_s, profile_.origin_s());
+	while (start_s <= until_s && start_s < never_s) {
+		if (auto blocked_end = last_blocked_end(job, start_s, start_s + job.limit_s)) {
+			start_s = *blocked_end;
+			continue;
+		}
+		int64_t next_start_s = never_s;
+		if (auto placement = try_window(job, candidates, start_s, next_start_s))
+			return placement;
+		if (next_start_s <= start_s)
+			break; // cannot happen: a minimum slot ends after the window start
+		start_s = next_start_s;
+	}
+	return std::nullopt;
+}
+
+} // namespace campaign::plan

@@ -1,0 +1,54 @@
+// GapSearch: the earliest start at which a job fits on its allowed nodes for its whole time limit
+// (Klusáček's FindFirstGap, at node level), and the deterministic choice of its nodes. It reads
+// the profile and never books anything.
+#pragma once
+
+#include "plan/plan_types.h"
+#include "plan/resource_profile.h"
+
+#include <optional>
+#include <vector>
+
+namespace campaign::plan
+{
+
+struct Placement {
+	int64_t start_s = never_s;
+	std::vector<NodeAllocation> allocations;
+};
+
+// CPUs a job could take on one node given that node's free CPUs and memory (0 if none).
+int32_t usable_cpus(const PendingJob &job, const NodeFree &free, const NodeFree &capacity);
+
+// Node choice given, for each candidate node, the CPUs the job could hold there for its whole
+// duration. One node if one suffices (best fit: the fewest spare CPUs, then the lowest index);
+// otherwise the fewest nodes, largest first. Empty if the job does not fit.
+std::vector<NodeAllocation> choose_nodes(const PendingJob &job,
+                                         const std::vector<NodeIndex> &candidates,
+                                         const std::vector<int32_t> &available_cpus,
+                                         const ResourceProfile &profile);
+
+class GapSearch
+{
+public:
+	explicit GapSearch(const ResourceProfile &profile) : profile_(profile) {}
+
+	// Earliest start in [from_s, until_s] (candidates: the job's usable allowed nodes, sorted).
+	std::optional<Placement> earliest(const PendingJob &job,
+	                                  const std::vector<NodeIndex> &candidates, int64_t from_s,
+	                                  int64_t until_s) const;
+
+private:
+	// If some slot in [start_s, end_s) cannot hold the job's CPUs whatever the node choice,
+	// the end of the last such slot; otherwise nullopt.
+	std::optional<int64_t> last_blocked_end(const PendingJob &job, int64_t start_s,
+	                                        int64_t end_s) const;
+	// Try the window at start_s. On failure, returns the next start worth trying.
+	std::optional<Placement> try_window(const PendingJob &job,
+	                                    const std::vector<NodeIndex> &candidates,
+	                                    int64_t start_s, int64_t &next_start_s) const;
+
+	const ResourceProfile &profile_;
+};
+
+} // namespace campaign::plan

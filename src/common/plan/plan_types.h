@@ -1,0 +1,107 @@
+// Planner value types: the cluster snapshot, running and pending jobs, the configuration and the
+// resulting plan. Plain data only: no behaviour here, and no Slurm types.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace campaign::plan
+{
+
+using JobId = uint64_t;
+using NodeIndex = int32_t;
+
+// A time later than any plan can reach; used for "open-ended" and "not found".
+inline constexpr int64_t never_s = std::numeric_limits<int64_t>::max() / 4;
+
+enum class NodeState { up, down, drain };
+
+// One node as the scheduler sees it. Nodes are named by their index in Cluster::nodes.
+struct NodeSpec {
+	std::string name;
+	int32_t cpus = 0;
+	int64_t memory_mb = 0;
+	NodeState state = NodeState::up;
+};
+
+// The whole machine. A partition is only a set of node indices (PendingJob::allowed_nodes), so
+// overlapping partitions share one profile and never double-book a node.
+struct Cluster {
+	std::vector<NodeSpec> nodes;
+};
+
+// CPUs and memory a job holds (or will hold) on one node.
+struct NodeAllocation {
+	NodeIndex node = 0;
+	int32_t cpus = 0;
+	int64_t memory_mb = 0;
+	bool operator==(const NodeAllocation &) const = default;
+};
+
+struct RunningJob {
+	JobId id = 0;
+	std::vector<NodeAllocation> allocations;
+	int64_t expected_end_s = 0;
+};
+
+// A pending job, as the planner needs it. Memory needed on each node it uses =
+// memory_per_node_mb + memory_per_cpu_mb * CPUs placed there. An exclusive job takes whole nodes.
+struct PendingJob {
+	JobId id = 0;
+	int32_t cpus = 1;
+	int32_t nodes_min = 1;
+	int32_t nodes_max = 0; // 0: no upper bound
+	int64_t memory_per_node_mb = 0;
+	int64_t memory_per_cpu_mb = 0;
+	int64_t limit_s = 60;
+	std::vector<NodeIndex> allowed_nodes; // partition nodes ∩ constraints; empty: every node
+	bool exclusive = false;
+	uint64_t campaign_id = 0; // 0: no campaign (all such jobs share one pseudo-campaign)
+};
+
+// How many queued jobs get a reservation (a planned future start no lower-ranked job may delay).
+// All modes run the same engine; a mode only sets the reservation depth (and, for per_campaign,
+// "one reservation per campaign").
+enum class ReservationMode {
+	none,         // depth 0: greedy first fit, every job starts only if it fits now
+	easy,         // depth 1: the first job that cannot start now
+	conservative, // every job that cannot start now, up to `depth`
+	per_campaign, // the first job of each campaign that cannot start now, up to `depth`
+};
+
+struct PlannerConfig {
+	ReservationMode mode = ReservationMode::conservative;
+	int32_t depth = 100000;        // used by conservative and per_campaign
+	int64_t horizon_s = 7 * 86400; // no reservation starts later than now + horizon_s
+	int64_t refusal_hold_s = 60;   // a refused job is not planned again for this long
+};
+
+enum class JobStatus {
+	starts_now,     // placed at now: the caller should start it on `allocations`
+	reserved,       // placed in the future; no lower-ranked job may delay it
+	waiting,        // beyond the reservation depth and does not fit now
+	beyond_horizon, // entitled to a reservation but no start found within the horizon
+	cannot_run,     // does not fit even on an empty machine (allowed nodes too small or down)
+	refused,        // the caller reported its start as refused; held for refusal_hold_s
+};
+
+struct PlannedJob {
+	JobId id = 0;
+	JobStatus status = JobStatus::waiting;
+	int64_t start_s = never_s; // never_s unless starts_now or reserved
+	std::vector<NodeAllocation> allocations;
+};
+
+struct Plan {
+	int64_t now_s = 0;
+	std::vector<JobId> starts_now;       // in rank order
+	std::map<JobId, PlannedJob> planned; // every starts_now and reserved job
+};
+
+const char *to_string(JobStatus status);
+const char *to_string(ReservationMode mode);
+
+} // namespace campaign::plan

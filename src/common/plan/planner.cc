@@ -1,0 +1,272 @@
+// Planner: keeps the backfilling plan of a ranked queue and updates it on events. Rank order is
+// the caller's; resources and gap search are delegated to ResourceProfile and GapSearch.
+#include "plan/planner.h"
+
+#include <algorithm>
+#include <string>
+
+namespace campaign::plan
+{
+
+namespace
+{
+
+std::string job_name(JobId id)
+{
+	return "job " + std::to_string(id);
+}
+
+std::vector<NodeIndex> nodes_of(const std::vector<NodeAllocation> &allocations)
+{
+	std::vector<NodeIndex> nodes;
+	for (const NodeAllocation &allocation : allocations)
+		nodes.push_back(allocation.node);
+	return nodes;
+}
+
+} // namespace
+
+Planner::Planner(PlannerConfig config) : config_(config), policy_(config)
+{
+	profile_ = ResourceProfile(cluster_, 0);
+}
+
+Status Planner::check_running(const RunningJob &job) const
+{
+	if (job.id == 0)
+		return Error{"running job with id 0"};
+	for (const NodeAllocation &allocation : job.allocations) {
+		if (allocation.node < 0 ||
+		    static_cast<size_t>(allocation.node) >= cluster_.nodes.size())
+			return Error{job_name(job.id) + ": node index " +
+			             std::to_string(allocation.node) + " is not in the cluster"};
+		if (allocation.cpus < 0 || allocation.memory_mb < 0)
+			return Error{job_name(job.id) + ": negative CPUs or memory on node " +
+			             std::to_string(allocation.node)};
+	}
+	return ok_status();
+}
+
+Result<Planner::Entry> Planner::make_entry(const PendingJob &job) const
+{
+	const std::string who = job_name(job.id);
+	if (job.id == 0)
+		return Error{"pending job with id 0"};
+	if (job.cpus <= 0 && job.nodes_min <= 0)
+		return Error{who + ": needs at least one CPU"};
+	if (job.limit_s <= 0)
+		return Error{who + ": time limit must be positive, got " +
+		             std::to_string(job.limit_s) + " s"};
+	if (job.memory_per_node_mb < 0 || job.memory_per_cpu_mb < 0)
+		return Error{who + ": negative memory request"};
+	if (job.nodes_max > 0 && job.nodes_max < job.nodes_min)
+		return Error{who + ": nodes_max " + std::to_string(job.nodes_max) +
+		             " below nodes_min " + std::to_string(job.nodes_min)};
+	Entry entry;
+	entry.job = job;
+	entry.job.cpus = std::max(job.cpus, job.nodes_min); // at least one CPU per node
+	std::vector<NodeIndex> &allowed = entry.job.allowed_nodes;
+	std::sort(allowed.begin(), allowed.end());
+	allowed.erase(std::unique(allowed.begin(), allowed.end()), allowed.end());
+	for (NodeIndex node : allowed)
+		if (node < 0 || static_cast<size_t>(node) >= cluster_.nodes.size())
+			return Error{who + ": allowed node index " + std::to_string(node) +
+			             " is not in the cluster"};
+	for (size_t node = 0; node < cluster_.nodes.size(); ++node) {
+		const auto index = static_cast<NodeIndex>(node);
+		const bool allowed_here =
+		    allowed.empty() || std::binary_search(allowed.begin(), allowed.end(), index);
+		if (allowed_here && profile_.usable(index))
+			entry.candidates.push_back(index);
+	}
+	std::vector<int32_t> empty_machine;
+	for (NodeIndex node : entry.candidates)
+		empty_machine.push_back(
+		    usable_cpus(entry.job, profile_.capacity(node), profile_.capacity(node)));
+	entry.fits_empty_machine =
+	    !choose_nodes(entry.job, entry.candidates, empty_machine, profile_).empty();
+	return entry;
+}
+
+Status Planner::advance(int64_t now_s, const char *event)
+{
+	if (now_s < now_s_)
+		return Error{std::string(event) + ": time went backwards (" +
+		             std::to_string(now_s) + " s < " + std::to_string(now_s_) + " s)"};
+	if (now_s > now_s_) {
+		now_s_ = now_s;
+		profile_.advance_to(now_s);
+	}
+	return ok_status();
+}
+
+size_t Planner::pending_index(JobId id) const
+{
+	for (size_t i = 0; i < queue_.size(); ++i)
+		if (queue_[i].job.id == id)
+			return i;
+	return queue_.size();
+}
+
+Planner::Entry *Planner::find_pending(JobId id)
+{
+	const size_t index = pending_index(id);
+	return index < queue_.size() ? &queue_[index] : nullptr;
+}
+
+bool Planner::held_by_refusal(const Entry &entry) const
+{
+	auto found = refused_until_s_.find(entry.job.id);
+	return found != refused_until_s_.end() && now_s_ < found->second;
+}
+
+void Planner::book(Entry &entry, Placement placement)
+{
+	profile_.book(placement.allocations, placement.start_s,
+	              placement.start_s + entry.job.limit_s);
+	entry.placement = std::move(placement);
+}
+
+Planner::FreedRegion Planner::unplace(Entry &entry)
+{
+	if (!entry.placed())
+		return {};
+	const int64_t end_s = entry.placement.start_s + entry.job.limit_s;
+	profile_.release(entry.placement.allocations, entry.placement.start_s, end_s);
+	FreedRegion region{nodes_of(entry.placement.allocations), entry.placement.start_s, end_s};
+	entry.placement = Placement{};
+	return region;
+}
+
+void Planner::settle_status(Entry &entry)
+{
+	entry.status =
+	    entry.placement.start_s <= now_s_ ? JobStatus::starts_now : JobStatus::reserved;
+	if (entry.status == JobStatus::reserved)
+		policy_.record_reservation(entry.job);
+}
+
+std::optional<Placement> Planner::search(const Entry &entry, int64_t from_s, int64_t until_s,
+                                         SearchMemo *memo) const
+{
+	int64_t start_s = from_s;
+	if (memo)
+		start_s = std::max(start_s, memo->lower_bound(entry.job));
+	std::optional<Placement> found;
+	if (start_s <= until_s)
+		found = GapSearch(profile_).earliest(entry.job, entry.candidates, start_s, until_s);
+	if (memo)
+		memo->record(entry.job, found ? found->start_s : until_s + 1);
+	return found;
+}
+
+void Planner::place(Entry &entry, SearchMemo *memo)
+{
+	if (held_by_refusal(entry)) {
+		entry.status = JobStatus::refused;
+		return;
+	}
+	if (!entry.fits_empty_machine) {
+		entry.status = JobStatus::cannot_run;
+		return;
+	}
+	const bool may_reserve = policy_.may_reserve(entry.job);
+	const int64_t until_s = may_reserve ? now_s_ + config_.horizon_s : now_s_;
+	if (auto placement = search(entry, now_s_, until_s, memo)) {
+		book(entry, std::move(*placement));
+		settle_status(entry);
+		return;
+	}
+	entry.status = may_reserve ? JobStatus::beyond_horizon : JobStatus::waiting;
+	if (may_reserve)
+		policy_.record_reservation(entry.job); // holds its place: no one overtakes the role
+	entry.searched_from_s = now_s_;
+	entry.searched_until_s = until_s;
+}
+
+void Planner::plan_from(size_t first_index)
+{
+	for (size_t i = first_index; i < queue_.size(); ++i)
+		unplace(queue_[i]);
+	policy_.reset();
+	for (size_t i = 0; i < first_index && i < queue_.size(); ++i) {
+		const JobStatus status = queue_[i].status;
+		if (status == JobStatus::reserved || status == JobStatus::beyond_horizon)
+			policy_.record_reservation(queue_[i].job);
+	}
+	SearchMemo memo;
+	for (size_t i = first_index; i < queue_.size(); ++i)
+		place(queue_[i], &memo);
+}
+
+} // namespace campaign::plan
+
+namespace campaign::plan
+{
+
+Status Planner::rebuild(const Cluster &cluster, const std::vector<RunningJob> &running,
+                        const std::vector<PendingJob> &pending_in_rank_order, int64_t now_s)
+{
+	for (const NodeSpec &node : cluster.nodes)
+		if (node.cpus < 0 || node.memory_mb < 0)
+			return Error{"rebuild: node '" + node.name +
+			             "' has negative CPUs or memory"};
+	cluster_ = cluster;
+	now_s_ = now_s;
+	profile_ = ResourceProfile(cluster_, now_s);
+	queue_.clear();
+	running_.clear();
+	for (const RunningJob &job : running) {
+		if (Status valid = check_running(job); !valid)
+			return Error{"rebuild: " + valid.error()};
+		if (!running_.emplace(job.id, job).second)
+			return Error{"rebuild: " + job_name(job.id) + " is listed twice"};
+		RunningJob &kept = running_[job.id];
+		kept.expected_end_s =
+		    std::max(job.expected_end_s, now_s + 1); // overrunning: ends soon
+		profile_.book(kept.allocations, now_s, kept.expected_end_s);
+	}
+	std::unordered_map<JobId, int64_t> refusals;
+	for (const PendingJob &job : pending_in_rank_order) {
+		auto entry = make_entry(job);
+		if (!entry)
+			return Error{"rebuild: " + entry.error()};
+		if (running_.contains(job.id) || pending_index(job.id) < queue_.size())
+			return Error{"rebuild: " + job_name(job.id) + " is listed twice"};
+		if (auto refusal = refused_until_s_.find(job.id); refusal != refused_until_s_.end())
+			refusals.insert(*refusal);
+		queue_.push_back(std::move(entry).value());
+	}
+	refused_until_s_ = std::move(refusals);
+	plan_from(0);
+	return ok_status();
+}
+
+Plan Planner::plan(int64_t now_s)
+{
+	(void)catch_up(std::max(now_s, now_s_), "plan");
+	Plan result;
+	result.now_s = now_s_;
+	for (const Entry &entry : queue_) {
+		if (!entry.placed())
+			continue;
+		if (entry.status == JobStatus::starts_now)
+			result.starts_now.push_back(entry.job.id);
+		result.planned.emplace(entry.job.id, PlannedJob{entry.job.id, entry.status,
+		                                                entry.placement.start_s,
+		                                                entry.placement.allocations});
+	}
+	return result;
+}
+
+std::vector<PlannedJob> Planner::queue() const
+{
+	std::vector<PlannedJob> jobs;
+	jobs.reserve(queue_.size());
+	for (const Entry &entry : queue_)
+		jobs.push_back(PlannedJob{entry.job.id, entry.status, entry.placement.start_s,
+		                          entry.placement.allocations});
+	return jobs;
+}
+
+} // namespace campaign::plan

@@ -1,0 +1,109 @@
+// Planner: the kept backfilling plan over a ranked queue (gap search per job, reservations up to
+// the mode's depth), updated incrementally on job start, end, submit, cancel and refusal.
+// It decides nothing about ranks (the caller's order is taken as is) and knows no Slurm types.
+#pragma once
+
+#include "plan/gap_search.h"
+#include "plan/plan_types.h"
+#include "plan/reservation_policy.h"
+#include "plan/resource_profile.h"
+#include "plan/search_memo.h"
+#include "util/result.h"
+
+#include <unordered_map>
+#include <vector>
+
+namespace campaign::plan
+{
+
+class Planner
+{
+public:
+	explicit Planner(PlannerConfig config = {});
+
+	// Forget everything and plan from this snapshot (pending jobs in rank order, best first).
+	// Use it on node or partition changes and whenever ranks change.
+	Status rebuild(const Cluster &cluster, const std::vector<RunningJob> &running,
+	               const std::vector<PendingJob> &pending_in_rank_order, int64_t now_s);
+	// A new pending job, ranked just before `before_id` (0: last). Jobs ranked above it keep
+	// their plan; jobs ranked below it are planned again (a higher-ranked job arrived).
+	Status job_submitted(const PendingJob &job, int64_t now_s, JobId before_id = 0);
+	// A pending job started on these allocations (normally the plan's own starts_now).
+	Status job_started(const RunningJob &job, int64_t now_s);
+	// A running job ended (early or not). Compresses the plan: no planned start moves later.
+	Status job_ended(JobId id, int64_t now_s);
+	// A pending (or running) job left the system. Compresses like job_ended.
+	Status job_cancelled(JobId id, int64_t now_s);
+	// The caller could not start a job the plan started now (e.g. Slurm's select plugin said
+	// no). Its placement is dropped and it neither starts nor blocks anyone for refusal_hold_s.
+	Status refused(JobId id, int64_t now_s);
+	// The plan at now_s (time may only move forward).
+	Plan plan(int64_t now_s);
+
+	// Every pending job in rank order, with its status and placement.
+	std::vector<PlannedJob> queue() const;
+	const ResourceProfile &profile() const { return profile_; }
+	const PlannerConfig &config() const { return config_; }
+	int64_t now_s() const { return now_s_; }
+	size_t pending_count() const { return queue_.size(); }
+	size_t running_count() const { return running_.size(); }
+
+private:
+	struct Entry {
+		PendingJob job;
+		std::vector<NodeIndex> candidates; // usable allowed nodes, sorted
+		bool fits_empty_machine = false;
+		JobStatus status = JobStatus::waiting;
+		Placement placement;
+		int64_t searched_from_s =
+		    never_s; // no fit found in [searched_from_s, searched_until_s]
+		int64_t searched_until_s = -1;
+		bool placed() const { return placement.start_s != never_s; }
+	};
+	// Resources given back during an update: where a job may now fit earlier.
+	struct FreedRegion {
+		std::vector<NodeIndex> nodes;
+		int64_t start_s = 0;
+		int64_t end_s = 0;
+	};
+	struct TimeRange {
+		int64_t from_s = 0;
+		int64_t until_s = 0;
+	};
+
+	Result<Entry> make_entry(const PendingJob &job) const;
+	Status check_running(const RunningJob &job) const;
+	Status advance(int64_t now_s, const char *event);
+	Status catch_up(int64_t now_s, const char *event);
+	Entry *find_pending(JobId id);
+	size_t pending_index(JobId id) const;
+
+	void place(Entry &entry, SearchMemo *memo);
+	void place_again(Entry &entry, const std::vector<FreedRegion> &freed);
+	void move_earlier(Entry &entry, std::vector<FreedRegion> &freed);
+	void book(Entry &entry, Placement placement);
+	FreedRegion unplace(Entry &entry);
+	void settle_status(Entry &entry);
+	std::optional<Placement> search(const Entry &entry, int64_t from_s, int64_t until_s,
+	                                SearchMemo *memo) const;
+	std::optional<Placement> search_ranges(const Entry &entry,
+	                                       std::vector<TimeRange> ranges) const;
+	std::vector<TimeRange> freed_ranges(const Entry &entry,
+	                                    const std::vector<FreedRegion> &freed,
+	                                    int64_t until_s) const;
+	bool held_by_refusal(const Entry &entry) const;
+
+	void plan_from(size_t first_index);
+	void compress(std::vector<FreedRegion> freed);
+
+	PlannerConfig config_;
+	Cluster cluster_;
+	int64_t now_s_ = 0;
+	ResourceProfile profile_;
+	ReservationPolicy policy_;
+	std::vector<Entry> queue_; // rank order
+	std::unordered_map<JobId, RunningJob> running_;
+	std::unordered_map<JobId, int64_t> refused_until_s_;
+};
+
+} // namespace campaign::plan

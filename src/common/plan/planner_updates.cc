@@ -1,0 +1,261 @@
+// Planner, incremental part: compression after resources are given back (Klusáček's
+// UpdateSchedule idea at node level: each kept start may only move earlier) and the event entry
+// points. A full rebuild lives in planner.cc; nothing here re-plans jobs that need not move.
+#include "plan/planner.h"
+
+#include <algorithm>
+#include <string>
+
+namespace campaign::plan
+{
+
+namespace
+{
+
+constexpr size_t max_freed_regions = 256;
+
+std::vector<NodeIndex> nodes_of(const std::vector<NodeAllocation> &allocations)
+{
+	std::vector<NodeIndex> nodes;
+	for (const NodeAllocation &allocation : allocations)
+		nodes.push_back(allocation.node);
+	return nodes;
+}
+
+bool touches(const std::vector<NodeIndex> &sorted_candidates, const std::vector<NodeIndex> &nodes)
+{
+	for (NodeIndex node : nodes)
+		if (std::binary_search(sorted_candidates.begin(), sorted_candidates.end(), node))
+			return true;
+	return false;
+}
+
+} // namespace
+
+// A start t can have become feasible only if the window [t, t + limit) meets resources given
+// back on one of the job's nodes: everywhere else the profile only filled up since the job was
+// last searched.
+std::vector<Planner::TimeRange> Planner::freed_ranges(const Entry &entry,
+                                                      const std::vector<FreedRegion> &freed,
+                                                      int64_t until_s) const
+{
+	std::vector<TimeRange> ranges;
+	if (freed.size() > max_freed_regions) {
+		if (now_s_ <= until_s)
+			ranges.push_back({now_s_, until_s});
+		return ranges;
+	}
+	for (const FreedRegion &region : freed) {
+		if (region.end_s <= region.start_s || !touches(entry.candidates, region.nodes))
+			continue;
+		const int64_t from_s = std::max(now_s_, region.start_s - entry.job.limit_s + 1);
+		const int64_t to_s = std::min(region.end_s - 1, until_s);
+		if (from_s <= to_s)
+			ranges.push_back({from_s, to_s});
+	}
+	return ranges;
+}
+
+std::optional<Placement> Planner::search_ranges(const Entry &entry,
+                                                std::vector<TimeRange> ranges) const
+{
+	std::sort(ranges.begin(), ranges.end(),
+	          [](const TimeRange &a, const TimeRange &b) { return a.from_s < b.from_s; });
+	const GapSearch gap_search(profile_);
+	int64_t searched_until_s = now_s_ - 1;
+	for (const TimeRange &range : ranges) {
+		const int64_t from_s = std::max(range.from_s, searched_until_s + 1);
+		if (from_s > range.until_s)
+			continue;
+		if (auto found =
+		        gap_search.earliest(entry.job, entry.candidates, from_s, range.until_s))
+			return found;
+		searched_until_s = range.until_s;
+	}
+	return std::nullopt;
+}
+
+void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed)
+{
+	const int64_t old_start_s = entry.placement.start_s;
+	if (old_start_s <= now_s_)
+		return;
+	std::vector<TimeRange> ranges = freed_ranges(entry, freed, old_start_s - 1);
+	if (ranges.empty())
+		return;
+	Placement old_placement = entry.placement;
+	FreedRegion old_region = unplace(entry);
+	auto found = search_ranges(entry, std::move(ranges));
+	if (found && found->start_s < old_start_s) {
+		book(entry, std::move(*found));
+		freed.push_back(std::move(old_region));
+		return;
+	}
+	book(entry, std::move(old_placement));
+}
+
+// A job without a placement gets one if it may now: searched again only where it could newly fit.
+void Planner::place_again(Entry &entry, const std::vector<FreedRegion> &freed)
+{
+	const bool was_refused = entry.status == JobStatus::refused;
+	if (held_by_refusal(entry) || !entry.fits_empty_machine || was_refused) {
+		place(entry, nullptr);
+		return;
+	}
+	const bool may_reserve = policy_.may_reserve(entry.job);
+	const int64_t until_s = may_reserve ? now_s_ + config_.horizon_s : now_s_;
+	std::vector<TimeRange> ranges = freed_ranges(entry, freed, until_s);
+	const bool covered = entry.searched_from_s <= now_s_ && entry.searched_until_s >= now_s_;
+	const int64_t new_from_s = covered ? entry.searched_until_s + 1 : now_s_;
+	if (new_from_s <= until_s)
+		ranges.push_back({new_from_s, until_s});
+	if (auto placement = search_ranges(entry, std::move(ranges))) {
+		book(entry, std::move(*placement));
+		settle_status(entry);
+		return;
+	}
+	entry.status = may_reserve ? JobStatus::beyond_horizon : JobStatus::waiting;
+	if (may_reserve)
+		policy_.record_reservation(entry.job);
+	entry.searched_from_s = now_s_;
+	entry.searched_until_s = until_s;
+}
+
+// One pass in rank order. Kept starts only move earlier (each job's old place stays valid: every
+// move was checked against it), so no planned start moves later.
+void Planner::compress(std::vector<FreedRegion> freed)
+{
+	policy_.reset();
+	for (Entry &entry : queue_) {
+		if (!entry.placed()) {
+			place_again(entry, freed);
+			continue;
+		}
+		if (entry.placement.start_s < now_s_) { // a start that did not happen
+			freed.push_back(unplace(entry));
+			place(entry, nullptr);
+			continue;
+		}
+		if (entry.status == JobStatus::reserved)
+			move_earlier(entry, freed);
+		settle_status(entry);
+	}
+}
+
+Status Planner::catch_up(int64_t now_s, const char *event)
+{
+	const int64_t before_s = now_s_;
+	if (Status moved = advance(now_s, event); !moved)
+		return moved;
+	if (now_s_ > before_s)
+		compress({});
+	return ok_status();
+}
+
+Status Planner::job_submitted(const PendingJob &job, int64_t now_s, JobId before_id)
+{
+	if (Status moved = catch_up(now_s, "job_submitted"); !moved)
+		return moved;
+	if (pending_index(job.id) < queue_.size() || running_.contains(job.id))
+		return Error{"job_submitted: job " + std::to_string(job.id) + " is already known"};
+	auto entry = make_entry(job);
+	if (!entry)
+		return Error{"job_submitted: " + entry.error()};
+	size_t position = queue_.size();
+	if (before_id != 0) {
+		position = pending_index(before_id);
+		if (position == queue_.size())
+			return Error{"job_submitted: rank anchor job " + std::to_string(before_id) +
+			             " is not pending"};
+	}
+	queue_.insert(queue_.begin() + static_cast<std::ptrdiff_t>(position),
+	              std::move(entry).value());
+	plan_from(position);
+	return ok_status();
+}
+
+Status Planner::job_started(const RunningJob &job, int64_t now_s)
+{
+	if (Status moved = catch_up(now_s, "job_started"); !moved)
+		return moved;
+	if (Status valid = check_running(job); !valid)
+		return Error{"job_started: " + valid.error()};
+	if (running_.contains(job.id))
+		return Error{"job_started: job " + std::to_string(job.id) + " is already running"};
+	RunningJob kept = job;
+	kept.expected_end_s = std::max(job.expected_end_s, now_s_ + 1);
+	std::vector<FreedRegion> freed;
+	const size_t index = pending_index(job.id);
+	if (index < queue_.size()) {
+		Entry &entry = queue_[index];
+		const bool as_planned = entry.placed() && entry.placement.start_s == now_s_ &&
+		                        entry.placement.allocations == kept.allocations &&
+		                        kept.expected_end_s == now_s_ + entry.job.limit_s;
+		if (as_planned) {
+			queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
+			running_.emplace(kept.id, std::move(kept));
+			return ok_status();
+		}
+		freed.push_back(unplace(entry));
+		queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
+	}
+	profile_.book(kept.allocations, now_s_, kept.expected_end_s);
+	const bool conflicts =
+	    profile_.overcommitted(kept.allocations, now_s_, kept.expected_end_s);
+	running_.emplace(kept.id, std::move(kept));
+	if (conflicts)
+		plan_from(0); // it took what the plan had given to others: plan them again
+	else
+		compress(std::move(freed));
+	return ok_status();
+}
+
+Status Planner::job_ended(JobId id, int64_t now_s)
+{
+	if (Status moved = advance(now_s, "job_ended"); !moved)
+		return moved;
+	auto found = running_.find(id);
+	if (found == running_.end())
+		return Error{"job_ended: job " + std::to_string(id) + " is not running"};
+	const RunningJob &job = found->second;
+	std::vector<FreedRegion> freed;
+	if (job.expected_end_s > now_s_) {
+		profile_.release(job.allocations, now_s_, job.expected_end_s);
+		freed.push_back({nodes_of(job.allocations), now_s_, job.expected_end_s});
+	}
+	running_.erase(found);
+	compress(std::move(freed));
+	return ok_status();
+}
+
+Status Planner::job_cancelled(JobId id, int64_t now_s)
+{
+	if (running_.contains(id))
+		return job_ended(id, now_s);
+	if (Status moved = advance(now_s, "job_cancelled"); !moved)
+		return moved;
+	const size_t index = pending_index(id);
+	if (index == queue_.size())
+		return Error{"job_cancelled: job " + std::to_string(id) + " is not known"};
+	std::vector<FreedRegion> freed{unplace(queue_[index])};
+	queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
+	refused_until_s_.erase(id);
+	compress(std::move(freed));
+	return ok_status();
+}
+
+Status Planner::refused(JobId id, int64_t now_s)
+{
+	if (Status moved = advance(now_s, "refused"); !moved)
+		return moved;
+	Entry *entry = find_pending(id);
+	if (!entry)
+		return Error{"refused: job " + std::to_string(id) + " is not pending"};
+	std::vector<FreedRegion> freed{unplace(*entry)};
+	refused_until_s_[id] = now_s_ + std::max<int64_t>(config_.refusal_hold_s, 1);
+	entry->status = JobStatus::refused;
+	compress(std::move(freed));
+	return ok_status();
+}
+
+} // namespace campaign::plan

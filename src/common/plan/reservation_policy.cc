@@ -1,0 +1,85 @@
+// ReservationPolicy: the reservation depth of each mode, and the per-campaign rule. No resources.
+#include "plan/reservation_policy.h"
+
+#include <algorithm>
+
+namespace campaign::plan
+{
+
+namespace
+{
+int32_t depth_of(const PlannerConfig &config)
+{
+	switch (config.mode) {
+	case ReservationMode::none:
+		return 0;
+	case ReservationMode::easy:
+		return 1;
+	case ReservationMode::conservative:
+	case ReservationMode::per_campaign:
+		return std::max(config.depth, 0);
+	}
+	return 0;
+}
+} // namespace
+
+ReservationPolicy::ReservationPolicy(const PlannerConfig &config)
+    : depth_(depth_of(config)), one_per_campaign_(config.mode == ReservationMode::per_campaign)
+{
+}
+
+bool ReservationPolicy::may_reserve(const PendingJob &job) const
+{
+	if (reservations_ >= depth_)
+		return false;
+	return !one_per_campaign_ || !campaigns_reserved_.contains(job.campaign_id);
+}
+
+void ReservationPolicy::record_reservation(const PendingJob &job)
+{
+	++reservations_;
+	if (one_per_campaign_)
+		campaigns_reserved_.insert(job.campaign_id);
+}
+
+void ReservationPolicy::reset()
+{
+	reservations_ = 0;
+	campaigns_reserved_.clear();
+}
+
+const char *to_string(JobStatus status)
+{
+	switch (status) {
+	case JobStatus::starts_now:
+		return "starts_now";
+	case JobStatus::reserved:
+		return "reserved";
+	case JobStatus::waiting:
+		return "waiting";
+	case JobStatus::beyond_horizon:
+		return "beyond_horizon";
+	case JobStatus::cannot_run:
+		return "cannot_run";
+	case JobStatus::refused:
+		return "refused";
+	}
+	return "unknown";
+}
+
+const char *to_string(ReservationMode mode)
+{
+	switch (mode) {
+	case ReservationMode::none:
+		return "none";
+	case ReservationMode::easy:
+		return "easy";
+	case ReservationMode::conservative:
+		return "conservative";
+	case ReservationMode::per_campaign:
+		return "per_campaign";
+	}
+	return "unknown";
+}
+
+} // namespace campaign::plan

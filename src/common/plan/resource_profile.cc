@@ -1,0 +1,117 @@
+// ResourceProfile: free CPUs and memory of every node over time. Booking only; no placement
+// decisions and no Slurm types.
+#include "plan/resource_profile.h"
+
+#include <algorithm>
+
+namespace campaign::plan
+{
+
+ResourceProfile::ResourceProfile(const Cluster &cluster, int64_t origin_s)
+{
+	Slot first{.start_s = origin_s};
+	for (const NodeSpec &node : cluster.nodes) {
+		const bool up = node.state == NodeState::up;
+		capacity_.push_back({node.cpus, node.memory_mb});
+		usable_.push_back(up);
+		first.nodes.push_back({node.cpus, node.memory_mb});
+		if (up)
+			first.usable_free_cpus += std::max(node.cpus, 0);
+	}
+	slots_.push_back(std::move(first));
+}
+
+size_t ResourceProfile::slot_at(int64_t time_s) const
+{
+	auto after = std::upper_bound(slots_.begin(), slots_.end(), time_s,
+	                              [](int64_t t, const Slot &slot) { return t < slot.start_s; });
+	if (after == slots_.begin())
+		return 0;
+	return static_cast<size_t>(after - slots_.begin()) - 1;
+}
+
+int64_t ResourceProfile::slot_end_s(size_t slot) const
+{
+	return slot + 1 < slots_.size() ? slots_[slot + 1].start_s : never_s;
+}
+
+size_t ResourceProfile::split_at(int64_t time_s)
+{
+	const size_t slot = slot_at(time_s);
+	if (slots_[slot].start_s == time_s)
+		return slot;
+	Slot copy = slots_[slot];
+	copy.start_s = time_s;
+	slots_.insert(slots_.begin() + static_cast<std::ptrdiff_t>(slot) + 1, std::move(copy));
+	return slot + 1;
+}
+
+void ResourceProfile::merge_with_previous(size_t slot)
+{
+	if (slot == 0 || slot >= slots_.size())
+		return;
+	if (slots_[slot].nodes == slots_[slot - 1].nodes)
+		slots_.erase(slots_.begin() + static_cast<std::ptrdiff_t>(slot));
+}
+
+void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int64_t start_s,
+                            int64_t end_s, int sign)
+{
+	start_s = std::max(start_s, origin_s());
+	end_s = std::min(end_s, never_s);
+	if (end_s <= start_s)
+		return;
+	const size_t first = split_at(start_s);
+	const size_t last = split_at(end_s); // first slot after the interval
+	for (size_t slot = first; slot < last; ++slot) {
+		Slot &target = slots_[slot];
+		for (const NodeAllocation &allocation : allocations) {
+			NodeFree &free = target.nodes[allocation.node];
+			const int32_t before = std::max(free.cpus, 0);
+			free.cpus -= sign * allocation.cpus;
+			free.memory_mb -= sign * allocation.memory_mb;
+			if (usable_[allocation.node])
+				target.usable_free_cpus += std::max(free.cpus, 0) - before;
+		}
+	}
+	merge_with_previous(last);
+	merge_with_previous(first);
+}
+
+void ResourceProfile::book(const std::vector<NodeAllocation> &allocations, int64_t start_s,
+                           int64_t end_s)
+{
+	apply(allocations, start_s, end_s, +1);
+}
+
+void ResourceProfile::release(const std::vector<NodeAllocation> &allocations, int64_t start_s,
+                              int64_t end_s)
+{
+	apply(allocations, start_s, end_s, -1);
+}
+
+void ResourceProfile::advance_to(int64_t now_s)
+{
+	if (now_s <= origin_s())
+		return;
+	const size_t current = slot_at(now_s);
+	slots_.erase(slots_.begin(), slots_.begin() + static_cast<std::ptrdiff_t>(current));
+	slots_.front().start_s = now_s;
+}
+
+bool ResourceProfile::overcommitted(const std::vector<NodeAllocation> &allocations, int64_t start_s,
+                                    int64_t end_s) const
+{
+	start_s = std::max(start_s, origin_s());
+	for (size_t slot = slot_at(start_s); slot < slots_.size() && slots_[slot].start_s < end_s;
+	     ++slot) {
+		for (const NodeAllocation &allocation : allocations) {
+			const NodeFree &free = slots_[slot].nodes[allocation.node];
+			if (free.cpus < 0 || free.memory_mb < 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+} // namespace campaign::plan

@@ -1,0 +1,69 @@
+// ResourceProfile: free CPUs and memory of every node over time, as a list of time slots. It only
+// books and releases allocations; it never decides where a job goes (that is GapSearch).
+#pragma once
+
+#include "plan/plan_types.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace campaign::plan
+{
+
+struct NodeFree {
+	int32_t cpus = 0;
+	int64_t memory_mb = 0;
+	bool operator==(const NodeFree &) const = default;
+};
+
+class ResourceProfile
+{
+public:
+	ResourceProfile() = default;
+	// Every node free from origin_s on; DOWN and DRAIN nodes are kept but never usable.
+	ResourceProfile(const Cluster &cluster, int64_t origin_s);
+
+	// Book (or give back) allocations over [start_s, end_s). Free amounts may go negative when
+	// the caller's snapshot over-commits a node; such a node simply has nothing to offer.
+	void book(const std::vector<NodeAllocation> &allocations, int64_t start_s, int64_t end_s);
+	void release(const std::vector<NodeAllocation> &allocations, int64_t start_s,
+	             int64_t end_s);
+	// Forget the past: the first slot starts at now_s.
+	void advance_to(int64_t now_s);
+	// True if any of these nodes has negative free CPUs or memory somewhere in [start_s,
+	// end_s).
+	bool overcommitted(const std::vector<NodeAllocation> &allocations, int64_t start_s,
+	                   int64_t end_s) const;
+
+	int64_t origin_s() const { return slots_.front().start_s; }
+	size_t node_count() const { return capacity_.size(); }
+	size_t slot_count() const { return slots_.size(); }
+	size_t slot_at(int64_t time_s) const;
+	int64_t slot_start_s(size_t slot) const { return slots_[slot].start_s; }
+	int64_t slot_end_s(size_t slot) const;
+	const NodeFree &free(size_t slot, NodeIndex node) const { return slots_[slot].nodes[node]; }
+	const std::vector<NodeFree> &free_nodes(size_t slot) const { return slots_[slot].nodes; }
+	// Sum of positive free CPUs over usable nodes: an upper bound for any job in this slot.
+	int64_t usable_free_cpus(size_t slot) const { return slots_[slot].usable_free_cpus; }
+	const NodeFree &capacity(NodeIndex node) const { return capacity_[node]; }
+	bool usable(NodeIndex node) const { return usable_[node]; }
+
+private:
+	struct Slot {
+		int64_t start_s = 0;
+		int64_t usable_free_cpus = 0;
+		std::vector<NodeFree> nodes;
+	};
+
+	void apply(const std::vector<NodeAllocation> &allocations, int64_t start_s, int64_t end_s,
+	           int sign);
+	size_t split_at(int64_t time_s);
+	void merge_with_previous(size_t slot);
+
+	std::vector<NodeFree> capacity_;
+	std::vector<bool> usable_;
+	std::vector<Slot> slots_;
+};
+
+} // namespace campaign::plan

@@ -1,0 +1,45 @@
+// SearchMemo: lower bounds on the earliest start of job shapes already searched in one planning
+// pass. Valid only while the profile gains load (never after a release); it prunes, never decides.
+#pragma once
+
+#include "plan/plan_types.h"
+
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace campaign::plan
+{
+
+class SearchMemo
+{
+public:
+	// No job needing at least as much as an already searched shape (same allowed nodes) can
+	// start before that shape's bound: the profile only filled up since.
+	int64_t lower_bound(const PendingJob &job) const;
+	// After a search: the job cannot start before earliest_bound_s (its start, or until_s + 1).
+	void record(const PendingJob &job, int64_t earliest_bound_s);
+	void clear() { shapes_.clear(); }
+
+private:
+	struct Shape {
+		int32_t cpus;
+		int32_t nodes_min;
+		int32_t nodes_max;
+		int64_t memory_per_node_mb;
+		int64_t memory_per_cpu_mb;
+		int64_t limit_s;
+		int64_t earliest_bound_s;
+	};
+	using Key = std::pair<bool, std::vector<NodeIndex>>;
+	struct Shapes {
+		std::vector<Shape> entries;
+		size_t next_overwrite = 0;
+	};
+	static bool needs_at_least(const PendingJob &job, const Shape &shape);
+
+	std::map<Key, Shapes> shapes_;
+};
+
+} // namespace campaign::plan
