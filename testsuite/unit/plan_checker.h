@@ -42,7 +42,9 @@ inline std::string overcommit(const Cluster &cluster, const std::vector<Booking>
 			if (cpus[node] > cluster.nodes[node].cpus ||
 			    memory[node] > cluster.nodes[node].memory_mb)
 				return "node " + std::to_string(node) +
-				       " over-committed at t=" + std::to_string(t);
+				       " over-committed at t=" + std::to_string(t) + ": " +
+				       std::to_string(cpus[node]) + " CPUs, " +
+				       std::to_string(memory[node]) + " MB";
 	}
 	return "";
 }

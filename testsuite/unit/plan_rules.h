@@ -20,8 +20,7 @@ inline std::vector<Booking> running_bookings(const std::vector<RunningJob> &runn
 {
 	std::vector<Booking> bookings;
 	for (const RunningJob &job : running)
-		bookings.push_back(
-		    {now_s, std::max(job.expected_end_s, now_s + 1), job.allocations});
+		bookings.push_back({now_s, job.expected_end_s, job.allocations}); // ends then
 	return bookings;
 }
 

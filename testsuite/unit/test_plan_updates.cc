@@ -1,0 +1,328 @@
+// Unit tests of the kept plan: compression on early completion, refusals, submissions, starts
+// elsewhere than planned, and a randomized run of event sequences against the brute-force checker.
+#include "check_main.h"
+#include "plan_fixtures.h"
+#include "plan_random.h"
+#include "plan_rules.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+using namespace plan_fixtures;
+
+namespace
+{
+
+std::map<JobId, int64_t> planned_starts(const Planner &planner)
+{
+	std::map<JobId, int64_t> starts;
+	for (const PlannedJob &planned : planner.queue())
+		if (planned.start_s != never_s)
+			starts[planned.id] = planned.start_s;
+	return starts;
+}
+
+} // namespace
+
+START_TEST(test_plan_early_completions_compress_the_conservative_plan)
+{
+	// The worked queue of test_plan_modes (1 node x 4 CPUs, R holds 2 CPUs until 10; A 4x10,
+	// B 2x20, C 1x5, D 1x10, E 2x5, F 1x100): C and D start at 0, A=10, B=20, E=20, F=25.
+	// By hand: R ends at 3: 2 CPUs are free in [3,5), so E starts now [3,8); F, which only
+	// waited for E, moves to 20; A and B cannot move (D holds a CPU until 10).
+	// Then D ends at 4: C runs to 5 and E to 8, so A=8 [8,18), B=18 [18,38), F=18.
+	// Every start moved earlier or stayed; a rebuild from the same state gives the same plan.
+	Planner planner(config(ReservationMode::conservative));
+	std::vector<PendingJob> queue{job(1, 4, 10), job(2, 2, 20), job(3, 1, 5),
+	                              job(4, 1, 10), job(5, 2, 5),  job(6, 1, 100)};
+	ck_assert(planner.rebuild(uniform_cluster(1, 4), {running(100, 0, 2, 10)}, queue, 0).ok());
+	ck_assert(planner.job_started(running(3, 0, 1, 5), 0).ok());
+	ck_assert(planner.job_started(running(4, 0, 1, 10), 0).ok());
+	ck_assert(planner.job_ended(100, 3).ok());
+	auto after_r = planned_starts(planner);
+	ck_assert_int_eq(after_r.at(1), 10);
+	ck_assert_int_eq(after_r.at(2), 20);
+	ck_assert_int_eq(after_r.at(5), 3);
+	ck_assert_int_eq(after_r.at(6), 20);
+	ck_assert(planner.job_started(running(5, 0, 2, 8), 3).ok());
+	ck_assert(planner.job_ended(4, 4).ok());
+	auto after_d = planned_starts(planner);
+	ck_assert_int_eq(after_d.at(1), 8);
+	ck_assert_int_eq(after_d.at(2), 18);
+	ck_assert_int_eq(after_d.at(6), 18);
+}
+END_TEST
+
+START_TEST(test_plan_compression_keeps_commitments_a_rebuild_would_reorder)
+{
+	// Why the kept plan is not a rebuild (hand-worked): 2 nodes x 1 CPU; X holds node 0 until
+	// 10, Y holds node 1 until 3. J (rank 1, both nodes, 5 s) is reserved at 10; K (rank 2,
+	// 1 CPU, 7 s) at 3 on node 1. X ends at 1. Compression: J cannot move before 10 (K holds
+	// node 1 in [3,10)); K moves to node 0 at 1. A rebuild would give J=3, K=8: K's start would
+	// move later although no higher-ranked job arrived (DESIGN §3 forbids that). So the kept
+	// plan guarantees: no planned start ever moves later on end, cancel or refusal.
+	Planner planner(config(ReservationMode::conservative));
+	PendingJob j = job(1, 2, 5);
+	j.nodes_min = 2;
+	ck_assert(planner
+	              .rebuild(uniform_cluster(2, 1),
+	                       {running(100, 0, 1, 10), running(101, 1, 1, 3)}, {j, job(2, 1, 7)},
+	                       0)
+	              .ok());
+	ck_assert_int_eq(status_of(planner, 1).start_s, 10);
+	ck_assert_int_eq(status_of(planner, 2).start_s, 3);
+	ck_assert(planner.job_ended(100, 1).ok());
+	ck_assert_int_eq(status_of(planner, 1).start_s, 10);
+	ck_assert_int_eq(status_of(planner, 2).start_s, 1);
+	Planner rebuilt(config(ReservationMode::conservative));
+	ck_assert(
+	    rebuilt.rebuild(uniform_cluster(2, 1), {running(101, 1, 1, 3)}, {j, job(2, 1, 7)}, 1)
+	        .ok());
+	ck_assert_int_eq(status_of(rebuilt, 1).start_s, 3);
+	ck_assert_int_eq(status_of(rebuilt, 2).start_s, 8);
+}
+END_TEST
+
+START_TEST(test_plan_refused_start_does_not_block_the_queue)
+{
+	// EASY, 1 node x 4 CPUs, empty: A (4 CPUs) starts now and B (2 CPUs) is reserved at 10.
+	// The caller reports A refused: A holds nothing and reserves nothing for refusal_hold_s,
+	// so B starts now. After the hold A is planned again (behind B, which now runs to 10).
+	PlannerConfig easy = config(ReservationMode::easy);
+	easy.refusal_hold_s = 30;
+	Planner planner(easy);
+	ck_assert(
+	    planner.rebuild(uniform_cluster(1, 4), {}, {job(1, 4, 10), job(2, 2, 10)}, 0).ok());
+	ck_assert(status_of(planner, 1).status == JobStatus::starts_now);
+	ck_assert_int_eq(status_of(planner, 2).start_s, 10);
+	ck_assert(planner.refused(1, 0).ok());
+	ck_assert(status_of(planner, 1).status == JobStatus::refused);
+	Plan plan = planner.plan(0);
+	ck_assert_int_eq(plan.starts_now.size(), 1);
+	ck_assert_int_eq(plan.starts_now[0], 2);
+	ck_assert(planner.job_started(running(2, 0, 2, 10), 0).ok());
+	ck_assert(planner.plan(29).planned.empty());
+	Plan after_hold = planner.plan(30);
+	ck_assert(status_of(planner, 1).status == JobStatus::starts_now); // B ended at 10
+	ck_assert_int_eq(after_hold.starts_now[0], 1);
+	ck_assert(!planner.refused(77, 30).ok()); // unknown job: an error naming it
+}
+END_TEST
+
+START_TEST(test_plan_higher_ranked_submission_replans_lower_ranks_only)
+{
+	// 1 node x 2 CPUs, empty, conservative: A (2 CPUs 10 s) now, B (2 CPUs 10 s) at 10.
+	// H (2 CPUs, 5 s) arrives ranked before B: A keeps its start, H takes 10, B moves to 15.
+	// L (1 CPU, 1 s) arrives ranked last: nobody else moves, L goes to 25.
+	Planner planner(config(ReservationMode::conservative));
+	ck_assert(
+	    planner.rebuild(uniform_cluster(1, 2), {}, {job(1, 2, 10), job(2, 2, 10)}, 0).ok());
+	ck_assert(planner.job_submitted(job(3, 2, 5), 0, 2).ok());
+	ck_assert_int_eq(status_of(planner, 1).start_s, 0);
+	ck_assert_int_eq(status_of(planner, 3).start_s, 10);
+	ck_assert_int_eq(status_of(planner, 2).start_s, 15);
+	ck_assert(planner.job_submitted(job(4, 1, 1), 0).ok());
+	ck_assert_int_eq(status_of(planner, 4).start_s, 25);
+	ck_assert(!planner.job_submitted(job(4, 1, 1), 0).ok()); // twice: refused with its id
+}
+END_TEST
+
+START_TEST(test_plan_start_elsewhere_than_planned_is_absorbed)
+{
+	// 2 nodes x 2 CPUs, conservative: A (2 CPUs, 10 s) is planned now on node 0 (best fit,
+	// lowest index), B (4 CPUs) at 10. Slurm starts A on node 1 instead: the plan stays
+	// consistent (nothing over-committed) and B still starts at 10.
+	Planner planner(config(ReservationMode::conservative));
+	Cluster cluster = uniform_cluster(2, 2);
+	ck_assert(planner.rebuild(cluster, {}, {job(1, 2, 10), job(2, 4, 10)}, 0).ok());
+	ck_assert_int_eq(status_of(planner, 1).allocations[0].node, 0);
+	ck_assert(planner.job_started(running(1, 1, 2, 10), 0).ok());
+	ck_assert_int_eq(status_of(planner, 2).start_s, 10);
+	std::string error = plan_rules::resource_error(cluster, {running(1, 1, 2, 10)},
+	                                               {job(1, 2, 10), job(2, 4, 10)}, planner);
+	ck_assert_msg(error.empty(), "%s", error.c_str());
+}
+END_TEST
+
+namespace
+{
+
+// Mirror of the planner's world, kept by the test: what a simulator would know.
+struct World {
+	plan_random::Instance instance;
+	std::vector<RunningJob> running;
+	std::vector<PendingJob> pending;
+	int64_t now_s = 1000;
+	JobId next_id = 5000;
+};
+
+std::string check_resources(const World &world, const Planner &planner)
+{
+	return plan_rules::resource_error(world.instance.cluster, world.running, world.pending,
+	                                  planner);
+}
+
+const PendingJob &pending_job(const World &world, JobId id)
+{
+	return *std::find_if(world.pending.begin(), world.pending.end(),
+	                     [&](const PendingJob &job) { return job.id == id; });
+}
+
+void remove_pending(World &world, JobId id)
+{
+	world.pending.erase(std::find_if(world.pending.begin(), world.pending.end(),
+	                                 [&](const PendingJob &job) { return job.id == id; }));
+}
+
+// Start every job the plan starts now, as a simulator does (refusing one now and then).
+std::optional<JobId> start_jobs(World &world, Planner &planner, plan_random::Random &random)
+{
+	Plan plan = planner.plan(world.now_s);
+	std::optional<JobId> refused;
+	for (JobId id : plan.starts_now) {
+		if (!refused && random.chance(10)) {
+			refused = id;
+			continue;
+		}
+		RunningJob job{id, plan.planned.at(id).allocations,
+		               world.now_s + pending_job(world, id).limit_s};
+		ck_assert(planner.job_started(job, world.now_s).ok());
+		world.running.push_back(job);
+		remove_pending(world, id);
+	}
+	return refused;
+}
+
+// A kept start may only move earlier; a job placed before stays placed.
+std::string later_start(const std::map<JobId, int64_t> &before, const Planner &planner,
+                        JobId except)
+{
+	std::map<JobId, int64_t> after = planned_starts(planner);
+	for (const auto &[id, start_s] : before) {
+		if (id == except || start_s < planner.now_s())
+			continue;
+		auto found = after.find(id);
+		if (found == after.end())
+			return "job " + std::to_string(id) + " lost its placement";
+		if (found->second > start_s)
+			return "job " + std::to_string(id) +
+			       " moved later: " + std::to_string(start_s) + " -> " +
+			       std::to_string(found->second);
+	}
+	return "";
+}
+
+// Like a simulator: either the job with the first expected end ends then, or some job ends
+// early before anyone reaches its expected end.
+std::string end_one(World &world, Planner &planner, plan_random::Random &random)
+{
+	if (world.running.empty())
+		return "";
+	size_t which = 0;
+	for (size_t i = 1; i < world.running.size(); ++i)
+		if (world.running[i].expected_end_s < world.running[which].expected_end_s)
+			which = i;
+	const int64_t first_end_s = world.running[which].expected_end_s;
+	if (first_end_s > world.now_s && random.chance(60)) {
+		which = static_cast<size_t>(random.between(0, world.running.size() - 1));
+		world.now_s = random.between(world.now_s, first_end_s - 1);
+	} else {
+		world.now_s = std::max(world.now_s, first_end_s);
+	}
+	const JobId id = world.running[which].id;
+	auto before = planned_starts(planner);
+	ck_assert(planner.job_ended(id, world.now_s).ok());
+	world.running.erase(world.running.begin() + static_cast<std::ptrdiff_t>(which));
+	return later_start(before, planner, 0);
+}
+
+std::string cancel_or_refuse(World &world, Planner &planner, std::optional<JobId> refused,
+                             plan_random::Random &random)
+{
+	auto before = planned_starts(planner);
+	if (refused) {
+		ck_assert(planner.refused(*refused, world.now_s).ok());
+		return later_start(before, planner, *refused);
+	}
+	if (world.pending.empty())
+		return "";
+	const JobId id = world.pending[random.between(0, world.pending.size() - 1)].id;
+	ck_assert(planner.job_cancelled(id, world.now_s).ok());
+	remove_pending(world, id);
+	return later_start(before, planner, id);
+}
+
+std::string submit_one(World &world, Planner &planner, plan_random::Random &random)
+{
+	PendingJob job = plan_random::random_pending(random, world.next_id++,
+	                                             world.instance.cluster.nodes.size());
+	auto before = planner.queue();
+	size_t position = world.pending.size();
+	if (!world.pending.empty() && random.chance(30))
+		position = static_cast<size_t>(random.between(0, world.pending.size() - 1));
+	const JobId anchor = position < world.pending.size() ? world.pending[position].id : 0;
+	ck_assert(planner.job_submitted(job, world.now_s, anchor).ok());
+	world.pending.insert(world.pending.begin() + static_cast<std::ptrdiff_t>(position), job);
+	auto after = planner.queue();
+	for (size_t i = 0; i < position; ++i) // jobs ranked above the newcomer keep their plan
+		if (before[i].start_s != after[i].start_s ||
+		    before[i].allocations != after[i].allocations)
+			return "job " + std::to_string(before[i].id) +
+			       " moved on a lower submission";
+	return "";
+}
+
+} // namespace
+
+START_TEST(test_plan_random_event_sequences_never_overcommit_nor_delay_kept_starts)
+{
+	// 3000 instances x 12 events (end on time or early, cancel, refusal, submission at a random
+	// rank),
+	// starting every starts_now job as a simulator would. After every event the brute-force
+	// checker finds no over-commitment and no bad shape; on end, cancel and refusal no kept
+	// start moves later; a submission leaves every job ranked above it untouched.
+	for (uint64_t seed = 1; seed <= 3000; ++seed) {
+		plan_random::Random random(seed + 77);
+		World world;
+		world.instance = plan_random::random_instance(seed, world.now_s);
+		world.running = world.instance.running;
+		world.pending = world.instance.pending;
+		Planner planner(world.instance.config);
+		ck_assert(
+		    planner
+		        .rebuild(world.instance.cluster, world.running, world.pending, world.now_s)
+		        .ok());
+		for (int step = 0; step < 12; ++step) {
+			std::optional<JobId> refused = start_jobs(world, planner, random);
+			std::string error = check_resources(world, planner);
+			const int64_t kind = random.between(0, 2);
+			if (error.empty() && kind == 0)
+				error = end_one(world, planner, random);
+			else if (error.empty() && kind == 1)
+				error = cancel_or_refuse(world, planner, refused, random);
+			else if (error.empty())
+				error = submit_one(world, planner, random);
+			if (error.empty())
+				error = check_resources(world, planner);
+			ck_assert_msg(error.empty(), "seed %lu step %d (%s): %s", seed, step,
+			              to_string(world.instance.config.mode), error.c_str());
+		}
+	}
+}
+END_TEST
+
+int main()
+{
+	Suite *suite = suite_create("plan_updates");
+	TCase *tc = tcase_create("kept_plan");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_plan_early_completions_compress_the_conservative_plan);
+	tcase_add_test(tc, test_plan_compression_keeps_commitments_a_rebuild_would_reorder);
+	tcase_add_test(tc, test_plan_refused_start_does_not_block_the_queue);
+	tcase_add_test(tc, test_plan_higher_ranked_submission_replans_lower_ranks_only);
+	tcase_add_test(tc, test_plan_start_elsewhere_than_planned_is_absorbed);
+	tcase_add_test(tc, test_plan_random_event_sequences_never_overcommit_nor_delay_kept_starts);
+	suite_add_tcase(suite, tc);
+	return run_suite(suite);
+}
