@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <unordered_set>
 
 namespace campaign::plan
 {
@@ -227,11 +228,12 @@ Status Planner::rebuild(const Cluster &cluster, const std::vector<RunningJob> &r
 		profile_.book(kept.allocations, now_s, kept.expected_end_s);
 	}
 	std::unordered_map<JobId, int64_t> refusals;
+	std::unordered_set<JobId> pending_ids;
 	for (const PendingJob &job : pending_in_rank_order) {
 		auto entry = make_entry(job);
 		if (!entry)
 			return Error{"rebuild: " + entry.error()};
-		if (running_.contains(job.id) || pending_index(job.id) < queue_.size())
+		if (running_.contains(job.id) || !pending_ids.insert(job.id).second)
 			return Error{"rebuild: " + job_name(job.id) + " is listed twice"};
 		if (auto refusal = refused_until_s_.find(job.id); refusal != refused_until_s_.end())
 			refusals.insert(*refusal);

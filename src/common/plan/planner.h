@@ -79,15 +79,15 @@ private:
 	size_t pending_index(JobId id) const;
 
 	void place(Entry &entry, SearchMemo *memo);
-	void place_again(Entry &entry, const std::vector<FreedRegion> &freed);
-	void move_earlier(Entry &entry, std::vector<FreedRegion> &freed);
+	void place_again(Entry &entry, const std::vector<FreedRegion> &freed, SearchMemo &memo);
+	void move_earlier(Entry &entry, std::vector<FreedRegion> &freed, SearchMemo &memo);
 	void book(Entry &entry, Placement placement);
 	FreedRegion unplace(Entry &entry);
 	void settle_status(Entry &entry);
 	std::optional<Placement> search(const Entry &entry, int64_t from_s, int64_t until_s,
 	                                SearchMemo *memo) const;
-	std::optional<Placement> search_ranges(const Entry &entry,
-	                                       std::vector<TimeRange> ranges) const;
+	std::optional<Placement> search_ranges(const Entry &entry, std::vector<TimeRange> ranges,
+	                                       int64_t not_before_s) const;
 	std::vector<TimeRange> freed_ranges(const Entry &entry,
 	                                    const std::vector<FreedRegion> &freed,
 	                                    int64_t until_s) const;

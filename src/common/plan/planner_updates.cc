@@ -56,13 +56,13 @@ std::vector<Planner::TimeRange> Planner::freed_ranges(const Entry &entry,
 	return ranges;
 }
 
-std::optional<Placement> Planner::search_ranges(const Entry &entry,
-                                                std::vector<TimeRange> ranges) const
+std::optional<Placement> Planner::search_ranges(const Entry &entry, std::vector<TimeRange> ranges,
+                                                int64_t not_before_s) const
 {
 	std::sort(ranges.begin(), ranges.end(),
 	          [](const TimeRange &a, const TimeRange &b) { return a.from_s < b.from_s; });
 	const GapSearch gap_search(profile_);
-	int64_t searched_until_s = now_s_ - 1;
+	int64_t searched_until_s = std::max(now_s_, not_before_s) - 1;
 	for (const TimeRange &range : ranges) {
 		const int64_t from_s = std::max(range.from_s, searched_until_s + 1);
 		if (from_s > range.until_s)
@@ -75,41 +75,51 @@ std::optional<Placement> Planner::search_ranges(const Entry &entry,
 	return std::nullopt;
 }
 
-void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed)
+void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed, SearchMemo &memo)
 {
 	const int64_t old_start_s = entry.placement.start_s;
-	if (old_start_s <= now_s_)
+	const int64_t not_before_s = memo.lower_bound(entry.job);
+	if (old_start_s <= now_s_ || not_before_s >= old_start_s)
 		return;
 	std::vector<TimeRange> ranges = freed_ranges(entry, freed, old_start_s - 1);
 	if (ranges.empty())
 		return;
 	Placement old_placement = entry.placement;
 	FreedRegion old_region = unplace(entry);
-	auto found = search_ranges(entry, std::move(ranges));
+	auto found = search_ranges(entry, std::move(ranges), not_before_s);
 	if (found && found->start_s < old_start_s) {
+		memo.clear(); // the old place is given back: bounds found so far no longer hold
+		memo.record(entry.job, found->start_s);
 		book(entry, std::move(*found));
 		freed.push_back(std::move(old_region));
 		return;
 	}
+	memo.record(entry.job, old_start_s);
 	book(entry, std::move(old_placement));
 }
-
 // A job without a placement gets one if it may now: searched again only where it could newly fit.
-void Planner::place_again(Entry &entry, const std::vector<FreedRegion> &freed)
+void Planner::place_again(Entry &entry, const std::vector<FreedRegion> &freed, SearchMemo &memo)
 {
 	const bool was_refused = entry.status == JobStatus::refused;
 	if (held_by_refusal(entry) || !entry.fits_empty_machine || was_refused) {
-		place(entry, nullptr);
+		place(entry, &memo);
 		return;
 	}
 	const bool may_reserve = policy_.may_reserve(entry.job);
 	const int64_t until_s = may_reserve ? now_s_ + config_.horizon_s : now_s_;
-	std::vector<TimeRange> ranges = freed_ranges(entry, freed, until_s);
-	const bool covered = entry.searched_from_s <= now_s_ && entry.searched_until_s >= now_s_;
-	const int64_t new_from_s = covered ? entry.searched_until_s + 1 : now_s_;
-	if (new_from_s <= until_s)
-		ranges.push_back({new_from_s, until_s});
-	if (auto placement = search_ranges(entry, std::move(ranges))) {
+	const int64_t not_before_s = memo.lower_bound(entry.job);
+	std::optional<Placement> placement;
+	if (not_before_s <= until_s) {
+		std::vector<TimeRange> ranges = freed_ranges(entry, freed, until_s);
+		const bool covered =
+		    entry.searched_from_s <= now_s_ && entry.searched_until_s >= now_s_;
+		const int64_t new_from_s = covered ? entry.searched_until_s + 1 : now_s_;
+		if (new_from_s <= until_s)
+			ranges.push_back({new_from_s, until_s});
+		placement = search_ranges(entry, std::move(ranges), not_before_s);
+		memo.record(entry.job, placement ? placement->start_s : until_s + 1);
+	}
+	if (placement) {
 		book(entry, std::move(*placement));
 		settle_status(entry);
 		return;
@@ -120,28 +130,28 @@ void Planner::place_again(Entry &entry, const std::vector<FreedRegion> &freed)
 	entry.searched_from_s = now_s_;
 	entry.searched_until_s = until_s;
 }
-
 // One pass in rank order. Kept starts only move earlier (each job's old place stays valid: every
 // move was checked against it), so no planned start moves later.
 void Planner::compress(std::vector<FreedRegion> freed)
 {
 	policy_.reset();
+	SearchMemo memo; // valid while this pass only adds load; cleared when a job moves
 	for (Entry &entry : queue_) {
 		if (!entry.placed()) {
-			place_again(entry, freed);
+			place_again(entry, freed, memo);
 			continue;
 		}
 		if (entry.placement.start_s < now_s_) { // a start that did not happen
 			freed.push_back(unplace(entry));
-			place(entry, nullptr);
+			memo.clear();
+			place(entry, &memo);
 			continue;
 		}
 		if (entry.status == JobStatus::reserved)
-			move_earlier(entry, freed);
+			move_earlier(entry, freed, memo);
 		settle_status(entry);
 	}
 }
-
 Status Planner::catch_up(int64_t now_s, const char *event)
 {
 	const int64_t before_s = now_s_;
