@@ -104,6 +104,7 @@ inline PlannerConfig random_config(Random &random)
 	config.depth = random.chance(50) ? static_cast<int32_t>(random.between(1, 4)) : 100000;
 	config.horizon_s = random.between(40, 400);
 	config.refusal_hold_s = random.between(1, 30);
+	config.compress_search_depth = static_cast<int32_t>(random.between(0, 3));
 	return config;
 }
 

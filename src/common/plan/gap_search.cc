@@ -95,13 +95,12 @@ std::vector<NodeAllocation> choose_nodes(const PendingJob &job,
 std::optional<int64_t> GapSearch::last_blocked_end(const PendingJob &job, int64_t start_s,
                                                    int64_t end_s) const
 {
-	std::optional<int64_t> blocked_end;
-	for (size_t slot = profile_.slot_at(start_s);
-	     slot < profile_.slot_count() && profile_.slot_start_s(slot) < end_s; ++slot) {
+	// Backwards from the window's end: on a busy machine the last blocked slot is near it.
+	const size_t first = profile_.slot_at(start_s);
+	for (size_t slot = profile_.slot_at(end_s - 1) + 1; slot-- > first;)
 		if (profile_.usable_free_cpus(slot) < job.cpus)
-			blocked_end = profile_.slot_end_s(slot);
-	}
-	return blocked_end;
+			return profile_.slot_end_s(slot);
+	return std::nullopt;
 }
 
 std::optional<Placement> GapSearch::try_window(const PendingJob &job,
@@ -155,6 +154,32 @@ std::optional<Placement> GapSearch::earliest(const PendingJob &job,
 		if (next_start_s <= start_s)
 			break; // cannot happen: a minimum slot ends after the window start
 		start_s = next_start_s;
+	}
+	return std::nullopt;
+}
+
+std::optional<Placement>
+GapSearch::earliest_in_place(const PendingJob &job, const std::vector<NodeAllocation> &allocations,
+                             int64_t from_s, int64_t until_s) const
+{
+	int64_t start_s = std::max(from_s, profile_.origin_s());
+	while (start_s <= until_s) {
+		const size_t first = profile_.slot_at(start_s);
+		std::optional<int64_t> blocked_end;
+		for (size_t slot = profile_.slot_at(start_s + job.limit_s - 1) + 1;
+		     !blocked_end && slot-- > first;) {
+			for (const NodeAllocation &allocation : allocations) {
+				const NodeFree &free = profile_.free(slot, allocation.node);
+				if (free.cpus < allocation.cpus ||
+				    free.memory_mb < allocation.memory_mb) {
+					blocked_end = profile_.slot_end_s(slot);
+					break;
+				}
+			}
+		}
+		if (!blocked_end)
+			return Placement{start_s, allocations};
+		start_s = *blocked_end;
 	}
 	return std::nullopt;
 }

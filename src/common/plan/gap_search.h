@@ -38,6 +38,12 @@ public:
 	                                  const std::vector<NodeIndex> &candidates, int64_t from_s,
 	                                  int64_t until_s) const;
 
+	// Earliest start in [from_s, until_s] keeping exactly these allocations (same nodes, same
+	// CPUs and memory): the cheap search used to compress a job in place.
+	std::optional<Placement> earliest_in_place(const PendingJob &job,
+	                                           const std::vector<NodeAllocation> &allocations,
+	                                           int64_t from_s, int64_t until_s) const;
+
 private:
 	// If some slot in [start_s, end_s) cannot hold the job's CPUs whatever the node choice,
 	// the end of the last such slot; otherwise nullopt.

@@ -77,6 +77,9 @@ struct PlannerConfig {
 	int32_t depth = 100000;        // used by conservative and per_campaign
 	int64_t horizon_s = 7 * 86400; // no reservation starts later than now + horizon_s
 	int64_t refusal_hold_s = 60;   // a refused job is not planned again for this long
+	// On compression, the first reserved jobs (rank order) may move to any node; the others
+	// only move earlier on the nodes they already have (cheap: they only look at those).
+	int32_t compress_search_depth = 32;
 };
 
 enum class JobStatus {

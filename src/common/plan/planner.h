@@ -80,7 +80,10 @@ private:
 
 	void place(Entry &entry, SearchMemo *memo);
 	void place_again(Entry &entry, const std::vector<FreedRegion> &freed, SearchMemo &memo);
-	void move_earlier(Entry &entry, std::vector<FreedRegion> &freed, SearchMemo &memo);
+	void move_earlier(Entry &entry, std::vector<FreedRegion> &freed, SearchMemo &memo,
+	                  bool anywhere);
+	std::optional<Placement> search_in_place(const Entry &entry, const Placement &placement,
+	                                         std::vector<TimeRange> ranges) const;
 	void book(Entry &entry, Placement placement);
 	FreedRegion unplace(Entry &entry);
 	void settle_status(Entry &entry);

@@ -75,27 +75,50 @@ std::optional<Placement> Planner::search_ranges(const Entry &entry, std::vector<
 	return std::nullopt;
 }
 
-void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed, SearchMemo &memo)
+void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed, SearchMemo &memo,
+                           bool anywhere)
 {
 	const int64_t old_start_s = entry.placement.start_s;
-	const int64_t not_before_s = memo.lower_bound(entry.job);
+	const int64_t not_before_s = anywhere ? memo.lower_bound(entry.job) : now_s_;
 	if (old_start_s <= now_s_ || not_before_s >= old_start_s)
 		return;
-	std::vector<TimeRange> ranges = freed_ranges(entry, freed, old_start_s - 1);
+	Entry in_place = entry; // in place, only the job's own nodes matter
+	if (!anywhere)
+		in_place.candidates = nodes_of(entry.placement.allocations);
+	std::vector<TimeRange> ranges = freed_ranges(in_place, freed, old_start_s - 1);
 	if (ranges.empty())
 		return;
 	Placement old_placement = entry.placement;
 	FreedRegion old_region = unplace(entry);
-	auto found = search_ranges(entry, std::move(ranges), not_before_s);
+	std::optional<Placement> found;
+	if (anywhere)
+		found = search_ranges(entry, std::move(ranges), not_before_s);
+	else
+		found = search_in_place(entry, old_placement, ranges);
 	if (found && found->start_s < old_start_s) {
 		memo.clear(); // the old place is given back: bounds found so far no longer hold
-		memo.record(entry.job, found->start_s);
+		if (anywhere)
+			memo.record(entry.job, found->start_s);
 		book(entry, std::move(*found));
 		freed.push_back(std::move(old_region));
 		return;
 	}
-	memo.record(entry.job, old_start_s);
+	if (anywhere)
+		memo.record(entry.job, old_start_s);
 	book(entry, std::move(old_placement));
+}
+
+std::optional<Placement> Planner::search_in_place(const Entry &entry, const Placement &placement,
+                                                  std::vector<TimeRange> ranges) const
+{
+	std::sort(ranges.begin(), ranges.end(),
+	          [](const TimeRange &a, const TimeRange &b) { return a.from_s < b.from_s; });
+	const GapSearch gap_search(profile_);
+	for (const TimeRange &range : ranges)
+		if (auto found = gap_search.earliest_in_place(entry.job, placement.allocations,
+		                                              range.from_s, range.until_s))
+			return found;
+	return std::nullopt;
 }
 // A job without a placement gets one if it may now: searched again only where it could newly fit.
 void Planner::place_again(Entry &entry, const std::vector<FreedRegion> &freed, SearchMemo &memo)
@@ -136,6 +159,7 @@ void Planner::compress(std::vector<FreedRegion> freed)
 {
 	policy_.reset();
 	SearchMemo memo; // valid while this pass only adds load; cleared when a job moves
+	int32_t searched_anywhere = 0;
 	for (Entry &entry : queue_) {
 		if (!entry.placed()) {
 			place_again(entry, freed, memo);
@@ -148,7 +172,8 @@ void Planner::compress(std::vector<FreedRegion> freed)
 			continue;
 		}
 		if (entry.status == JobStatus::reserved)
-			move_earlier(entry, freed, memo);
+			move_earlier(entry, freed, memo,
+			             searched_anywhere++ < config_.compress_search_depth);
 		settle_status(entry);
 	}
 }
