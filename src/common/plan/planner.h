@@ -89,6 +89,7 @@ private:
 	void settle_status(Entry &entry);
 	std::optional<Placement> search(const Entry &entry, int64_t from_s, int64_t until_s,
 	                                SearchMemo *memo) const;
+	static std::vector<TimeRange> merged(std::vector<TimeRange> ranges, int64_t not_before_s);
 	std::optional<Placement> search_ranges(const Entry &entry, std::vector<TimeRange> ranges,
 	                                       int64_t not_before_s) const;
 	std::vector<TimeRange> freed_ranges(const Entry &entry,

@@ -32,6 +32,24 @@ bool touches(const std::vector<NodeIndex> &sorted_candidates, const std::vector<
 
 } // namespace
 
+// The union of the ranges, from not_before_s on, in time order.
+std::vector<Planner::TimeRange> Planner::merged(std::vector<TimeRange> ranges, int64_t not_before_s)
+{
+	std::sort(ranges.begin(), ranges.end(),
+	          [](const TimeRange &a, const TimeRange &b) { return a.from_s < b.from_s; });
+	std::vector<TimeRange> result;
+	for (TimeRange range : ranges) {
+		range.from_s = std::max(range.from_s, not_before_s);
+		if (range.from_s > range.until_s)
+			continue;
+		if (!result.empty() && range.from_s <= result.back().until_s + 1)
+			result.back().until_s = std::max(result.back().until_s, range.until_s);
+		else
+			result.push_back(range);
+	}
+	return result;
+}
+
 // A start t can have become feasible only if the window [t, t + limit) meets resources given
 // back on one of the job's nodes: everywhere else the profile only filled up since the job was
 // last searched.
@@ -59,19 +77,11 @@ std::vector<Planner::TimeRange> Planner::freed_ranges(const Entry &entry,
 std::optional<Placement> Planner::search_ranges(const Entry &entry, std::vector<TimeRange> ranges,
                                                 int64_t not_before_s) const
 {
-	std::sort(ranges.begin(), ranges.end(),
-	          [](const TimeRange &a, const TimeRange &b) { return a.from_s < b.from_s; });
 	const GapSearch gap_search(profile_);
-	int64_t searched_until_s = std::max(now_s_, not_before_s) - 1;
-	for (const TimeRange &range : ranges) {
-		const int64_t from_s = std::max(range.from_s, searched_until_s + 1);
-		if (from_s > range.until_s)
-			continue;
-		if (auto found =
-		        gap_search.earliest(entry.job, entry.candidates, from_s, range.until_s))
+	for (const TimeRange &range : merged(std::move(ranges), std::max(now_s_, not_before_s)))
+		if (auto found = gap_search.earliest(entry.job, entry.candidates, range.from_s,
+		                                     range.until_s))
 			return found;
-		searched_until_s = range.until_s;
-	}
 	return std::nullopt;
 }
 
@@ -111,10 +121,8 @@ void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed, Search
 std::optional<Placement> Planner::search_in_place(const Entry &entry, const Placement &placement,
                                                   std::vector<TimeRange> ranges) const
 {
-	std::sort(ranges.begin(), ranges.end(),
-	          [](const TimeRange &a, const TimeRange &b) { return a.from_s < b.from_s; });
 	const GapSearch gap_search(profile_);
-	for (const TimeRange &range : ranges)
+	for (const TimeRange &range : merged(std::move(ranges), now_s_))
 		if (auto found = gap_search.earliest_in_place(entry.job, placement.allocations,
 		                                              range.from_s, range.until_s))
 			return found;

@@ -18,21 +18,21 @@ ResourceProfile::ResourceProfile(const Cluster &cluster, int64_t origin_s)
 		if (up)
 			first.usable_free_cpus += std::max(node.cpus, 0);
 	}
+	starts_.push_back(origin_s);
 	slots_.push_back(std::move(first));
 }
 
 size_t ResourceProfile::slot_at(int64_t time_s) const
 {
-	auto after = std::upper_bound(slots_.begin(), slots_.end(), time_s,
-	                              [](int64_t t, const Slot &slot) { return t < slot.start_s; });
-	if (after == slots_.begin())
+	auto after = std::upper_bound(starts_.begin(), starts_.end(), time_s);
+	if (after == starts_.begin())
 		return 0;
-	return static_cast<size_t>(after - slots_.begin()) - 1;
+	return static_cast<size_t>(after - starts_.begin()) - 1;
 }
 
 int64_t ResourceProfile::slot_end_s(size_t slot) const
 {
-	return slot + 1 < slots_.size() ? slots_[slot + 1].start_s : never_s;
+	return slot + 1 < starts_.size() ? starts_[slot + 1] : never_s;
 }
 
 size_t ResourceProfile::split_at(int64_t time_s)
@@ -43,6 +43,7 @@ size_t ResourceProfile::split_at(int64_t time_s)
 	Slot copy = slots_[slot];
 	copy.start_s = time_s;
 	slots_.insert(slots_.begin() + static_cast<std::ptrdiff_t>(slot) + 1, std::move(copy));
+	starts_.insert(starts_.begin() + static_cast<std::ptrdiff_t>(slot) + 1, time_s);
 	return slot + 1;
 }
 
@@ -50,8 +51,10 @@ void ResourceProfile::merge_with_previous(size_t slot)
 {
 	if (slot == 0 || slot >= slots_.size())
 		return;
-	if (slots_[slot].nodes == slots_[slot - 1].nodes)
+	if (slots_[slot].nodes == slots_[slot - 1].nodes) {
 		slots_.erase(slots_.begin() + static_cast<std::ptrdiff_t>(slot));
+		starts_.erase(starts_.begin() + static_cast<std::ptrdiff_t>(slot));
+	}
 }
 
 void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int64_t start_s,
@@ -96,7 +99,9 @@ void ResourceProfile::advance_to(int64_t now_s)
 		return;
 	const size_t current = slot_at(now_s);
 	slots_.erase(slots_.begin(), slots_.begin() + static_cast<std::ptrdiff_t>(current));
+	starts_.erase(starts_.begin(), starts_.begin() + static_cast<std::ptrdiff_t>(current));
 	slots_.front().start_s = now_s;
+	starts_.front() = now_s;
 }
 
 bool ResourceProfile::overcommitted(const std::vector<NodeAllocation> &allocations, int64_t start_s,

@@ -40,7 +40,7 @@ public:
 	size_t node_count() const { return capacity_.size(); }
 	size_t slot_count() const { return slots_.size(); }
 	size_t slot_at(int64_t time_s) const;
-	int64_t slot_start_s(size_t slot) const { return slots_[slot].start_s; }
+	int64_t slot_start_s(size_t slot) const { return starts_[slot]; }
 	int64_t slot_end_s(size_t slot) const;
 	const NodeFree &free(size_t slot, NodeIndex node) const { return slots_[slot].nodes[node]; }
 	const std::vector<NodeFree> &free_nodes(size_t slot) const { return slots_[slot].nodes; }
@@ -64,6 +64,7 @@ private:
 	std::vector<NodeFree> capacity_;
 	std::vector<bool> usable_;
 	std::vector<Slot> slots_;
+	std::vector<int64_t> starts_; // slots_[i].start_s, contiguous for binary search
 };
 
 } // namespace campaign::plan
