@@ -210,6 +210,29 @@ START_TEST(test_plan_rejects_bad_input_naming_the_job)
 }
 END_TEST
 
+START_TEST(test_plan_usage_example_from_the_readme)
+{
+	// The usage example of src/common/plan/README.md, as the simulator would run it:
+	// 2 nodes x 8 CPUs; job 1 (16 CPUs) fills both nodes now; job 2 (8 CPUs, one node) is
+	// reserved at 100; job 1 ends early at 40 and job 2 moves to 40.
+	using namespace campaign::plan;
+	Planner planner({.mode = ReservationMode::per_campaign, .depth = 100, .horizon_s = 86400});
+	Cluster cluster{{{"n0", 8, 32000, NodeState::up}, {"n1", 8, 32000, NodeState::up}}};
+	ck_assert(planner.rebuild(cluster, {}, {}, 0).ok());
+	ck_assert(
+	    planner.job_submitted({.id = 1, .cpus = 16, .limit_s = 100, .campaign_id = 7}, 0).ok());
+	ck_assert(
+	    planner.job_submitted({.id = 2, .cpus = 8, .limit_s = 50, .campaign_id = 9}, 0).ok());
+	Plan plan = planner.plan(0);
+	for (JobId id : plan.starts_now) // the caller starts them, then confirms
+		ck_assert(
+		    planner.job_started({id, plan.planned.at(id).allocations, 0 + 100}, 0).ok());
+	ck_assert_int_eq(planner.plan(0).planned.at(2).start_s, 100);
+	ck_assert(planner.job_ended(1, 40).ok()); // early completion: the plan is compressed
+	ck_assert(planner.plan(40).starts_now == std::vector<JobId>{2});
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("plan_modes");
@@ -225,6 +248,7 @@ int main()
 	tcase_add_test(tc, test_plan_down_and_drained_nodes_are_never_planned);
 	tcase_add_test(tc, test_plan_overlapping_partitions_share_nodes);
 	tcase_add_test(tc, test_plan_rejects_bad_input_naming_the_job);
+	tcase_add_test(tc, test_plan_usage_example_from_the_readme);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

@@ -79,7 +79,7 @@ struct PlannerConfig {
 	int64_t refusal_hold_s = 60;   // a refused job is not planned again for this long
 	// On compression, the first reserved jobs (rank order) may move to any node; the others
 	// only move earlier on the nodes they already have (cheap: they only look at those).
-	int32_t compress_search_depth = 32;
+	int32_t compress_search_depth = 16;
 };
 
 enum class JobStatus {

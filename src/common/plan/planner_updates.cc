@@ -161,28 +161,35 @@ void Planner::place_again(Entry &entry, const std::vector<FreedRegion> &freed, S
 	entry.searched_from_s = now_s_;
 	entry.searched_until_s = until_s;
 }
-// One pass in rank order. Kept starts only move earlier (each job's old place stays valid: every
-// move was checked against it), so no planned start moves later.
+// Two passes in rank order. First the kept starts (commitments) move earlier where resources
+// were given back; each old place stays valid (every move was checked against it), so no planned
+// start moves later. Then, with the reservation count redone, jobs without a place get one
+// where they now fit; that pass only adds load, so one search memo serves all of it.
 void Planner::compress(std::vector<FreedRegion> freed)
 {
-	policy_.reset();
-	SearchMemo memo; // valid while this pass only adds load; cleared when a job moves
+	SearchMemo move_memo; // cleared whenever a job moves
 	int32_t searched_anywhere = 0;
 	for (Entry &entry : queue_) {
-		if (!entry.placed()) {
-			place_again(entry, freed, memo);
+		if (!entry.placed())
 			continue;
-		}
 		if (entry.placement.start_s < now_s_) { // a start that did not happen
 			freed.push_back(unplace(entry));
-			memo.clear();
-			place(entry, &memo);
+			move_memo.clear();
+			entry.status = JobStatus::waiting;
+			entry.searched_from_s = never_s; // searched nowhere yet
 			continue;
 		}
 		if (entry.status == JobStatus::reserved)
-			move_earlier(entry, freed, memo,
+			move_earlier(entry, freed, move_memo,
 			             searched_anywhere++ < config_.compress_search_depth);
-		settle_status(entry);
+	}
+	policy_.reset();
+	SearchMemo memo;
+	for (Entry &entry : queue_) {
+		if (entry.placed())
+			settle_status(entry);
+		else
+			place_again(entry, freed, memo);
 	}
 }
 Status Planner::catch_up(int64_t now_s, const char *event)
