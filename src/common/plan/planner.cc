@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <string>
-#include <unordered_set>
 
 namespace campaign::plan
 {
@@ -208,6 +207,21 @@ namespace campaign::plan
 Status Planner::rebuild(const Cluster &cluster, const std::vector<RunningJob> &running,
                         const std::vector<PendingJob> &pending_in_rank_order, int64_t now_s)
 {
+	Status status = load(cluster, running, pending_in_rank_order, now_s);
+	if (!status) { // never half a snapshot: an empty plan until the next good one
+		queue_.clear();
+		running_.clear();
+		pending_ids_.clear();
+		profile_ = ResourceProfile(cluster_, now_s_);
+		return status;
+	}
+	plan_from(0);
+	return status;
+}
+
+Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &running,
+                     const std::vector<PendingJob> &pending_in_rank_order, int64_t now_s)
+{
 	for (const NodeSpec &node : cluster.nodes)
 		if (node.cpus < 0 || node.memory_mb < 0)
 			return Error{"rebuild: node '" + node.name +
@@ -216,6 +230,7 @@ Status Planner::rebuild(const Cluster &cluster, const std::vector<RunningJob> &r
 	now_s_ = now_s;
 	profile_ = ResourceProfile(cluster_, now_s);
 	queue_.clear();
+	pending_ids_.clear();
 	running_.clear();
 	for (const RunningJob &job : running) {
 		if (Status valid = check_running(job); !valid)
@@ -228,19 +243,17 @@ Status Planner::rebuild(const Cluster &cluster, const std::vector<RunningJob> &r
 		profile_.book(kept.allocations, now_s, kept.expected_end_s);
 	}
 	std::unordered_map<JobId, int64_t> refusals;
-	std::unordered_set<JobId> pending_ids;
 	for (const PendingJob &job : pending_in_rank_order) {
 		auto entry = make_entry(job);
 		if (!entry)
 			return Error{"rebuild: " + entry.error()};
-		if (running_.contains(job.id) || !pending_ids.insert(job.id).second)
+		if (running_.contains(job.id) || !pending_ids_.insert(job.id).second)
 			return Error{"rebuild: " + job_name(job.id) + " is listed twice"};
 		if (auto refusal = refused_until_s_.find(job.id); refusal != refused_until_s_.end())
 			refusals.insert(*refusal);
 		queue_.push_back(std::move(entry).value());
 	}
 	refused_until_s_ = std::move(refusals);
-	plan_from(0);
 	return ok_status();
 }
 

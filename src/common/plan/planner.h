@@ -11,6 +11,7 @@
 #include "util/result.h"
 
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace campaign::plan
@@ -71,6 +72,8 @@ private:
 		int64_t until_s = 0;
 	};
 
+	Status load(const Cluster &cluster, const std::vector<RunningJob> &running,
+	            const std::vector<PendingJob> &pending_in_rank_order, int64_t now_s);
 	Result<Entry> make_entry(const PendingJob &job) const;
 	Status check_running(const RunningJob &job) const;
 	Status advance(int64_t now_s, const char *event);
@@ -106,6 +109,7 @@ private:
 	ResourceProfile profile_;
 	ReservationPolicy policy_;
 	std::vector<Entry> queue_; // rank order
+	std::unordered_set<JobId> pending_ids_;
 	std::unordered_map<JobId, RunningJob> running_;
 	std::unordered_map<JobId, int64_t> refused_until_s_;
 };

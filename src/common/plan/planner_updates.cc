@@ -206,7 +206,7 @@ Status Planner::job_submitted(const PendingJob &job, int64_t now_s, JobId before
 {
 	if (Status moved = catch_up(now_s, "job_submitted"); !moved)
 		return moved;
-	if (pending_index(job.id) < queue_.size() || running_.contains(job.id))
+	if (pending_ids_.contains(job.id) || running_.contains(job.id))
 		return Error{"job_submitted: job " + std::to_string(job.id) + " is already known"};
 	auto entry = make_entry(job);
 	if (!entry)
@@ -217,6 +217,13 @@ Status Planner::job_submitted(const PendingJob &job, int64_t now_s, JobId before
 		if (position == queue_.size())
 			return Error{"job_submitted: rank anchor job " + std::to_string(before_id) +
 			             " is not pending"};
+	}
+	pending_ids_.insert(job.id);
+	if (position == queue_.size()) { // ranked last: the policy already counts everyone else
+		queue_.push_back(std::move(entry).value());
+		SearchMemo memo;
+		place(queue_.back(), &memo);
+		return ok_status();
 	}
 	queue_.insert(queue_.begin() + static_cast<std::ptrdiff_t>(position),
 	              std::move(entry).value());
@@ -243,11 +250,13 @@ Status Planner::job_started(const RunningJob &job, int64_t now_s)
 		                        kept.expected_end_s == now_s_ + entry.job.limit_s;
 		if (as_planned) {
 			queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
+			pending_ids_.erase(kept.id);
 			running_.emplace(kept.id, std::move(kept));
 			return ok_status();
 		}
 		freed.push_back(unplace(entry));
 		queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
+		pending_ids_.erase(kept.id);
 	}
 	profile_.book(kept.allocations, now_s_, kept.expected_end_s);
 	const bool conflicts =
@@ -289,6 +298,7 @@ Status Planner::job_cancelled(JobId id, int64_t now_s)
 		return Error{"job_cancelled: job " + std::to_string(id) + " is not known"};
 	std::vector<FreedRegion> freed{unplace(queue_[index])};
 	queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
+	pending_ids_.erase(id);
 	refused_until_s_.erase(id);
 	compress(std::move(freed));
 	return ok_status();
