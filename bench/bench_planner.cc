@@ -99,6 +99,21 @@ void print(const std::string &name, double value, const char *unit)
 	std::printf("%s %.3f %s\n", name.c_str(), value, unit);
 }
 
+// Submissions ranked last (the simulator's common case): 100 in a row on one copy, so the
+// queue's growth is amortized as in a long run. Milliseconds per submission.
+double submission_ms(const Planner &planner, Random &random, size_t pending_count)
+{
+	constexpr int submissions = 100;
+	Planner grown = planner;
+	const auto start = std::chrono::steady_clock::now();
+	for (int i = 0; i < submissions; ++i) {
+		PendingJob late = make_pending(random, 1).front();
+		late.id = pending_count + 1 + i;
+		(void)grown.job_submitted(late, now_s);
+	}
+	return elapsed_ms(start) / submissions;
+}
+
 void measure(ReservationMode mode, size_t pending_count)
 {
 	Random random(pending_count);
@@ -141,17 +156,7 @@ void measure(ReservationMode mode, size_t pending_count)
 	incremental_ms /= samples;
 	rebuild_ms /= samples;
 
-	// Submissions ranked last (the simulator's common case): 100 in a row on one copy, so the
-	// queue's growth is amortized as in a long run.
-	constexpr int submissions = 100;
-	Planner grown = planner;
-	start = std::chrono::steady_clock::now();
-	for (int i = 0; i < submissions; ++i) {
-		PendingJob late = make_pending(random, 1).front();
-		late.id = pending_count + 1 + i;
-		(void)grown.job_submitted(late, now_s);
-	}
-	const double submit_ms = elapsed_ms(start) / submissions;
+	const double submit_ms = submission_ms(planner, random, pending_count);
 	print(name + "full_plan", full_ms, "ms");
 	print(name + "jobs_placed_per_s", pending_count / (full_ms / 1000.0), "jobs/s");
 	print(name + "reserved", static_cast<double>(reserved), "jobs");

@@ -210,6 +210,18 @@ START_TEST(test_plan_rejects_bad_input_naming_the_job)
 }
 END_TEST
 
+START_TEST(test_plan_failed_rebuild_leaves_an_empty_plan)
+{
+	// A snapshot with a bad job is refused whole: nothing of it is planned.
+	Planner planner(config(ReservationMode::conservative));
+	ck_assert(planner.rebuild(uniform_cluster(1, 4), {}, {job(1, 1, 10)}, 0).ok());
+	ck_assert(
+	    !planner.rebuild(uniform_cluster(1, 4), {}, {job(2, 1, 10), job(3, 1, -5)}, 0).ok());
+	ck_assert_int_eq(planner.pending_count(), 0);
+	ck_assert(planner.plan(0).planned.empty());
+}
+END_TEST
+
 START_TEST(test_plan_usage_example_from_the_readme)
 {
 	// The usage example of src/common/plan/README.md, as the simulator would run it:
@@ -248,6 +260,7 @@ int main()
 	tcase_add_test(tc, test_plan_down_and_drained_nodes_are_never_planned);
 	tcase_add_test(tc, test_plan_overlapping_partitions_share_nodes);
 	tcase_add_test(tc, test_plan_rejects_bad_input_naming_the_job);
+	tcase_add_test(tc, test_plan_failed_rebuild_leaves_an_empty_plan);
 	tcase_add_test(tc, test_plan_usage_example_from_the_readme);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
