@@ -93,8 +93,10 @@ void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed, Search
 	if (old_start_s <= now_s_ || not_before_s >= old_start_s)
 		return;
 	Entry in_place = entry; // in place, only the job's own nodes matter
-	if (!anywhere)
+	if (!anywhere) {
 		in_place.candidates = nodes_of(entry.placement.allocations);
+		std::sort(in_place.candidates.begin(), in_place.candidates.end());
+	}
 	std::vector<TimeRange> ranges = freed_ranges(in_place, freed, old_start_s - 1);
 	if (ranges.empty())
 		return;
