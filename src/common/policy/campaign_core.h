@@ -1,0 +1,167 @@
+// CampaignCore: the facade the plugins and campsim drive. Owns the whole core state (jobs,
+// campaigns, virtual schedules, deadlines); takes events with explicit times and ranks pending
+// jobs. No Slurm types, no clock reads, no exception escapes its public methods.
+#pragma once
+
+#include "campaign/campaign_detector.h"
+#include "model/job.h"
+#include "policy/faircamp_deadlines.h"
+#include "policy/priority_parameters.h"
+#include "policy/virtual_schedule.h"
+#include "query/campaign_report.h"
+#include "util/parameters.h"
+#include "util/result.h"
+
+#include <cstdint>
+#include <memory>
+#include <queue>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace campaign
+{
+
+// Why a pending job sits where it does.
+struct JobExplanation {
+	uint32_t job_id = 0;
+	uint64_t campaign_id = 0;
+	double key = 0; // C~ (ostrich), deadline (faircamp), submit time (fifo)
+	double virtual_start_s = 0;
+	double virtual_finish_s = 0;
+	double remaining_work_cpu_s = 0; // the campaign's, in V
+	double deadline_s = 0;           // faircamp only
+	bool may_start = true;           // false: strict mode, campaign not started in V yet
+};
+
+// The total order of pending jobs (held, not-yet-eligible and admin-priority jobs excluded),
+// explanations in the same order, and one row per live campaign (user names left empty).
+struct Ranking {
+	std::vector<uint32_t> order;
+	std::vector<JobExplanation> explanations;
+	std::vector<CampaignRow> campaigns;
+};
+
+class CoreStateCodec;
+
+class CampaignCore
+{
+public:
+	static Result<CampaignCore> create(const ParameterValues &values);
+	static Result<CampaignCore> create(std::string_view priority_parameters);
+
+	// Events. Times are seconds; a time earlier than the last one seen counts as the last one
+	// (except end times, used as given for the runtime correction and detection).
+	Status capacity(const PartitionCapacity &partition, int64_t now_s);
+	Status cluster_capacity(uint64_t cpus_up, int64_t now_s); // domain=cluster override
+	Status submit(const JobFields &job, int64_t now_s);
+	Status eligible(uint32_t job_id, int64_t now_s);
+	Status start(uint32_t job_id, int64_t start_s);
+	Status end(uint32_t job_id, int64_t end_s);
+	Status cancel(uint32_t job_id, int64_t now_s);
+	Status hold(uint32_t job_id, int64_t now_s);
+	Status release(uint32_t job_id, int64_t now_s);
+	Status update(const JobUpdate &update, int64_t now_s);
+	// OStrich share weight of a unit (with shares=weighted); weight > 0.
+	Status set_user_weight(uint32_t user_id, double weight, int64_t now_s);
+	Status set_account_weight(const std::string &account, double weight, int64_t now_s);
+
+	Ranking rank(int64_t now_s);
+	bool knows(uint32_t job_id) const { return job_index_.count(job_id) != 0; }
+	size_t job_count() const { return jobs_.size(); }
+	const CoreConfig &config() const { return config_; }
+	// Bytes held per job (containers included), for the benchmark.
+	size_t approximate_bytes() const;
+
+	std::string save() const;
+	static Result<CampaignCore> load(const std::string &json);
+
+private:
+	friend class CoreStateCodec;
+	enum class JobState : uint8_t { Waiting, Pending, Running };
+	struct Job {
+		uint32_t job_id = 0, user_id = 0, account = 0, partition = 0, group = 0;
+		uint32_t cpus = 1, nodes = 1, tasks = 1, qos_priority = 0, tier = 0;
+		int32_t nice = 0;
+		uint32_t campaign_slot = 0;
+		uint64_t campaign_id = 0;
+		int64_t submit_s = 0, eligible_s = kNoTime, start_s = 0, limit_s = 0;
+		TimeLimit limit;
+		double billable = 1;
+		double counted_work_cpu_s = 0; // what the campaign counts for this job now
+		JobState state = JobState::Waiting;
+		bool held = false, admin_priority = false;
+	};
+	struct Campaign {
+		uint64_t id = 0; // 0: free slot
+		uint32_t group = 0;
+		int64_t first_eligible_s = 0;
+		uint32_t pending = 0, running = 0, done = 0;
+		double work_cpu_s = 0;
+		int64_t last_end_s = kNoTime;
+		int64_t longest_job_s = 0;
+	};
+	struct Group {
+		uint32_t unit = 0, domain = 0, user_id = 0, account = 0;
+		uint32_t live_jobs = 0;
+	};
+	struct Domain {
+		std::string name;
+		uint64_t cpus_up = 0;
+		uint64_t last_positive_cpus = 1;
+		bool capacity_overridden = false;
+		double busy_cpus = 0;
+		uint32_t active_groups = 0;
+		VirtualSchedule schedule;
+	};
+	using Activation = std::pair<int64_t, uint32_t>; // (eligible time, job id)
+
+	explicit CampaignCore(CoreConfig config);
+
+	Job *find(uint32_t job_id);
+	Status missing(uint32_t job_id, const char *event) const;
+	void advance(int64_t now_s);
+	void advance_domain(uint32_t domain, double now_s);
+	double virtual_rate(const Domain &domain) const;
+	double projection_capacity(const Domain &domain) const;
+	uint32_t intern(std::vector<std::string> &names,
+	                std::unordered_map<std::string, uint32_t> &index, const std::string &name);
+	uint32_t domain_of_partition(uint32_t partition);
+	uint32_t group_of(uint32_t user_id, uint32_t account, uint32_t domain);
+	void resolve_job(Job &job);
+	double job_work_cpu_s(const Job &job) const;
+	void make_eligible(Job &job, int64_t eligible_s);
+	uint32_t open_campaign(Job &job, uint64_t campaign_id, int64_t opened_s);
+	void join_campaign(Job &job);
+	void leave_campaign(Job &job, int64_t at_s, bool completed);
+	void change_counted_work(Job &job, double new_work_cpu_s);
+	void set_live(Group &group, int delta);
+	void erase_job(uint32_t job_id);
+	void refresh_cluster_capacity();
+	void apply_fields(Job &job, const JobUpdate &update);
+	void retire_finished_campaigns(int64_t now_s);
+	Status set_unit_weight(uint32_t unit, double weight, int64_t now_s);
+
+	CoreConfig config_;
+	int64_t clock_s_ = 0;
+	CampaignDetector detector_;
+	FairCampDeadlines deadlines_;
+	std::vector<Job> jobs_;
+	std::unordered_map<uint32_t, uint32_t> job_index_;
+	std::vector<Campaign> campaigns_; // slots
+	std::vector<uint32_t> free_campaign_slots_;
+	std::unordered_map<uint64_t, uint32_t> campaign_slot_;
+	std::vector<Group> groups_;
+	std::unordered_map<uint64_t, uint32_t> group_index_;
+	std::vector<Domain> domains_;
+	std::unordered_map<std::string, uint32_t> domain_index_;
+	std::vector<PartitionCapacity> partitions_;
+	std::unordered_map<std::string, uint32_t> partition_index_;
+	std::vector<std::string> accounts_;
+	std::unordered_map<std::string, uint32_t> account_index_;
+	std::unordered_map<uint32_t, double> unit_weights_;
+	std::priority_queue<Activation, std::vector<Activation>, std::greater<Activation>>
+	    activations_;
+};
+
+} // namespace campaign

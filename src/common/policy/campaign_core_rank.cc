@@ -1,0 +1,215 @@
+// CampaignCore ranking: campaign keys (C~, deadline or none), the total order of pending jobs
+// (tier, QOS, campaign key, nice, intra-campaign order, submit time, job id), explanations and
+// the campaign listing. No Slurm types, no clock reads.
+#include "policy/campaign_core.h"
+
+#include <algorithm>
+
+namespace campaign
+{
+namespace
+{
+
+struct CampaignKey {
+	double key = 0;
+	VirtualView view;
+	double deadline_s = 0;
+	bool waiting = false; // not started in V yet
+	uint32_t rank = 0;
+};
+
+struct SortRecord {
+	uint64_t major; // partition tier (descending), then QOS priority (descending)
+	uint64_t minor; // campaign rank, then nice
+	double intra;   // LPT: -length, SPT: length, FIFO: 0
+	int64_t submit_s;
+	uint32_t job_id;
+	uint32_t index;
+};
+
+bool before(const SortRecord &a, const SortRecord &b)
+{
+	if (a.major != b.major)
+		return a.major < b.major;
+	if (a.minor != b.minor)
+		return a.minor < b.minor;
+	if (a.intra != b.intra)
+		return a.intra < b.intra;
+	if (a.submit_s != b.submit_s)
+		return a.submit_s < b.submit_s;
+	return a.job_id < b.job_id;
+}
+
+} // namespace
+
+void CampaignCore::retire_finished_campaigns(int64_t now_s)
+{
+	for (uint32_t slot = 0; slot < campaigns_.size(); slot++) {
+		Campaign &campaign = campaigns_[slot];
+		if (campaign.id == 0 || campaign.pending + campaign.running > 0 ||
+		    detector_.still_open(campaign.group, campaign.id, now_s))
+			continue;
+		VirtualSchedule &schedule = domains_[groups_[campaign.group].domain].schedule;
+		if (config_.policy == PolicyKind::Ostrich) {
+			auto in_v = schedule.campaigns().find(campaign.id);
+			if (in_v != schedule.campaigns().end() &&
+			    in_v->second.status != VirtualSchedule::Campaign::Status::Finished)
+				continue; // still served in V: it keeps its unit active
+			schedule.forget(campaign.id);
+		}
+		if (config_.policy == PolicyKind::FairCamp)
+			deadlines_.retire(campaign.id);
+		campaign_slot_.erase(campaign.id);
+		campaign = Campaign{};
+		free_campaign_slots_.push_back(slot);
+	}
+}
+
+Ranking CampaignCore::rank(int64_t now_s)
+{
+	advance(now_s);
+	for (uint32_t domain = 0; domain < domains_.size(); domain++)
+		advance_domain(domain, static_cast<double>(clock_s_));
+	retire_finished_campaigns(clock_s_);
+
+	std::vector<CampaignKey> keys(campaigns_.size());
+	std::vector<uint32_t> live;
+	for (uint32_t slot = 0; slot < campaigns_.size(); slot++)
+		if (campaigns_[slot].id != 0)
+			live.push_back(slot);
+	if (config_.policy == PolicyKind::Ostrich)
+		for (const Domain &domain : domains_)
+			domain.schedule.project(projection_capacity(domain),
+			                        [&](uint64_t campaign_id, const VirtualView &view) {
+				                        auto slot =
+				                            campaign_slot_.find(campaign_id);
+				                        if (slot == campaign_slot_.end())
+					                        return;
+				                        CampaignKey &key = keys[slot->second];
+				                        key.view = view;
+				                        key.key = view.finish_s;
+				                        key.waiting = !view.started;
+			                        });
+	if (config_.policy == PolicyKind::FairCamp)
+		for (const uint32_t slot : live) {
+			keys[slot].deadline_s = deadlines_.deadline_s(campaigns_[slot].id);
+			keys[slot].key = keys[slot].deadline_s;
+		}
+	if (config_.policy != PolicyKind::Fifo) {
+		const bool waiting_last = !config_.strict;
+		std::sort(live.begin(), live.end(), [&](uint32_t a, uint32_t b) {
+			if (waiting_last && keys[a].waiting != keys[b].waiting)
+				return !keys[a].waiting;
+			if (keys[a].key != keys[b].key)
+				return keys[a].key < keys[b].key;
+			return campaigns_[a].id < campaigns_[b].id;
+		});
+		for (uint32_t position = 0; position < live.size(); position++)
+			keys[live[position]].rank = position;
+	}
+
+	std::vector<SortRecord> records;
+	records.reserve(jobs_.size());
+	for (uint32_t index = 0; index < jobs_.size(); index++) {
+		const Job &job = jobs_[index];
+		if (job.state != JobState::Pending || job.held || job.admin_priority)
+			continue;
+		SortRecord record;
+		record.major =
+		    (static_cast<uint64_t>(0xFFFF - std::min<uint32_t>(job.tier, 0xFFFF)) << 32) |
+		    (0xFFFFFFFFULL - job.qos_priority);
+		record.minor = 0;
+		record.intra = 0;
+		if (config_.policy != PolicyKind::Fifo) {
+			const uint32_t nice_bits =
+			    static_cast<uint32_t>(static_cast<int64_t>(job.nice) + 0x80000000LL);
+			record.minor =
+			    (static_cast<uint64_t>(keys[job.campaign_slot].rank) << 32) | nice_bits;
+			if (config_.intra == IntraOrder::Lpt)
+				record.intra = -static_cast<double>(job.limit_s);
+			else if (config_.intra == IntraOrder::Spt)
+				record.intra = static_cast<double>(job.limit_s);
+		}
+		record.submit_s = job.submit_s;
+		record.job_id = job.job_id;
+		record.index = index;
+		records.push_back(record);
+	}
+	std::sort(records.begin(), records.end(), before);
+
+	Ranking ranking;
+	ranking.order.reserve(records.size());
+	ranking.explanations.reserve(records.size());
+	for (const SortRecord &record : records) {
+		const Job &job = jobs_[record.index];
+		const CampaignKey &key = keys[job.campaign_slot];
+		JobExplanation explanation;
+		explanation.job_id = job.job_id;
+		explanation.campaign_id = job.campaign_id;
+		explanation.key = config_.policy == PolicyKind::Fifo
+		                      ? static_cast<double>(job.submit_s)
+		                      : key.key;
+		explanation.virtual_start_s = key.view.start_s;
+		explanation.virtual_finish_s = key.view.finish_s;
+		explanation.remaining_work_cpu_s = key.view.remaining_cpu_s;
+		explanation.deadline_s = key.deadline_s;
+		explanation.may_start =
+		    !(config_.strict && config_.policy == PolicyKind::Ostrich && key.waiting);
+		ranking.order.push_back(job.job_id);
+		ranking.explanations.push_back(explanation);
+	}
+	for (const uint32_t slot : live) {
+		const Campaign &campaign = campaigns_[slot];
+		const Group &group = groups_[campaign.group];
+		const Domain &domain = domains_[group.domain];
+		const CampaignKey &key = keys[slot];
+		CampaignRow row;
+		row.uid = group.user_id;
+		row.account = accounts_[group.account];
+		row.domain = domain.name;
+		row.campaign_id = campaign.id;
+		row.jobs_pending = campaign.pending;
+		row.jobs_running = campaign.running;
+		row.jobs_done = campaign.done;
+		row.submit_s = campaign.first_eligible_s;
+		if (config_.policy == PolicyKind::Ostrich && key.view.known) {
+			row.virtual_start_s = static_cast<int64_t>(key.view.start_s);
+			row.virtual_finish_s = static_cast<int64_t>(key.view.finish_s);
+			row.remaining_work_cpu_s = key.view.remaining_cpu_s;
+		} else {
+			row.remaining_work_cpu_s = campaign.work_cpu_s;
+		}
+		if (config_.policy == PolicyKind::FairCamp)
+			row.deadline_s = static_cast<int64_t>(key.deadline_s);
+		const int64_t flow_end_s =
+		    campaign.pending + campaign.running > 0 || campaign.last_end_s == kNoTime
+		        ? clock_s_
+		        : campaign.last_end_s;
+		const double ideal_s = std::max(campaign.work_cpu_s / projection_capacity(domain),
+		                                static_cast<double>(campaign.longest_job_s));
+		row.stretch = ideal_s > 0 ? (flow_end_s - campaign.first_eligible_s) / ideal_s : 0;
+		ranking.campaigns.push_back(row);
+	}
+	return ranking;
+}
+
+size_t CampaignCore::approximate_bytes() const
+{
+	size_t bytes = jobs_.capacity() * sizeof(Job);
+	bytes += job_index_.size() * (sizeof(std::pair<uint32_t, uint32_t>) + 2 * sizeof(void *)) +
+	         job_index_.bucket_count() * sizeof(void *);
+	bytes +=
+	    campaigns_.capacity() * sizeof(Campaign) +
+	    campaign_slot_.size() * (sizeof(std::pair<uint64_t, uint32_t>) + 2 * sizeof(void *)) +
+	    campaign_slot_.bucket_count() * sizeof(void *);
+	bytes += groups_.capacity() * sizeof(Group) + group_index_.size() * 32;
+	for (const Domain &domain : domains_)
+		bytes +=
+		    domain.schedule.campaigns().size() * (sizeof(VirtualSchedule::Campaign) + 48) +
+		    domain.schedule.units().size() * (sizeof(VirtualSchedule::Unit) + 48);
+	for (const auto &[campaign_id, campaign] : deadlines_.campaigns())
+		bytes += sizeof(campaign) + campaign.jobs.capacity() * sizeof(ListJob) + 48;
+	return bytes;
+}
+
+} // namespace campaign

@@ -1,0 +1,157 @@
+// Campaign detection (DESIGN §3): the threshold rule (strict "before", T = 0 is the thesis's
+// MAX rule), the window rule, held and not-yet-eligible jobs, and online == offline.
+#include "campaign/offline_detection.h"
+#include "core_fixtures.h"
+
+using namespace campaign_test;
+
+namespace
+{
+
+uint64_t campaign_of(CampaignCore &core, uint32_t job_id, int64_t now_s)
+{
+	return explain(core.rank(now_s), job_id).campaign_id;
+}
+
+} // namespace
+
+START_TEST(test_detection_threshold_zero_is_strictly_before_latest_end)
+{
+	// Thesis §3 (MAX): a job joins iff submitted *prior to* the campaign's latest completion.
+	CampaignDetector detector({DetectionRule::Kind::Threshold, 0, 0});
+	const auto first = detector.job_eligible(0, 0);
+	ck_assert(first.opened);
+	const auto second = detector.job_eligible(0, 5); // first still running: joins
+	ck_assert(!second.opened);
+	ck_assert_uint_eq(second.campaign_id, first.campaign_id);
+	detector.job_left(0, first.campaign_id, 10, true);
+	detector.job_left(0, first.campaign_id, 12, true);
+	ck_assert(detector.job_eligible(0, 12).opened); // equal to the latest end: new campaign
+}
+END_TEST
+
+START_TEST(test_detection_threshold_session_rule_joins_within_T)
+{
+	CampaignDetector detector({DetectionRule::Kind::Threshold, 1200, 0});
+	const auto first = detector.job_eligible(7, 0);
+	detector.job_left(7, first.campaign_id, 100, true);
+	ck_assert(!detector.job_eligible(7, 1299).opened); // 1299 < 100 + 1200
+	detector.job_left(7, first.campaign_id, 1300, true);
+	ck_assert(detector.job_eligible(7, 2500).opened); // 2500 == 1300 + 1200: not before
+}
+END_TEST
+
+START_TEST(test_detection_window_rule_counts_from_first_job)
+{
+	CampaignDetector detector({DetectionRule::Kind::Window, 0, 600});
+	const auto first = detector.job_eligible(1, 1000);
+	ck_assert(!detector.job_eligible(1, 1599).opened); // still running jobs do not matter
+	ck_assert(detector.job_eligible(1, 1600).opened);
+	ck_assert(detector.job_eligible(2, 1000).opened); // groups are independent
+	(void)first;
+}
+END_TEST
+
+START_TEST(test_detection_held_job_does_not_keep_campaign_open)
+{
+	CampaignCore core = make_core("policy=ostrich");
+	ok(core.capacity({"p", 4, std::nullopt, std::nullopt}, 0));
+	ok(core.submit(job(1, 1, 0, 1, 100), 0));
+	ok(core.submit(job(2, 1, 0, 1, 100), 0));
+	const uint64_t first = campaign_of(core, 1, 0);
+	ok(core.hold(2, 1));
+	ok(core.start(1, 1));
+	ok(core.end(1, 50));
+	ok(core.submit(job(3, 1, 60, 1, 100), 60)); // job 2 is held: the campaign closed at 50
+	const uint64_t third = campaign_of(core, 3, 60);
+	ck_assert(third != first);
+	ok(core.release(2, 70)); // released: eligible again at 70, joins the open campaign
+	ck_assert_uint_eq(campaign_of(core, 2, 70), third);
+}
+END_TEST
+
+START_TEST(test_detection_not_yet_eligible_job_joins_when_eligible)
+{
+	CampaignCore core = make_core("policy=ostrich");
+	ok(core.capacity({"p", 4, std::nullopt, std::nullopt}, 0));
+	ok(core.submit(job(1, 1, 0, 1, 10), 0));
+	JobFields later = job(2, 1, 0, 1, 10);
+	later.eligible_s = 30; // begin time
+	ok(core.submit(later, 0));
+	JobFields dependent = job(3, 1, 0, 1, 10);
+	dependent.eligible_s.reset(); // unmet dependency
+	ok(core.submit(dependent, 0));
+	ok(core.start(1, 0));
+	ok(core.end(1, 10));
+	Ranking at_20 = core.rank(20);
+	ck_assert_uint_eq(at_20.order.size(), 0); // neither waiting job counts yet
+	const uint64_t begun = campaign_of(core, 2, 30);
+	ck_assert(begun != 0);
+	ok(core.eligible(3, 35));
+	ck_assert_uint_eq(campaign_of(core, 3, 35), begun); // job 2 pending keeps it open
+}
+END_TEST
+
+// Online detection (events in time order: ends before eligibles at equal times, a zero-length
+// job's end right after its own eligibility) equals the offline MAX loop on random traces.
+START_TEST(test_detection_online_equals_offline_random)
+{
+	std::mt19937_64 random(20240901);
+	for (int instance = 0; instance < 3000; instance++) {
+		const bool window = instance % 3 == 2;
+		DetectionRule rule{window ? DetectionRule::Kind::Window
+		                          : DetectionRule::Kind::Threshold,
+		                   static_cast<int64_t>(instance % 3 == 1 ? random() % 20 : 0),
+		                   static_cast<int64_t>(random() % 30)};
+		const int jobs = 1 + static_cast<int>(random() % 40);
+		std::vector<TraceJob> trace;
+		for (int index = 0; index < jobs; index++) {
+			TraceJob job;
+			job.group = static_cast<uint32_t>(random() % 4);
+			job.eligible_s = static_cast<int64_t>(random() % 100);
+			job.end_s = job.eligible_s +
+			            static_cast<int64_t>(random() % 4 == 0 ? 0 : random() % 30);
+			trace.push_back(job);
+		}
+		std::stable_sort(trace.begin(), trace.end(),
+		                 [](const TraceJob &a, const TraceJob &b) {
+			                 return a.eligible_s < b.eligible_s;
+		                 });
+		const std::vector<uint64_t> offline = detect_campaigns_offline(trace, rule);
+		// (time, class, trace index, sub): class 0 = end of a job eligible earlier.
+		std::vector<std::tuple<int64_t, int, size_t, int>> events;
+		for (size_t index = 0; index < trace.size(); index++) {
+			events.push_back({trace[index].eligible_s, 1, index, 0});
+			if (trace[index].end_s > trace[index].eligible_s)
+				events.push_back({trace[index].end_s, 0, index, 0});
+			else
+				events.push_back({trace[index].end_s, 1, index, 1});
+		}
+		std::sort(events.begin(), events.end());
+		CampaignDetector detector(rule);
+		std::vector<uint64_t> online(trace.size());
+		for (const auto &[time_s, kind, index, sub] : events) {
+			if (kind == 1 && sub == 0)
+				online[index] =
+				    detector.job_eligible(trace[index].group, time_s).campaign_id;
+			else
+				detector.job_left(trace[index].group, online[index], time_s, true);
+		}
+		ck_assert_msg(online == offline, "instance %d differs", instance);
+	}
+}
+END_TEST
+
+int main()
+{
+	Suite *suite = suite_create("campaign_detection");
+	TCase *tc = tcase_create("rules");
+	tcase_add_test(tc, test_detection_threshold_zero_is_strictly_before_latest_end);
+	tcase_add_test(tc, test_detection_threshold_session_rule_joins_within_T);
+	tcase_add_test(tc, test_detection_window_rule_counts_from_first_job);
+	tcase_add_test(tc, test_detection_held_job_does_not_keep_campaign_open);
+	tcase_add_test(tc, test_detection_not_yet_eligible_job_joins_when_eligible);
+	tcase_add_test(tc, test_detection_online_equals_offline_random);
+	suite_add_tcase(suite, tc);
+	return run_suite(suite);
+}
