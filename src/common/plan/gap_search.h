@@ -1,6 +1,5 @@
-// GapSearch: the earliest start at which a job fits on its allowed nodes for its whole time limit
-// (Klusáček's FindFirstGap, at node level), and the deterministic choice of its nodes. It reads
-// the profile and never books anything.
+// GapSearch: earliest start where a job fits its allowed nodes for its whole limit (FindFirstGap,
+// node level), and its deterministic node choice. Reads the profile; never books anything.
 #pragma once
 
 #include "plan/plan_types.h"

@@ -1,6 +1,5 @@
-// Planner: the kept backfilling plan over a ranked queue (gap search per job, reservations up to
-// the mode's depth), updated incrementally on job start, end, submit, cancel and refusal.
-// It decides nothing about ranks (the caller's order is taken as is) and knows no Slurm types.
+// Planner: the kept backfilling plan of a ranked queue (reservations up to the mode's depth),
+// updated on start, end, submit, cancel, refusal. Takes ranks as given; no Slurm types.
 #pragma once
 
 #include "plan/gap_search.h"

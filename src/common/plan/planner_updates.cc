@@ -1,6 +1,5 @@
-// Planner, incremental part: compression after resources are given back (Klusáček's
-// UpdateSchedule idea at node level: each kept start may only move earlier) and the event entry
-// points. A full rebuild lives in planner.cc; nothing here re-plans jobs that need not move.
+// Planner, incremental part: event entry points and compression (kept starts only move earlier,
+// as in Klusacek's UpdateSchedule). Never re-plans a job that need not move; rebuild: planner.cc.
 #include "plan/planner.h"
 
 #include <algorithm>

@@ -1,6 +1,5 @@
-// ReservationPolicy: which queued jobs get a reservation. The modes differ only in depth and in
-// whether reservations are counted per campaign (as flux-sched's queue policies differ only in
-// reservation depth). It knows nothing about resources.
+// ReservationPolicy: which queued jobs get a reservation; modes differ only in depth and "one per
+// campaign" (as flux-sched's queue policies). Knows nothing about resources.
 #pragma once
 
 #include "plan/plan_types.h"
