@@ -128,6 +128,28 @@ START_TEST(test_plan_higher_ranked_submission_replans_lower_ranks_only)
 }
 END_TEST
 
+START_TEST(test_plan_node_failure_replans_on_the_remaining_nodes)
+{
+	// Hand-worked: 2 nodes x 4 CPUs; R holds node 0 until 10. B (4 CPUs, 20 s) starts now on
+	// node 1, C (4 CPUs, 5 s) is reserved at 10 on node 0. B is cancelled, so C may start now
+	// on node 1; before it is started node 1 goes DOWN: C is planned again on node 0 at 10.
+	Planner planner(config(ReservationMode::conservative));
+	Cluster cluster = uniform_cluster(2, 4);
+	ck_assert(planner.rebuild(cluster, {running(1, 0, 4, 10)}, {job(2, 4, 20), job(3, 4, 5)}, 0)
+	              .ok());
+	ck_assert_int_eq(status_of(planner, 2).allocations[0].node, 1);
+	ck_assert_int_eq(status_of(planner, 3).start_s, 10);
+	ck_assert(planner.job_cancelled(2, 0).ok());
+	ck_assert(status_of(planner, 3).status == JobStatus::starts_now);
+	cluster.nodes[1].state = NodeState::down;
+	ck_assert(planner.cluster_changed(cluster, 2).ok());
+	PlannedJob c = status_of(planner, 3);
+	ck_assert(c.status == JobStatus::reserved);
+	ck_assert_int_eq(c.start_s, 10);
+	ck_assert_int_eq(c.allocations[0].node, 0);
+}
+END_TEST
+
 START_TEST(test_plan_start_elsewhere_than_planned_is_absorbed)
 {
 	// 2 nodes x 2 CPUs, conservative: A (2 CPUs, 10 s) is planned now on node 0 (best fit,
@@ -322,6 +344,7 @@ int main()
 	tcase_add_test(tc, test_plan_refused_start_does_not_block_the_queue);
 	tcase_add_test(tc, test_plan_higher_ranked_submission_replans_lower_ranks_only);
 	tcase_add_test(tc, test_plan_start_elsewhere_than_planned_is_absorbed);
+	tcase_add_test(tc, test_plan_node_failure_replans_on_the_remaining_nodes);
 	tcase_add_test(tc, test_plan_random_event_sequences_never_overcommit_nor_delay_kept_starts);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);

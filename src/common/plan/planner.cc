@@ -257,6 +257,22 @@ Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &runn
 	return ok_status();
 }
 
+Status Planner::cluster_changed(const Cluster &cluster, int64_t now_s)
+{
+	if (now_s < now_s_)
+		return Error{"cluster_changed: time went backwards (" + std::to_string(now_s) +
+		             " s < " + std::to_string(now_s_) + " s)"};
+	std::vector<RunningJob> running;
+	for (const auto &[id, job] : running_)
+		running.push_back(job);
+	std::sort(running.begin(), running.end(),
+	          [](const RunningJob &a, const RunningJob &b) { return a.id < b.id; });
+	std::vector<PendingJob> pending;
+	for (const Entry &entry : queue_)
+		pending.push_back(entry.job);
+	return rebuild(cluster, running, pending, now_s);
+}
+
 Plan Planner::plan(int64_t now_s)
 {
 	(void)catch_up(std::max(now_s, now_s_), "plan");

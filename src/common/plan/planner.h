@@ -25,6 +25,9 @@ public:
 	// Use it on node or partition changes and whenever ranks change.
 	Status rebuild(const Cluster &cluster, const std::vector<RunningJob> &running,
 	               const std::vector<PendingJob> &pending_in_rank_order, int64_t now_s);
+	// Nodes went up, down or drained, or changed size (same indices): rebuild from the kept
+	// jobs.
+	Status cluster_changed(const Cluster &cluster, int64_t now_s);
 	// A new pending job, ranked just before `before_id` (0: last). Jobs ranked above it keep
 	// their plan; jobs ranked below it are planned again (a higher-ranked job arrived).
 	Status job_submitted(const PendingJob &job, int64_t now_s, JobId before_id = 0);
