@@ -187,10 +187,11 @@ void CampaignCore::make_eligible(Job &job, int64_t eligible_s)
 {
 	advance_domain(groups_[job.group].domain, static_cast<double>(clock_s_));
 	const auto assignment = detector_.job_eligible(job.group, eligible_s);
-	if (assignment.opened)
+	auto live = campaign_slot_.find(assignment.campaign_id);
+	if (assignment.opened || live == campaign_slot_.end())
 		job.campaign_slot = open_campaign(job, assignment.campaign_id, eligible_s);
 	else
-		job.campaign_slot = campaign_slot_.at(assignment.campaign_id);
+		job.campaign_slot = live->second;
 	job.campaign_id = assignment.campaign_id;
 	job.state = JobState::Pending;
 	campaigns_[job.campaign_slot].pending++;

@@ -43,6 +43,8 @@ struct Ranking {
 };
 
 class CoreStateCodec;
+struct CoreStateWriter;
+struct CoreStateReader;
 
 class CampaignCore
 {
@@ -78,6 +80,8 @@ public:
 
 private:
 	friend class CoreStateCodec;
+	friend struct CoreStateWriter;
+	friend struct CoreStateReader;
 	enum class JobState : uint8_t { Waiting, Pending, Running };
 	struct Job {
 		uint32_t job_id = 0, user_id = 0, account = 0, partition = 0, group = 0;

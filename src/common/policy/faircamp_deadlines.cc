@@ -22,7 +22,9 @@ double list_schedule_makespan_s(std::vector<ListJob> jobs, uint64_t capacity_cpu
 	int64_t makespan_s = 0;
 	for (const ListJob &job : jobs) {
 		const uint64_t cpus = std::clamp<uint64_t>(job.cpus, 1, capacity_cpus);
-		for (uint32_t task = 0; task < std::max<uint32_t>(1, job.tasks); task++) {
+		// Huge arrays count at most kMaxListTasks tasks (bounded cost per recomputation).
+		const uint32_t tasks = std::clamp<uint32_t>(job.tasks, 1, kMaxListTasks);
+		for (uint32_t task = 0; task < tasks; task++) {
 			while (free_cpus < cpus) {
 				now_s = std::max(now_s, running.top().first);
 				free_cpus += running.top().second;

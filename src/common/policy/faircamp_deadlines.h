@@ -11,6 +11,9 @@
 namespace campaign
 {
 
+// A job's array tasks counted by the list schedule at most (bounds the cost of Delta).
+inline constexpr uint32_t kMaxListTasks = 100000;
+
 // One job of a campaign as the list schedule sees it.
 struct ListJob {
 	uint32_t job_id = 0;

@@ -1,0 +1,106 @@
+// The core state saved and restored as versioned JSON: a restored core ranks identically,
+// now and after the same further events, for every policy; bad states are refused with an
+// error naming the culprit.
+#include "core_random.h"
+
+using namespace campaign_test;
+
+namespace
+{
+
+void expect_same_ranking(const Ranking &a, const Ranking &b, const std::string &context)
+{
+	ck_assert_msg(a.order == b.order, "%s: orders differ", context.c_str());
+	for (size_t index = 0; index < a.explanations.size(); index++) {
+		const JobExplanation &x = a.explanations[index];
+		const JobExplanation &y = b.explanations[index];
+		ck_assert_msg(x.campaign_id == y.campaign_id && x.key == y.key &&
+		                  x.virtual_start_s == y.virtual_start_s &&
+		                  x.remaining_work_cpu_s == y.remaining_work_cpu_s &&
+		                  x.deadline_s == y.deadline_s && x.may_start == y.may_start,
+		              "%s: explanation of job %u differs", context.c_str(), x.job_id);
+	}
+	ck_assert_msg(a.campaigns.size() == b.campaigns.size(), "%s: listings differ",
+	              context.c_str());
+}
+
+void expect_same_text(const std::string &a, const std::string &b, const std::string &context)
+{
+	size_t first = 0;
+	while (first < a.size() && first < b.size() && a[first] == b[first])
+		first++;
+	ck_assert_msg(a == b, "%s: saves differ at %zu: '%s' vs '%s'", context.c_str(), first,
+	              a.substr(first, 80).c_str(), b.substr(first, 80).c_str());
+}
+
+} // namespace
+
+START_TEST(test_state_roundtrip_gives_identical_order_random)
+{
+	const char *configurations[] = {
+	    "policy=ostrich", "policy=ostrich,mode=strict,resizing=yes,shares=weighted",
+	    "policy=faircamp,rule=window,window_s=15",
+	    "policy=faircamp,faircamp_mode=paper,unit=account,domain=cluster",
+	    "policy=fifo,threshold_s=10"};
+	std::mt19937_64 random(17);
+	for (const char *parameters : configurations)
+		for (int instance = 0; instance < 40; instance++) {
+			CampaignCore original = make_core(parameters);
+			uint32_t next_job_id = 1;
+			int64_t now_s = random_events(original, random, 150, 0, next_job_id);
+			auto restored = CampaignCore::load(original.save());
+			ck_assert_msg(restored.ok(), "%s: %s", parameters,
+			              restored.ok() ? "" : restored.error().c_str());
+			CampaignCore copy = std::move(restored).value();
+			expect_same_text(copy.save(), original.save(), parameters);
+			expect_same_ranking(original.rank(now_s), copy.rank(now_s), parameters);
+			std::mt19937_64 fork = random;
+			uint32_t copy_next_job_id = next_job_id;
+			const int64_t later_s =
+			    random_events(original, random, 100, now_s, next_job_id);
+			random_events(copy, fork, 100, now_s, copy_next_job_id);
+			expect_same_ranking(original.rank(later_s), copy.rank(later_s),
+			                    std::string(parameters) + " after more events");
+		}
+}
+END_TEST
+
+START_TEST(test_state_bad_inputs_name_the_culprit)
+{
+	CampaignCore core = make_core("policy=ostrich");
+	ok(core.capacity({"p", 4, std::nullopt, std::nullopt}, 0));
+	ok(core.submit(job(1, 1, 0, 1, 10), 0));
+	const std::string good = core.save();
+	ck_assert(CampaignCore::load(good).ok());
+	const std::vector<std::pair<std::string, std::string>> cases = {
+	    {"", "line"},
+	    {"[]", "state"},
+	    {"{\"version\":2}", "state.version"},
+	    {good.substr(0, good.size() / 2), "line"},
+	    {std::string(good).replace(good.find("\"parameters\":\"") + 14, 0, "bogus=1,"),
+	     "bogus"},
+	    {std::string(good).replace(good.find("\"cpus\":4"), 8, "\"cpus\":-4"),
+	     "state.domains[0].cpus"},
+	    {std::string(good).replace(good.find("\"billable\":1"), 12, "\"billable\":0"),
+	     "state.jobs[0].billable"},
+	};
+	for (const auto &[text, culprit] : cases) {
+		auto loaded = CampaignCore::load(text);
+		ck_assert_msg(!loaded.ok(), "accepted: %s", text.c_str());
+		ck_assert_msg(loaded.error().find(culprit) != std::string::npos,
+		              "error '%s' does not name '%s'", loaded.error().c_str(),
+		              culprit.c_str());
+	}
+}
+END_TEST
+
+int main()
+{
+	Suite *suite = suite_create("state_roundtrip");
+	TCase *tc = tcase_create("json");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_state_roundtrip_gives_identical_order_random);
+	tcase_add_test(tc, test_state_bad_inputs_name_the_culprit);
+	suite_add_tcase(suite, tc);
+	return run_suite(suite);
+}
