@@ -121,7 +121,10 @@ void CampaignCore::advance(int64_t now_s)
 
 void CampaignCore::resolve_job(Job &job)
 {
-	job.limit_s = resolve_limit_s(job.limit, &partitions_[job.partition], config_.limit_cap_s);
+	const auto kind = static_cast<TimeLimit::Kind>(job.limit_kind);
+	if (kind == TimeLimit::Kind::Set)
+		return; // limit_s holds the seconds given
+	job.limit_s = resolve_limit_s({kind, 0}, &partitions_[job.partition], config_.limit_cap_s);
 }
 
 double CampaignCore::job_work_cpu_s(const Job &job) const
@@ -272,11 +275,12 @@ Status CampaignCore::submit(const JobFields &fields, int64_t now_s)
 	job.nodes = std::max<uint32_t>(1, fields.nodes);
 	job.tasks = std::max<uint32_t>(1, fields.array_tasks);
 	job.billable = fields.billable_tres > 0 ? fields.billable_tres : job.cpus;
-	job.limit = fields.limit;
+	job.limit_kind = static_cast<uint8_t>(fields.limit.kind);
+	job.limit_s = std::max<int64_t>(0, fields.limit.seconds);
 	job.submit_s = fields.submit_s;
 	job.qos_priority = fields.qos_priority;
 	job.nice = fields.nice;
-	job.tier = fields.partition_tier;
+	job.tier = static_cast<uint16_t>(std::min<uint32_t>(fields.partition_tier, 0xFFFF));
 	job.admin_priority = fields.admin_priority;
 	job.held = fields.held;
 	job.eligible_s = fields.eligible_s ? *fields.eligible_s : kNoTime;

@@ -83,18 +83,20 @@ private:
 	friend struct CoreStateWriter;
 	friend struct CoreStateReader;
 	enum class JobState : uint8_t { Waiting, Pending, Running };
+	// 104 bytes: the fields are ordered and packed to keep the per-job cost low.
 	struct Job {
 		uint32_t job_id = 0, user_id = 0, account = 0, partition = 0, group = 0;
-		uint32_t cpus = 1, nodes = 1, tasks = 1, qos_priority = 0, tier = 0;
-		int32_t nice = 0;
+		uint32_t cpus = 1, nodes = 1, tasks = 1, qos_priority = 0;
 		uint32_t campaign_slot = 0;
+		int32_t nice = 0;
+		uint16_t tier = 0;
+		JobState state = JobState::Waiting;
+		uint8_t held : 1 = 0, admin_priority : 1 = 0;
+		uint8_t limit_kind : 2 = 0; // TimeLimit::Kind; limit_s holds the Set seconds
 		uint64_t campaign_id = 0;
 		int64_t submit_s = 0, eligible_s = kNoTime, start_s = 0, limit_s = 0;
-		TimeLimit limit;
 		double billable = 1;
 		double counted_work_cpu_s = 0; // what the campaign counts for this job now
-		JobState state = JobState::Waiting;
-		bool held = false, admin_priority = false;
 	};
 	struct Campaign {
 		uint64_t id = 0; // 0: free slot

@@ -9,8 +9,10 @@ namespace campaign
 
 void CampaignCore::apply_fields(Job &job, const JobUpdate &update)
 {
-	if (update.limit)
-		job.limit = *update.limit;
+	if (update.limit) {
+		job.limit_kind = static_cast<uint8_t>(update.limit->kind);
+		job.limit_s = std::max<int64_t>(0, update.limit->seconds);
+	}
 	const uint32_t old_cpus = job.cpus;
 	if (update.cpus)
 		job.cpus = std::max<uint32_t>(1, *update.cpus);
@@ -21,7 +23,8 @@ void CampaignCore::apply_fields(Job &job, const JobUpdate &update)
 	else if (update.cpus) // billable TRES scale with the CPU count
 		job.billable = job.billable * job.cpus / old_cpus;
 	if (update.partition_tier)
-		job.tier = *update.partition_tier;
+		job.tier =
+		    static_cast<uint16_t>(std::min<uint32_t>(*update.partition_tier, 0xFFFF));
 	if (update.qos_priority)
 		job.qos_priority = *update.qos_priority;
 	if (update.nice)
@@ -119,7 +122,8 @@ Status CampaignCore::capacity(const PartitionCapacity &partition, int64_t now_s)
 	if (!times_changed)
 		return ok_status();
 	for (Job &job : jobs_) // re-resolve INFINITE and unset limits of this partition
-		if (job.partition == index && job.limit.kind != TimeLimit::Kind::Set) {
+		if (job.partition == index &&
+		    job.limit_kind != static_cast<uint8_t>(TimeLimit::Kind::Set)) {
 			resolve_job(job);
 			if (job.state != JobState::Waiting)
 				change_counted_work(job, job_work_cpu_s(job));

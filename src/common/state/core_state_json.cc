@@ -72,8 +72,8 @@ struct CoreStateWriter {
 		                          job.eligible_s,
 		                          job.start_s,
 		                          job.limit_s,
-		                          static_cast<int64_t>(job.limit.kind),
-		                          job.limit.seconds,
+		                          job.limit_kind,
+		                          job.limit_s,
 		                          static_cast<int64_t>(job.state),
 		                          job.held,
 		                          job.admin_priority};

@@ -56,7 +56,7 @@ CampaignCore::Job CoreStateReader::job(const JsonReader &in)
 	job.nodes = static_cast<uint32_t>(at(6, 1, kU32));
 	job.tasks = static_cast<uint32_t>(at(7, 1, kU32));
 	job.qos_priority = static_cast<uint32_t>(at(8, 0, kU32));
-	job.tier = static_cast<uint32_t>(at(9, 0, kU32));
+	job.tier = static_cast<uint16_t>(at(9, 0, 0xFFFF));
 	job.nice = static_cast<int32_t>(at(10, INT32_MIN, INT32_MAX));
 	job.campaign_slot = static_cast<uint32_t>(at(11, 0, kU32));
 	job.campaign_id = static_cast<uint64_t>(at(12, 0, kI64Max));
@@ -64,8 +64,8 @@ CampaignCore::Job CoreStateReader::job(const JsonReader &in)
 	job.eligible_s = at(14, kI64Min, kI64Max);
 	job.start_s = at(15, kI64Min, kI64Max);
 	job.limit_s = at(16, 0, kI64Max);
-	job.limit.kind = static_cast<TimeLimit::Kind>(at(17, 0, 2));
-	job.limit.seconds = at(18, kI64Min, kI64Max);
+	job.limit_kind = static_cast<uint8_t>(at(17, 0, 2));
+	(void)at(18, kI64Min, kI64Max); // the Set seconds, kept in limit_s
 	job.state = static_cast<Core::JobState>(at(19, 0, 2));
 	job.held = at(20, 0, 1) != 0;
 	job.admin_priority = at(21, 0, 1) != 0;
