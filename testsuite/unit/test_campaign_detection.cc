@@ -142,6 +142,53 @@ START_TEST(test_detection_online_equals_offline_random)
 }
 END_TEST
 
+// The same through the CampaignCore facade: jobs submitted, started and ended as a trace
+// replays (ends before submissions at equal times) get the offline detector's campaigns.
+START_TEST(test_detection_core_online_equals_offline_random)
+{
+	std::mt19937_64 random(99);
+	for (int instance = 0; instance < 300; instance++) {
+		CampaignCore core =
+		    make_core("policy=ostrich,threshold_s=" + std::to_string(instance % 2 ? 5 : 0));
+		ok(core.capacity({"p", 1000, std::nullopt, std::nullopt}, 0));
+		std::vector<TraceJob> trace;
+		for (int index = 0; index < 30; index++)
+			trace.push_back({static_cast<uint32_t>(random() % 3),
+			                 static_cast<int64_t>(random() % 60), 0});
+		std::stable_sort(trace.begin(), trace.end(),
+		                 [](const TraceJob &a, const TraceJob &b) {
+			                 return a.eligible_s < b.eligible_s;
+		                 });
+		for (TraceJob &job : trace)
+			job.end_s = job.eligible_s + 1 + static_cast<int64_t>(random() % 15);
+		// Groups are numbered by the core in order of first appearance: renumber alike.
+		std::map<uint32_t, uint32_t> group_of_user;
+		std::vector<TraceJob> numbered = trace;
+		for (TraceJob &job : numbered)
+			job.group =
+			    group_of_user.emplace(job.group, group_of_user.size()).first->second;
+		const auto offline = detect_campaigns_offline(
+		    numbered, {DetectionRule::Kind::Threshold, instance % 2 ? 5 : 0, 0});
+		std::vector<std::tuple<int64_t, int, size_t>> events;
+		for (size_t index = 0; index < trace.size(); index++) {
+			events.push_back({trace[index].eligible_s, 1, index});
+			events.push_back({trace[index].end_s, 0, index});
+		}
+		std::sort(events.begin(), events.end());
+		for (const auto &[time_s, kind, index] : events) {
+			const uint32_t job_id = static_cast<uint32_t>(index + 1);
+			if (kind == 0) {
+				ok(core.end(job_id, time_s));
+				continue;
+			}
+			ok(core.submit(job(job_id, trace[index].group, time_s, 1, 10), time_s));
+			ck_assert_uint_eq(campaign_of(core, job_id, time_s), offline[index]);
+			ok(core.start(job_id, time_s));
+		}
+	}
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("campaign_detection");
@@ -152,6 +199,7 @@ int main()
 	tcase_add_test(tc, test_detection_held_job_does_not_keep_campaign_open);
 	tcase_add_test(tc, test_detection_not_yet_eligible_job_joins_when_eligible);
 	tcase_add_test(tc, test_detection_online_equals_offline_random);
+	tcase_add_test(tc, test_detection_core_online_equals_offline_random);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

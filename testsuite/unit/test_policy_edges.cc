@@ -141,6 +141,21 @@ START_TEST(test_edge_resizing_runs_v_at_busy_cpus_with_stall_guard)
 }
 END_TEST
 
+START_TEST(test_edge_weighted_shares_follow_unit_weights)
+{
+	CampaignCore core = make_core("policy=ostrich,shares=weighted");
+	ok(core.capacity({"p", 4, std::nullopt, std::nullopt}, 0));
+	ok(core.set_user_weight(1, 3, 0));
+	ok(core.submit(job(1, 1, 0, 1, 30), 0)); // 30 CPU-s at 3 of 4 CPUs: C~ = 10
+	ok(core.submit(job(2, 2, 0, 1, 30), 0)); // 30 CPU-s at 1 of 4 CPUs: C~ = 30
+	const Ranking ranking = core.rank(0);
+	expect_near(explain(ranking, 1).key, 10, "weight 3");
+	expect_near(explain(ranking, 2).key, 30, "weight 1");
+	ck_assert(!core.set_user_weight(1, 0, 0).ok());
+	ck_assert(!core.set_account_weight("a", 2, 0).ok()); // unit=user
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("core_edges");
@@ -153,6 +168,7 @@ int main()
 	tcase_add_test(tc, test_edge_cancelled_campaign_leaves_v);
 	tcase_add_test(tc, test_edge_actual_runtime_corrects_virtual_work);
 	tcase_add_test(tc, test_edge_resizing_runs_v_at_busy_cpus_with_stall_guard);
+	tcase_add_test(tc, test_edge_weighted_shares_follow_unit_weights);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }
