@@ -15,7 +15,11 @@ CampaignCore::CampaignCore(CoreConfig config)
 
 Result<CampaignCore> CampaignCore::create(const ParameterValues &values)
 {
-	return CampaignCore(core_config_from(values));
+	try {
+		return CampaignCore(core_config_from(values));
+	} catch (const std::exception &failure) { // values of another schema: a key is missing
+		return Error{std::string("PriorityParameters: ") + failure.what()};
+	}
 }
 
 Result<CampaignCore> CampaignCore::create(std::string_view priority_parameters)
@@ -253,7 +257,7 @@ void CampaignCore::erase_job(uint32_t job_id)
 	jobs_.pop_back();
 }
 
-Status CampaignCore::submit(const JobFields &fields, int64_t now_s)
+Status CampaignCore::submit_unguarded(const JobFields &fields, int64_t now_s)
 {
 	if (fields.job_id == 0)
 		return Error{"submit: job id 0 is not valid"};
@@ -297,7 +301,7 @@ Status CampaignCore::submit(const JobFields &fields, int64_t now_s)
 	return ok_status();
 }
 
-Status CampaignCore::eligible(uint32_t job_id, int64_t now_s)
+Status CampaignCore::eligible_unguarded(uint32_t job_id, int64_t now_s)
 {
 	advance(now_s);
 	Job *job = find(job_id);
@@ -311,7 +315,7 @@ Status CampaignCore::eligible(uint32_t job_id, int64_t now_s)
 	return ok_status();
 }
 
-Status CampaignCore::start(uint32_t job_id, int64_t start_s)
+Status CampaignCore::start_unguarded(uint32_t job_id, int64_t start_s)
 {
 	advance(start_s);
 	Job *job = find(job_id);
@@ -336,7 +340,7 @@ Status CampaignCore::start(uint32_t job_id, int64_t start_s)
 	return ok_status();
 }
 
-Status CampaignCore::end(uint32_t job_id, int64_t end_s)
+Status CampaignCore::end_unguarded(uint32_t job_id, int64_t end_s)
 {
 	advance(end_s);
 	Job *job = find(job_id);
@@ -350,12 +354,12 @@ Status CampaignCore::end(uint32_t job_id, int64_t end_s)
 	return ok_status();
 }
 
-Status CampaignCore::cancel(uint32_t job_id, int64_t now_s)
+Status CampaignCore::cancel_unguarded(uint32_t job_id, int64_t now_s)
 {
 	return end(job_id, now_s);
 }
 
-Status CampaignCore::hold(uint32_t job_id, int64_t now_s)
+Status CampaignCore::hold_unguarded(uint32_t job_id, int64_t now_s)
 {
 	advance(now_s);
 	Job *job = find(job_id);
@@ -369,7 +373,7 @@ Status CampaignCore::hold(uint32_t job_id, int64_t now_s)
 	return ok_status();
 }
 
-Status CampaignCore::release(uint32_t job_id, int64_t now_s)
+Status CampaignCore::release_unguarded(uint32_t job_id, int64_t now_s)
 {
 	advance(now_s);
 	Job *job = find(job_id);

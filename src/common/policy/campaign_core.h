@@ -37,6 +37,7 @@ struct JobExplanation {
 // The total order of pending jobs (held, not-yet-eligible and admin-priority jobs excluded),
 // explanations in the same order, and one row per live campaign (user names left empty).
 struct Ranking {
+	std::string error; // non-empty: ranking failed (internal error), lists are empty
 	std::vector<uint32_t> order;
 	std::vector<JobExplanation> explanations;
 	std::vector<CampaignRow> campaigns;
@@ -123,6 +124,21 @@ private:
 	using Activation = std::pair<int64_t, uint32_t>; // (eligible time, job id)
 
 	explicit CampaignCore(CoreConfig config);
+	// The events' bodies; the public methods call them inside a catch-all guard.
+	Status capacity_unguarded(const PartitionCapacity &partition, int64_t now_s);
+	Status cluster_capacity_unguarded(uint64_t cpus_up, int64_t now_s);
+	Status submit_unguarded(const JobFields &job, int64_t now_s);
+	Status eligible_unguarded(uint32_t job_id, int64_t now_s);
+	Status start_unguarded(uint32_t job_id, int64_t start_s);
+	Status end_unguarded(uint32_t job_id, int64_t end_s);
+	Status cancel_unguarded(uint32_t job_id, int64_t now_s);
+	Status hold_unguarded(uint32_t job_id, int64_t now_s);
+	Status release_unguarded(uint32_t job_id, int64_t now_s);
+	Status update_unguarded(const JobUpdate &update, int64_t now_s);
+	Status set_user_weight_unguarded(uint32_t user_id, double weight, int64_t now_s);
+	Status set_account_weight_unguarded(const std::string &account, double weight,
+	                                    int64_t now_s);
+	Ranking rank_unguarded(int64_t now_s);
 
 	Job *find(uint32_t job_id);
 	Status missing(uint32_t job_id, const char *event) const;

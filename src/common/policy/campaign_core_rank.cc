@@ -65,7 +65,7 @@ void CampaignCore::retire_finished_campaigns(int64_t now_s)
 	}
 }
 
-Ranking CampaignCore::rank(int64_t now_s)
+Ranking CampaignCore::rank_unguarded(int64_t now_s)
 {
 	advance(now_s);
 	for (uint32_t domain = 0; domain < domains_.size(); domain++)

@@ -36,7 +36,7 @@ void CampaignCore::apply_fields(Job &job, const JobUpdate &update)
 	resolve_job(job);
 }
 
-Status CampaignCore::update(const JobUpdate &update, int64_t now_s)
+Status CampaignCore::update_unguarded(const JobUpdate &update, int64_t now_s)
 {
 	advance(now_s);
 	Job *job = find(update.job_id);
@@ -98,7 +98,7 @@ void CampaignCore::refresh_cluster_capacity()
 		domain.last_positive_cpus = cpus;
 }
 
-Status CampaignCore::capacity(const PartitionCapacity &partition, int64_t now_s)
+Status CampaignCore::capacity_unguarded(const PartitionCapacity &partition, int64_t now_s)
 {
 	advance(now_s);
 	if (!partition_index_.count(partition.partition)) {
@@ -131,7 +131,7 @@ Status CampaignCore::capacity(const PartitionCapacity &partition, int64_t now_s)
 	return ok_status();
 }
 
-Status CampaignCore::cluster_capacity(uint64_t cpus_up, int64_t now_s)
+Status CampaignCore::cluster_capacity_unguarded(uint64_t cpus_up, int64_t now_s)
 {
 	if (!config_.domain_is_cluster)
 		return Error{"cluster_capacity: domain=cluster is not configured"};
@@ -171,14 +171,15 @@ Status CampaignCore::set_unit_weight(uint32_t unit, double weight, int64_t now_s
 	return ok_status();
 }
 
-Status CampaignCore::set_user_weight(uint32_t user_id, double weight, int64_t now_s)
+Status CampaignCore::set_user_weight_unguarded(uint32_t user_id, double weight, int64_t now_s)
 {
 	if (config_.unit_is_account)
 		return Error{"set_user_weight: unit=account is configured"};
 	return set_unit_weight(user_id, weight, now_s);
 }
 
-Status CampaignCore::set_account_weight(const std::string &account, double weight, int64_t now_s)
+Status CampaignCore::set_account_weight_unguarded(const std::string &account, double weight,
+                                                  int64_t now_s)
 {
 	if (!config_.unit_is_account)
 		return Error{"set_account_weight: unit=user is configured"};

@@ -1,0 +1,99 @@
+// CampaignCore's public entry points: each event runs inside a catch-all so that no exception
+// (allocation failure, internal inconsistency) ever reaches a caller's C frames. No Slurm types.
+#include "policy/campaign_core.h"
+
+#include <exception>
+
+namespace campaign
+{
+namespace
+{
+
+template <typename Action> Status guarded(const char *event, Action &&action)
+{
+	try {
+		return action();
+	} catch (const std::exception &failure) {
+		return Error{std::string(event) + ": internal error: " + failure.what()};
+	} catch (...) {
+		return Error{std::string(event) + ": internal error"};
+	}
+}
+
+} // namespace
+
+Status CampaignCore::capacity(const PartitionCapacity &partition, int64_t now_s)
+{
+	return guarded("capacity", [&] { return capacity_unguarded(partition, now_s); });
+}
+
+Status CampaignCore::cluster_capacity(uint64_t cpus_up, int64_t now_s)
+{
+	return guarded("cluster_capacity",
+	               [&] { return cluster_capacity_unguarded(cpus_up, now_s); });
+}
+
+Status CampaignCore::submit(const JobFields &job, int64_t now_s)
+{
+	return guarded("submit", [&] { return submit_unguarded(job, now_s); });
+}
+
+Status CampaignCore::eligible(uint32_t job_id, int64_t now_s)
+{
+	return guarded("eligible", [&] { return eligible_unguarded(job_id, now_s); });
+}
+
+Status CampaignCore::start(uint32_t job_id, int64_t start_s)
+{
+	return guarded("start", [&] { return start_unguarded(job_id, start_s); });
+}
+
+Status CampaignCore::end(uint32_t job_id, int64_t end_s)
+{
+	return guarded("end", [&] { return end_unguarded(job_id, end_s); });
+}
+
+Status CampaignCore::cancel(uint32_t job_id, int64_t now_s)
+{
+	return guarded("cancel", [&] { return cancel_unguarded(job_id, now_s); });
+}
+
+Status CampaignCore::hold(uint32_t job_id, int64_t now_s)
+{
+	return guarded("hold", [&] { return hold_unguarded(job_id, now_s); });
+}
+
+Status CampaignCore::release(uint32_t job_id, int64_t now_s)
+{
+	return guarded("release", [&] { return release_unguarded(job_id, now_s); });
+}
+
+Status CampaignCore::update(const JobUpdate &update, int64_t now_s)
+{
+	return guarded("update", [&] { return update_unguarded(update, now_s); });
+}
+
+Status CampaignCore::set_user_weight(uint32_t user_id, double weight, int64_t now_s)
+{
+	return guarded("set_user_weight",
+	               [&] { return set_user_weight_unguarded(user_id, weight, now_s); });
+}
+
+Status CampaignCore::set_account_weight(const std::string &account, double weight, int64_t now_s)
+{
+	return guarded("set_account_weight",
+	               [&] { return set_account_weight_unguarded(account, weight, now_s); });
+}
+
+Ranking CampaignCore::rank(int64_t now_s)
+{
+	try {
+		return rank_unguarded(now_s);
+	} catch (const std::exception &failure) {
+		Ranking failed;
+		failed.error = std::string("rank: internal error: ") + failure.what();
+		return failed;
+	}
+}
+
+} // namespace campaign
