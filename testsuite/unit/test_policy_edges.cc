@@ -57,6 +57,10 @@ START_TEST(test_edge_million_cpu_domain_and_year_limits_do_not_overflow)
 		ck_assert(explanation.key > 0);
 		ck_assert(explanation.remaining_work_cpu_s > 3e18); // 10 jobs x 1000 x 1e6 x 3e8
 	}
+	// Capacity lost: projections use the last capacity; the listing stays in range.
+	ok(core.capacity({"big", 0, std::nullopt, std::nullopt}, 2));
+	for (const CampaignRow &row : core.rank(3).campaigns)
+		ck_assert(*row.virtual_finish_s > 0);
 }
 END_TEST
 

@@ -27,6 +27,18 @@ struct SortRecord {
 	uint32_t index;
 };
 
+// Seconds as an integer for the listing, clamped (a projection can exceed int64 when the
+// capacity is tiny and the work huge).
+int64_t whole_seconds(double seconds)
+{
+	constexpr double kLimit = 9.0e18;
+	if (!(seconds > -kLimit))
+		return -static_cast<int64_t>(kLimit);
+	if (!(seconds < kLimit))
+		return static_cast<int64_t>(kLimit);
+	return static_cast<int64_t>(seconds);
+}
+
 bool before(const SortRecord &a, const SortRecord &b)
 {
 	if (a.major != b.major)
@@ -173,14 +185,14 @@ Ranking CampaignCore::rank_unguarded(int64_t now_s)
 		row.jobs_done = campaign.done;
 		row.submit_s = campaign.first_eligible_s;
 		if (config_.policy == PolicyKind::Ostrich && key.view.known) {
-			row.virtual_start_s = static_cast<int64_t>(key.view.start_s);
-			row.virtual_finish_s = static_cast<int64_t>(key.view.finish_s);
+			row.virtual_start_s = whole_seconds(key.view.start_s);
+			row.virtual_finish_s = whole_seconds(key.view.finish_s);
 			row.remaining_work_cpu_s = key.view.remaining_cpu_s;
 		} else {
 			row.remaining_work_cpu_s = campaign.work_cpu_s;
 		}
 		if (config_.policy == PolicyKind::FairCamp)
-			row.deadline_s = static_cast<int64_t>(key.deadline_s);
+			row.deadline_s = whole_seconds(key.deadline_s);
 		const int64_t flow_end_s =
 		    campaign.pending + campaign.running > 0 || campaign.last_end_s == kNoTime
 		        ? clock_s_
