@@ -163,6 +163,13 @@ private:
 	void apply_fields(Job &job, const JobUpdate &update);
 	void retire_finished_campaigns(int64_t now_s);
 	Status set_unit_weight(uint32_t unit, double weight, int64_t now_s);
+	struct CampaignKey; // ranking scratch, defined in campaign_core_rank.cc
+	struct SortRecord;
+	std::vector<CampaignKey> campaign_keys(std::vector<uint32_t> &live);
+	std::vector<SortRecord> sorted_records(const std::vector<CampaignKey> &keys) const;
+	static bool before(const SortRecord &a, const SortRecord &b);
+	JobExplanation explain(const Job &job, const CampaignKey &key) const;
+	CampaignRow campaign_row(uint32_t slot, const CampaignKey &key) const;
 
 	CoreConfig config_;
 	int64_t clock_s_ = 0;

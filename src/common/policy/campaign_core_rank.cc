@@ -10,23 +10,6 @@ namespace campaign
 namespace
 {
 
-struct CampaignKey {
-	double key = 0;
-	VirtualView view;
-	double deadline_s = 0;
-	bool waiting = false; // not started in V yet
-	uint32_t rank = 0;
-};
-
-struct SortRecord {
-	uint64_t major; // partition tier (descending), then QOS priority (descending)
-	uint64_t minor; // campaign rank, then nice
-	double intra;   // LPT: -length, SPT: length, FIFO: 0
-	int64_t submit_s;
-	uint32_t job_id;
-	uint32_t index;
-};
-
 // Seconds as an integer for the listing, clamped (a projection can exceed int64 when the
 // capacity is tiny and the work huge).
 int64_t whole_seconds(double seconds)
@@ -39,7 +22,26 @@ int64_t whole_seconds(double seconds)
 	return static_cast<int64_t>(seconds);
 }
 
-bool before(const SortRecord &a, const SortRecord &b)
+} // namespace
+
+struct CampaignCore::CampaignKey {
+	double key = 0;
+	VirtualView view;
+	double deadline_s = 0;
+	bool waiting = false; // not started in V yet
+	uint32_t rank = 0;
+};
+
+struct CampaignCore::SortRecord {
+	uint64_t major; // partition tier (descending), then QOS priority (descending)
+	uint64_t minor; // campaign rank, then nice
+	double intra;   // LPT: -length, SPT: length, FIFO: 0
+	int64_t submit_s;
+	uint32_t job_id;
+	uint32_t index;
+};
+
+bool CampaignCore::before(const SortRecord &a, const SortRecord &b)
 {
 	if (a.major != b.major)
 		return a.major < b.major;
@@ -51,8 +53,6 @@ bool before(const SortRecord &a, const SortRecord &b)
 		return a.submit_s < b.submit_s;
 	return a.job_id < b.job_id;
 }
-
-} // namespace
 
 void CampaignCore::retire_finished_campaigns(int64_t now_s)
 {
@@ -77,49 +77,49 @@ void CampaignCore::retire_finished_campaigns(int64_t now_s)
 	}
 }
 
-Ranking CampaignCore::rank_unguarded(int64_t now_s)
+// Keys of every live campaign (indexed by slot) and their rank among campaigns.
+std::vector<CampaignCore::CampaignKey> CampaignCore::campaign_keys(std::vector<uint32_t> &live)
 {
-	advance(now_s);
-	for (uint32_t domain = 0; domain < domains_.size(); domain++)
-		advance_domain(domain, static_cast<double>(clock_s_));
-	retire_finished_campaigns(clock_s_);
-
 	std::vector<CampaignKey> keys(campaigns_.size());
-	std::vector<uint32_t> live;
 	for (uint32_t slot = 0; slot < campaigns_.size(); slot++)
 		if (campaigns_[slot].id != 0)
 			live.push_back(slot);
+	auto take_view = [&](uint64_t campaign_id, const VirtualView &view) {
+		auto slot = campaign_slot_.find(campaign_id);
+		if (slot == campaign_slot_.end())
+			return;
+		CampaignKey &key = keys[slot->second];
+		key.view = view;
+		key.key = view.finish_s;
+		key.waiting = !view.started;
+	};
 	if (config_.policy == PolicyKind::Ostrich)
 		for (const Domain &domain : domains_)
-			domain.schedule.project(projection_capacity(domain),
-			                        [&](uint64_t campaign_id, const VirtualView &view) {
-				                        auto slot =
-				                            campaign_slot_.find(campaign_id);
-				                        if (slot == campaign_slot_.end())
-					                        return;
-				                        CampaignKey &key = keys[slot->second];
-				                        key.view = view;
-				                        key.key = view.finish_s;
-				                        key.waiting = !view.started;
-			                        });
+			domain.schedule.project(projection_capacity(domain), take_view);
 	if (config_.policy == PolicyKind::FairCamp)
 		for (const uint32_t slot : live) {
 			keys[slot].deadline_s = deadlines_.deadline_s(campaigns_[slot].id);
 			keys[slot].key = keys[slot].deadline_s;
 		}
-	if (config_.policy != PolicyKind::Fifo) {
-		const bool waiting_last = !config_.strict;
-		std::sort(live.begin(), live.end(), [&](uint32_t a, uint32_t b) {
-			if (waiting_last && keys[a].waiting != keys[b].waiting)
-				return !keys[a].waiting;
-			if (keys[a].key != keys[b].key)
-				return keys[a].key < keys[b].key;
-			return campaigns_[a].id < campaigns_[b].id;
-		});
-		for (uint32_t position = 0; position < live.size(); position++)
-			keys[live[position]].rank = position;
-	}
+	if (config_.policy == PolicyKind::Fifo)
+		return keys;
+	const bool waiting_last = !config_.strict;
+	std::sort(live.begin(), live.end(), [&](uint32_t a, uint32_t b) {
+		if (waiting_last && keys[a].waiting != keys[b].waiting)
+			return !keys[a].waiting;
+		if (keys[a].key != keys[b].key)
+			return keys[a].key < keys[b].key;
+		return campaigns_[a].id < campaigns_[b].id;
+	});
+	for (uint32_t position = 0; position < live.size(); position++)
+		keys[live[position]].rank = position;
+	return keys;
+}
 
+// The sort records of every rankable job, sorted into the total order.
+std::vector<CampaignCore::SortRecord>
+CampaignCore::sorted_records(const std::vector<CampaignKey> &keys) const
+{
 	std::vector<SortRecord> records;
 	records.reserve(jobs_.size());
 	for (uint32_t index = 0; index < jobs_.size(); index++) {
@@ -127,9 +127,8 @@ Ranking CampaignCore::rank_unguarded(int64_t now_s)
 		if (job.state != JobState::Pending || job.held || job.admin_priority)
 			continue;
 		SortRecord record;
-		record.major =
-		    (static_cast<uint64_t>(0xFFFF - std::min<uint32_t>(job.tier, 0xFFFF)) << 32) |
-		    (0xFFFFFFFFULL - job.qos_priority);
+		record.major = (static_cast<uint64_t>(0xFFFF - job.tier) << 32) |
+		               (0xFFFFFFFFULL - job.qos_priority);
 		record.minor = 0;
 		record.intra = 0;
 		if (config_.policy != PolicyKind::Fifo) {
@@ -147,61 +146,77 @@ Ranking CampaignCore::rank_unguarded(int64_t now_s)
 		record.index = index;
 		records.push_back(record);
 	}
-	std::sort(records.begin(), records.end(), before);
+	std::sort(records.begin(), records.end(),
+	          [](const SortRecord &a, const SortRecord &b) { return before(a, b); });
+	return records;
+}
 
+JobExplanation CampaignCore::explain(const Job &job, const CampaignKey &key) const
+{
+	JobExplanation explanation;
+	explanation.job_id = job.job_id;
+	explanation.campaign_id = job.campaign_id;
+	explanation.key =
+	    config_.policy == PolicyKind::Fifo ? static_cast<double>(job.submit_s) : key.key;
+	explanation.virtual_start_s = key.view.start_s;
+	explanation.virtual_finish_s = key.view.finish_s;
+	explanation.remaining_work_cpu_s = key.view.remaining_cpu_s;
+	explanation.deadline_s = key.deadline_s;
+	explanation.may_start =
+	    !(config_.strict && config_.policy == PolicyKind::Ostrich && key.waiting);
+	return explanation;
+}
+
+CampaignRow CampaignCore::campaign_row(uint32_t slot, const CampaignKey &key) const
+{
+	const Campaign &campaign = campaigns_[slot];
+	const Group &group = groups_[campaign.group];
+	const Domain &domain = domains_[group.domain];
+	CampaignRow row;
+	row.uid = group.user_id;
+	row.account = accounts_[group.account];
+	row.domain = domain.name;
+	row.campaign_id = campaign.id;
+	row.jobs_pending = campaign.pending;
+	row.jobs_running = campaign.running;
+	row.jobs_done = campaign.done;
+	row.submit_s = campaign.first_eligible_s;
+	row.remaining_work_cpu_s = campaign.work_cpu_s;
+	if (config_.policy == PolicyKind::Ostrich && key.view.known) {
+		row.virtual_start_s = whole_seconds(key.view.start_s);
+		row.virtual_finish_s = whole_seconds(key.view.finish_s);
+		row.remaining_work_cpu_s = key.view.remaining_cpu_s;
+	}
+	if (config_.policy == PolicyKind::FairCamp)
+		row.deadline_s = whole_seconds(key.deadline_s);
+	const bool unfinished = campaign.pending + campaign.running > 0;
+	const int64_t flow_end_s =
+	    unfinished || campaign.last_end_s == kNoTime ? clock_s_ : campaign.last_end_s;
+	const double ideal_s = std::max(campaign.work_cpu_s / projection_capacity(domain),
+	                                static_cast<double>(campaign.longest_job_s));
+	row.stretch = ideal_s > 0 ? (flow_end_s - campaign.first_eligible_s) / ideal_s : 0;
+	return row;
+}
+
+Ranking CampaignCore::rank_unguarded(int64_t now_s)
+{
+	advance(now_s);
+	for (uint32_t domain = 0; domain < domains_.size(); domain++)
+		advance_domain(domain, static_cast<double>(clock_s_));
+	retire_finished_campaigns(clock_s_);
+	std::vector<uint32_t> live;
+	const std::vector<CampaignKey> keys = campaign_keys(live);
+	const std::vector<SortRecord> records = sorted_records(keys);
 	Ranking ranking;
 	ranking.order.reserve(records.size());
 	ranking.explanations.reserve(records.size());
 	for (const SortRecord &record : records) {
 		const Job &job = jobs_[record.index];
-		const CampaignKey &key = keys[job.campaign_slot];
-		JobExplanation explanation;
-		explanation.job_id = job.job_id;
-		explanation.campaign_id = job.campaign_id;
-		explanation.key = config_.policy == PolicyKind::Fifo
-		                      ? static_cast<double>(job.submit_s)
-		                      : key.key;
-		explanation.virtual_start_s = key.view.start_s;
-		explanation.virtual_finish_s = key.view.finish_s;
-		explanation.remaining_work_cpu_s = key.view.remaining_cpu_s;
-		explanation.deadline_s = key.deadline_s;
-		explanation.may_start =
-		    !(config_.strict && config_.policy == PolicyKind::Ostrich && key.waiting);
 		ranking.order.push_back(job.job_id);
-		ranking.explanations.push_back(explanation);
+		ranking.explanations.push_back(explain(job, keys[job.campaign_slot]));
 	}
-	for (const uint32_t slot : live) {
-		const Campaign &campaign = campaigns_[slot];
-		const Group &group = groups_[campaign.group];
-		const Domain &domain = domains_[group.domain];
-		const CampaignKey &key = keys[slot];
-		CampaignRow row;
-		row.uid = group.user_id;
-		row.account = accounts_[group.account];
-		row.domain = domain.name;
-		row.campaign_id = campaign.id;
-		row.jobs_pending = campaign.pending;
-		row.jobs_running = campaign.running;
-		row.jobs_done = campaign.done;
-		row.submit_s = campaign.first_eligible_s;
-		if (config_.policy == PolicyKind::Ostrich && key.view.known) {
-			row.virtual_start_s = whole_seconds(key.view.start_s);
-			row.virtual_finish_s = whole_seconds(key.view.finish_s);
-			row.remaining_work_cpu_s = key.view.remaining_cpu_s;
-		} else {
-			row.remaining_work_cpu_s = campaign.work_cpu_s;
-		}
-		if (config_.policy == PolicyKind::FairCamp)
-			row.deadline_s = whole_seconds(key.deadline_s);
-		const int64_t flow_end_s =
-		    campaign.pending + campaign.running > 0 || campaign.last_end_s == kNoTime
-		        ? clock_s_
-		        : campaign.last_end_s;
-		const double ideal_s = std::max(campaign.work_cpu_s / projection_capacity(domain),
-		                                static_cast<double>(campaign.longest_job_s));
-		row.stretch = ideal_s > 0 ? (flow_end_s - campaign.first_eligible_s) / ideal_s : 0;
-		ranking.campaigns.push_back(row);
-	}
+	for (const uint32_t slot : live)
+		ranking.campaigns.push_back(campaign_row(slot, keys[slot]));
 	return ranking;
 }
 
