@@ -46,7 +46,8 @@ END_TEST
 
 START_TEST(test_state_good_seeds_are_accepted)
 {
-	for (const char *name : {"good_state_ostrich", "good_state_faircamp", "good_parameters"})
+	for (const char *name : {"good_state_ostrich", "good_state_faircamp", "good_parameters",
+	                         "good_events", "good_events_faircamp"})
 		ck_assert_msg(run(read_seed(name)).empty(), "%s refused: %s", name,
 		              run(read_seed(name)).c_str());
 }
