@@ -1,7 +1,5 @@
-// One fuzz input of the core: first byte 'S' -> the state loader, 'E' -> a byte-coded event
-// sequence, anything else -> the PriorityParameters parser. Shared by the libFuzzer target and the
-// seed test; it must never crash, and traps when an accepted input misbehaves or an error names
-// nothing.
+// One fuzz input of the core ('S' state loader, 'E' byte-coded events, else parameter parser):
+// must never crash; traps when an accepted input misbehaves or an error names nothing.
 #pragma once
 
 #include "policy/campaign_core.h"
