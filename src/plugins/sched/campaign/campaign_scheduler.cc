@@ -1,6 +1,7 @@
 // CampaignScheduler: lock once per pass, copy what we publish, write files after unlocking.
 #include "campaign_scheduler.h"
 
+#include "backfill_stats.h"
 #include "ctld_lock.h"
 #include "job_starter.h"
 #include "state_file.h"
@@ -75,7 +76,6 @@ void CampaignScheduler::tick()
 		return;
 	if (!due(time(nullptr)))
 		return;
-	const auto began = std::chrono::steady_clock::now();
 	uint32_t max_starts = 0;
 	{
 		std::lock_guard<std::mutex> hold(mutex_);
@@ -84,14 +84,22 @@ void CampaignScheduler::tick()
 	uint64_t queue_length = 0;
 	uint32_t started = 0;
 	std::string state_dir;
+	uint64_t took_us = 0;
+	set_cycle_active(true);
 	{
 		CtldLock hold(kSchedule);
+		const auto locked = std::chrono::steady_clock::now();
 		state_dir = slurm_conf.state_save_location ? slurm_conf.state_save_location : "";
 		started = start_fitting_jobs(max_starts, queue_length);
+		took_us = std::chrono::duration_cast<std::chrono::microseconds>(
+				  std::chrono::steady_clock::now() - locked)
+				  .count();
+		record_cycle({.cycle_us = static_cast<uint32_t>(took_us),
+			      .queue_length = static_cast<uint32_t>(queue_length),
+			      .depth_tried = static_cast<uint32_t>(queue_length),
+			      .jobs_started = started});
 	}
-	const uint64_t took_us = std::chrono::duration_cast<std::chrono::microseconds>(
-					 std::chrono::steady_clock::now() - began)
-					 .count();
+	set_cycle_active(false);
 	{
 		std::lock_guard<std::mutex> hold(mutex_);
 		stats_.passes++;
