@@ -1,0 +1,88 @@
+# Shared helpers of the cluster tests (sourced): start/stop the local cluster, submit, wait, assert.
+# Every assertion prints what it expected and what it saw, and counts a failure; none is skipped.
+
+cluster_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+localcluster=$cluster_dir/localcluster
+plugin_dir=${PLUGIN_DIR:-/var/tmp/slurm-campaign/plugins}
+failures=0
+checks=0
+
+fail() {
+	failures=$((failures + 1))
+	echo "  FAIL: $*"
+}
+pass() { echo "  ok: $*"; }
+
+# check DESCRIPTION COMMAND...: the command's exit status decides.
+check() {
+	local what=$1
+	shift
+	checks=$((checks + 1))
+	if "$@"; then pass "$what"; else fail "$what"; fi
+}
+
+# check_equal DESCRIPTION EXPECTED ACTUAL
+check_equal() {
+	checks=$((checks + 1))
+	local shown=${3//$'\n'/; }
+	if [ "$2" = "$3" ]; then pass "$1 (${shown:0:120})"; else fail "$1: expected '${2//$'\n'/; }', saw '$shown'"; fi
+}
+
+# start_cluster ARGS...: localcluster start with our plugin dir; exports SLURM_CONF.
+start_cluster() {
+	"$localcluster" start --plugin-dir "$plugin_dir" "$@" || {
+		echo "cluster did not start"
+		exit 1
+	}
+	eval "$("$localcluster" env)"
+	trap stop_cluster EXIT
+}
+
+stop_cluster() {
+	"$localcluster" stop >/dev/null 2>&1 || true
+}
+
+ctld_log() { "$localcluster" path ctld-log; }
+state_dir() { "$localcluster" path state; }
+
+# submit USER ARGS...: sbatch as USER (real uid switch), prints the job id.
+submit() {
+	local user=$1
+	shift
+	sbatch --uid="$user" --parsable -o /dev/null -D /tmp "$@"
+}
+
+# wait_until SECONDS COMMAND...: polls twice a second; false if it never held.
+wait_until() {
+	local seconds=$1 i
+	shift
+	for i in $(seq 1 $((seconds * 2))); do
+		"$@" && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
+# job_state_is ID STATE: squeue's compact state (PD, R, CG...) of one job.
+job_state_is() { [ "$(squeue -h -j "$1" -o %t 2>/dev/null)" = "$2" ]; }
+
+queue_empty() { [ -z "$(squeue -h -o %i)" ]; }
+
+# pending_count: jobs waiting in the queue.
+pending_count() { squeue -h -t PD -o %i | wc -l; }
+
+# Jobs the jobcomp log records as COMPLETED (squeue forgets them after MinJobAge).
+completed_count() { grep -c 'JobState=COMPLETED' "$("$localcluster" path jobcomp)" 2>/dev/null || true; }
+
+# sched_stat KEY: a counter from sched/campaign's published statistics file.
+sched_stat() {
+	sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p" "$(state_dir)/campaign_sched_stats.json" 2>/dev/null
+}
+
+# Errors our plugins logged in slurmctld's log.
+plugin_errors() { grep -E 'error|fatal' "$(ctld_log)" | grep -E '(priority|sched)[/_]campaign' || true; }
+
+finish() {
+	echo "$(basename "$0" .sh): $checks checks, $failures failed"
+	[ "$failures" -eq 0 ]
+}
