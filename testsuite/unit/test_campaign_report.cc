@@ -28,10 +28,10 @@ START_TEST(test_report_round_trips_through_json)
 	report.rows.push_back(row);
 	auto back = report_from_json(report_to_json(report));
 	ck_assert_msg(back.ok(), "%s", back.ok() ? "" : back.error().c_str());
-	ck_assert_str_eq(back.value().policy.c_str(), "ostrich");
+	ck_assert_string_eq(back.value().policy, "ostrich");
 	ck_assert_int_eq(back.value().rows.size(), 1);
 	const CampaignRow &got = back.value().rows[0];
-	ck_assert_str_eq(got.user.c_str(), "alice");
+	ck_assert_string_eq(got.user, "alice");
 	ck_assert_uint_eq(got.campaign_id, 42);
 	ck_assert_int_eq(*got.virtual_finish_s, 1700003600);
 	ck_assert(!got.deadline_s.has_value());
@@ -53,9 +53,9 @@ END_TEST
 
 START_TEST(test_munge_socket_from_auth_info)
 {
-	ck_assert_str_eq(munge_socket_from_auth_info("socket=/run/m.sock").c_str(), "/run/m.sock");
-	ck_assert_str_eq(munge_socket_from_auth_info("ttl=60,socket=/x/y").c_str(), "/x/y");
-	ck_assert_str_eq(munge_socket_from_auth_info("").c_str(), "");
+	ck_assert_string_eq(munge_socket_from_auth_info("socket=/run/m.sock"), "/run/m.sock");
+	ck_assert_string_eq(munge_socket_from_auth_info("ttl=60,socket=/x/y"), "/x/y");
+	ck_assert_string_eq(munge_socket_from_auth_info(""), "");
 }
 END_TEST
 

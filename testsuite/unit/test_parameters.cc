@@ -39,7 +39,7 @@ START_TEST(test_defaults_fill_every_key)
 {
 	auto parsed = priority_schema().parse("");
 	ck_assert(parsed.ok());
-	ck_assert_str_eq(parsed.value().text("policy").c_str(), "ostrich");
+	ck_assert_string_eq(parsed.value().text("policy"), "ostrich");
 	ck_assert_int_eq(parsed.value().integer("calc_period"), 5);
 	ck_assert(!parsed.value().boolean("shadow"));
 	ck_assert(!parsed.value().was_set("policy"));
@@ -50,7 +50,7 @@ START_TEST(test_values_are_parsed_and_normalised)
 {
 	auto parsed = priority_schema().parse(" Policy = FairCamp , calc_period=60,shadow=YES,");
 	ck_assert_msg(parsed.ok(), "%s", parsed.ok() ? "" : parsed.error().c_str());
-	ck_assert_str_eq(parsed.value().text("policy").c_str(), "faircamp");
+	ck_assert_string_eq(parsed.value().text("policy"), "faircamp");
 	ck_assert_int_eq(parsed.value().integer("calc_period"), 60);
 	ck_assert(parsed.value().boolean("shadow"));
 	ck_assert(parsed.value().was_set("calc_period"));

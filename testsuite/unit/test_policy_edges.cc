@@ -100,7 +100,7 @@ START_TEST(test_edge_updates_after_submit_change_work_and_domain)
 	ok(core.update(move, 0));
 	const Ranking moved = core.rank(0);
 	expect_near(explain(moved, 1).key, 15, "120 CPU-s alone on q's 8 CPUs");
-	ck_assert_str_eq(moved.campaigns.back().domain.c_str(), "q");
+	ck_assert_string_eq(moved.campaigns.back().domain, "q");
 	ck_assert(!core.update(JobUpdate{.job_id = 5}, 0).ok());
 }
 END_TEST

@@ -49,8 +49,8 @@ START_TEST(test_answers_one_line_per_connection)
 	ck_assert(server.start("127.0.0.1", 0, [](const std::string &line) {
 		return "echo:" + line;
 	}).ok());
-	ck_assert_str_eq(ask(server.port(), "hello\n").c_str(), "echo:hello\n");
-	ck_assert_str_eq(ask(server.port(), "a\nb\n").c_str(), "echo:a\n");
+	ck_assert_string_eq(ask(server.port(), "hello\n"), "echo:hello\n");
+	ck_assert_string_eq(ask(server.port(), "a\nb\n"), "echo:a\n");
 	ck_assert_uint_eq(server.requests_served(), 2);
 }
 END_TEST
@@ -75,7 +75,7 @@ START_TEST(test_silent_client_times_out_and_others_are_served)
 	limits.timeout_ms = 300;
 	ck_assert(server.start("127.0.0.1", 0, [](const std::string &) { return "ok"; }, limits).ok());
 	int silent = connect_to(server.port());
-	ck_assert_str_eq(ask(server.port(), "q\n").c_str(), "ok\n"); // not blocked by the silent one
+	ck_assert_string_eq(ask(server.port(), "q\n"), "ok\n"); // not blocked by the silent one
 	std::string reply = read_all(silent);                       // the server closes it
 	close(silent);
 	ck_assert_msg(reply.find("timed out") != std::string::npos, "%s", reply.c_str());
