@@ -50,6 +50,8 @@ extern "C" {
 #pragma weak slurmctld_tres_cnt
 #pragma weak acct_db_conn
 #pragma weak check_bf_running_lock
+#pragma weak part_list
+#pragma weak avail_node_bitmap
 
 namespace campaign::slurm {
 

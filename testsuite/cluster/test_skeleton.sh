@@ -6,7 +6,7 @@ source "$(dirname "$0")/lib.sh"
 
 start_cluster --nodes 4 --cpus 8 \
 	--conf "PriorityType=priority/campaign" \
-	--conf "PriorityParameters=calc_period=1" \
+	--conf "PriorityParameters=policy=fifo,calc_period=1" \
 	--conf "SchedulerType=sched/campaign" \
 	--conf "SchedulerParameters=sched_interval=-1,defer,campaign_period=1"
 

@@ -11,6 +11,7 @@
 #include "scampaign_service.h"
 
 #include "query/munge_credential.h"
+#include "policy/priority_parameters.h"
 #include "util/parameters.h"
 
 #include <cmath>
@@ -37,32 +38,6 @@ struct PluginState {
 };
 PluginState *state = nullptr;
 
-ParameterSchema priority_schema()
-{
-	return ParameterSchema("PriorityParameters", "",
-			       {{.key = "policy",
-				 .kind = ParameterKind::Choice,
-				 .default_value = "fifo",
-				 .description = "ranking policy",
-				 .choices = {"fifo"}},
-				{.key = "calc_period",
-				 .kind = ParameterKind::Integer,
-				 .default_value = "5",
-				 .description = "seconds between full re-rank passes",
-				 .min_integer = 1,
-				 .max_integer = 86400},
-				{.key = "query_port",
-				 .kind = ParameterKind::Integer,
-				 .default_value = "6830",
-				 .description = "TCP port of the scampaign channel (0: off)",
-				 .min_integer = 0,
-				 .max_integer = 65535},
-				{.key = "query_address",
-				 .kind = ParameterKind::Text,
-				 .default_value = "127.0.0.1",
-				 .description = "IPv4 address the scampaign channel listens on"}});
-}
-
 std::chrono::milliseconds period_of(const PriorityRanker &ranker)
 {
 	return std::chrono::seconds(ranker.calc_period_s());
@@ -77,7 +52,7 @@ void apply_reconfigure()
 		CtldLock hold(kReadConfig);
 		text = slurm_conf.priority_params ? slurm_conf.priority_params : "";
 	}
-	auto parsed = priority_schema().parse(text);
+	auto parsed = priority_parameter_schema().parse(text);
 	if (!parsed.ok()) {
 		error("priority/campaign: reconfigure ignored, old parameters kept: %s",
 		      parsed.error().c_str());
@@ -115,7 +90,7 @@ void start_scampaign(const ParameterValues &parameters)
 int start_plugin()
 {
 	const char *text = slurm_conf.priority_params ? slurm_conf.priority_params : "";
-	auto parsed = priority_schema().parse(text);
+	auto parsed = priority_parameter_schema().parse(text);
 	if (!parsed.ok()) {
 		error("priority/campaign: %s", parsed.error().c_str());
 		return SLURM_ERROR;
@@ -149,6 +124,7 @@ __attribute__((visibility("default"))) int fini(void)
 		if (state) {
 			state->worker.stop();
 			state->scampaign.stop();
+			state->ranker->save_state();
 			delete state;
 			state = nullptr;
 		}

@@ -1,15 +1,26 @@
 // PriorityRanker: lock discipline of the internals brief (§1.3, §8): copy, unlock, compute,
-// re-lock, revalidate by job id. Never keeps a job_record_t* across a lock release.
+// re-lock, revalidate by job id. Never keeps a job_record_t* across a lock release, and never
+// waits for a slurmctld lock while holding its own mutex (priority_p_set runs under job write).
 #include "priority_ranker.h"
 
 #include "ctld_lock.h"
+#include "job_snapshot.h"
 #include "priority_factors.h"
+#include "state_file.h"
+
+#include "state/priority_state.h"
 #include "util/rank_priority.h"
 
 #include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <pwd.h>
+#include <sstream>
 
 namespace campaign::slurm {
 namespace {
+
+constexpr const char *kStateFile = "campaign_priority_state.json";
 
 // A job whose priority we own: pending, not held (0), not set by an administrator.
 bool rankable(const job_record_t *job)
@@ -18,14 +29,53 @@ bool rankable(const job_record_t *job)
 	       !job->direct_set_prio && job->details;
 }
 
+std::string user_name(uint32_t uid)
+{
+	struct passwd entry, *found = nullptr;
+	char buffer[1024];
+	if (getpwuid_r(uid, &entry, buffer, sizeof(buffer), &found) == 0 && found)
+		return found->pw_name;
+	return std::to_string(uid);
+}
+
+std::optional<std::string> read_file(const std::string &path)
+{
+	std::ifstream in(path, std::ios::binary);
+	if (!in)
+		return std::nullopt;
+	std::ostringstream text;
+	text << in.rdbuf();
+	return text.str();
+}
+
 } // namespace
 
-PriorityRanker::PriorityRanker(ParameterValues parameters) : parameters_(std::move(parameters)) {}
+PriorityRanker::PriorityRanker(ParameterValues parameters) : parameters_(std::move(parameters))
+{
+	reset_core(nullptr);
+}
+
+void PriorityRanker::reset_core(const char *why)
+{
+	auto created = CampaignCore::create(parameters_);
+	if (!created.ok()) { // the schema accepted these values, so this is an internal error
+		error("priority/campaign: core not created: %s", created.error().c_str());
+		core_.reset();
+		return;
+	}
+	core_.emplace(std::move(created).value());
+	feeder_ = CoreFeeder();
+	if (why)
+		info("priority/campaign: campaign state rebuilt from Slurm's job table: %s", why);
+}
 
 void PriorityRanker::set_parameters(ParameterValues parameters)
 {
 	std::lock_guard<std::mutex> hold(mutex_);
+	const bool changed = parameters.describe() != parameters_.describe();
 	parameters_ = std::move(parameters);
+	if (changed)
+		reset_core("parameters changed");
 }
 
 int64_t PriorityRanker::calc_period_s() const
@@ -38,11 +88,10 @@ uint32_t PriorityRanker::priority_at_submit(uint32_t last_priority, job_record_t
 {
 	if (job->direct_set_prio && job->priority > 1)
 		return job->priority;
-	// FIFO: a new job ranks after every pending job; the next pass writes the exact rank.
 	uint32_t priority = last_priority >= 2 ? last_priority - 1 : 1;
 	if (last_priority == 0 || last_priority > kTopPriority)
 		priority = kTopPriority;
-	set_priority_factors(job, priority, 0);
+	set_priority_factors(job, priority, 1);
 	return priority;
 }
 
@@ -58,58 +107,123 @@ bool PriorityRanker::private_jobs() const
 	return private_jobs_;
 }
 
-std::vector<PriorityRanker::PendingJob> PriorityRanker::snapshot_pending()
+// First pass only: a missing file starts clean; an unreadable one is moved aside (kept for the
+// admin) and we start clean; Slurm's job table then rebuilds what it can.
+void PriorityRanker::restore_state(const std::string &state_dir)
 {
-	std::vector<PendingJob> pending;
-	CtldLock hold(kReadConfigAndJobs);
-	{
-		std::lock_guard<std::mutex> guard(mutex_);
-		private_jobs_ = slurm_conf.private_data & PRIVATE_DATA_JOBS;
+	restored_ = true;
+	const std::string path = state_dir + "/" + kStateFile;
+	std::optional<std::string> text = read_file(path);
+	if (!text) {
+		info("priority/campaign: no state file %s: starting clean", path.c_str());
+		return;
 	}
-	ListIterator it = list_iterator_create(job_list);
-	while (auto *job = static_cast<job_record_t *>(list_next(it)))
-		if (rankable(job))
-			pending.push_back({job->job_id, static_cast<int64_t>(job->details->submit_time)});
-	list_iterator_destroy(it);
-	return pending;
+	auto loaded = load_priority_state(*text);
+	if (!loaded.ok()) {
+		const std::string aside = path + ".corrupt";
+		std::rename(path.c_str(), aside.c_str());
+		error("priority/campaign: state file %s unusable (%s); moved to %s, starting clean",
+		      path.c_str(), loaded.error().c_str(), aside.c_str());
+		return;
+	}
+	if (!core_ || loaded.value().core.config().text != core_->config().text) {
+		info("priority/campaign: state file %s was saved with other parameters (%s): "
+		     "starting clean",
+		     path.c_str(), loaded.value().core.config().text.c_str());
+		return;
+	}
+	core_.emplace(std::move(loaded.value().core));
+	feeder_ = std::move(loaded.value().feeder);
+	info("priority/campaign: state restored from %s (%zu jobs tracked)", path.c_str(),
+	     feeder_.tracked());
 }
 
-size_t PriorityRanker::apply(const std::vector<uint32_t> &order) const
+void PriorityRanker::save_state()
 {
+	std::lock_guard<std::mutex> hold(mutex_);
+	if (!core_ || state_dir_.empty())
+		return;
+	Status saved = write_file_atomically(state_dir_, kStateFile,
+					     save_priority_state(*core_, feeder_));
+	if (!saved.ok())
+		error("priority/campaign: state not saved: %s", saved.error().c_str());
+}
+
+size_t PriorityRanker::apply(const Ranking &ranking, bool shadow) const
+{
+	if (shadow)
+		return 0; // published only; Slurm keeps priority/basic-like values
 	size_t changed = 0;
 	CtldLock hold(kWriteJobs);
-	for (size_t rank = 0; rank < order.size(); rank++) {
-		job_record_t *job = find_job_record(order[rank]);
+	const size_t count = ranking.order.size();
+	for (size_t rank = 0; rank < count; rank++) {
+		job_record_t *job = find_job_record(ranking.order[rank]);
 		if (!job || !rankable(job))
 			continue; // started, held or re-prioritized by an admin since the snapshot
 		const uint32_t priority = priority_for_rank(rank);
 		if (job->priority != priority)
 			changed++;
 		job->priority = priority;
-		set_priority_factors(job, priority, 0);
+		// sprio's AGE column carries the rank score (count - rank), SITE the base.
+		set_priority_factors(job, priority, static_cast<uint32_t>(count - rank));
 	}
 	if (changed)
 		last_job_update = time(nullptr);
 	return changed;
 }
 
+void PriorityRanker::publish(Ranking &ranking, int64_t now_s)
+{
+	CampaignReport report;
+	report.policy = parameters_.text("policy");
+	report.generated_s = now_s;
+	report.rows = std::move(ranking.campaigns);
+	for (CampaignRow &row : report.rows)
+		row.user = user_name(row.uid);
+	report_ = std::move(report);
+}
+
 void PriorityRanker::rank_pass()
 {
-	const auto started = std::chrono::steady_clock::now();
-	std::vector<FifoEntry> entries;
-	for (const PendingJob &job : snapshot_pending())
-		entries.push_back({job.job_id, job.submit_s});
-	const size_t ranked = entries.size();
-	const size_t changed = apply(fifo_order(std::move(entries)));
+	const auto began = std::chrono::steady_clock::now();
+	ClusterSnapshot snapshot = take_snapshot();
+	Ranking ranking;
+	FeedCounts counts;
+	bool shadow = false;
+	{
+		std::lock_guard<std::mutex> hold(mutex_);
+		state_dir_ = snapshot.state_dir;
+		private_jobs_ = snapshot.private_jobs;
+		if (!restored_)
+			restore_state(snapshot.state_dir);
+		if (!core_)
+			return;
+		counts = feeder_.reconcile(*core_, snapshot.jobs, snapshot.partitions, snapshot.now);
+		ranking = core_->rank(snapshot.now);
+		shadow = parameters_.boolean("shadow");
+	}
+	if (counts.errors)
+		error("priority/campaign: %u events refused by the core; first: %s", counts.errors,
+		      counts.first_error.c_str());
+	if (!ranking.error.empty())
+		error("priority/campaign: ranking failed: %s", ranking.error.c_str());
+	const size_t changed = apply(ranking, shadow);
+	const size_t ranked = ranking.order.size();
+	{
+		std::lock_guard<std::mutex> hold(mutex_);
+		publish(ranking, snapshot.now);
+		passes_++;
+	}
+	save_state();
 	const auto took_us = std::chrono::duration_cast<std::chrono::microseconds>(
-				     std::chrono::steady_clock::now() - started)
+				     std::chrono::steady_clock::now() - began)
 				     .count();
-	std::lock_guard<std::mutex> hold(mutex_);
-	passes_++;
-	report_.policy = parameters_.text("policy");
-	report_.generated_s = time(nullptr);
-	log_flag(PRIO, "priority/campaign: pass %lu ranked %zu pending jobs, %zu changed, %ld us",
-		 static_cast<unsigned long>(passes_), ranked, changed, static_cast<long>(took_us));
+	log_flag(PRIO,
+		 "priority/campaign: pass %lu: %zu jobs seen, %u submitted, %u started, %u ended, "
+		 "%u cancelled; %zu pending ranked, %zu changed; %ld us",
+		 static_cast<unsigned long>(passes_), snapshot.jobs.size(), counts.submitted,
+		 counts.started, counts.ended, counts.cancelled, ranked, changed,
+		 static_cast<long>(took_us));
 }
 
 } // namespace campaign::slurm

@@ -1,9 +1,11 @@
-// The priority/campaign pass: snapshot pending jobs under a short read lock, rank them with
-// the core, re-lock and write priorities by job id. Owns the plugin's core state.
+// The priority/campaign pass: snapshot Slurm's jobs under a short read lock, feed the differences
+// to the core and rank, re-lock and write priorities by job id, save the state. Owns the core.
 #pragma once
 
 #include "slurm_api.h"
 
+#include "policy/campaign_core.h"
+#include "policy/core_feeder.h"
 #include "query/campaign_report.h"
 #include "util/parameters.h"
 
@@ -13,10 +15,13 @@ class PriorityRanker {
 public:
 	explicit PriorityRanker(ParameterValues parameters);
 
-	// Priority for a job at submit or update (job write lock held by the caller; no locks here).
+	// Priority for a job at submit or update (job write lock held by the caller; no locks here):
+	// below every ranked job until the next pass ranks it.
 	uint32_t priority_at_submit(uint32_t last_priority, job_record_t *job);
 	// One full pass from the plugin thread (takes and releases slurmctld locks itself).
 	void rank_pass();
+	// fini: save the state one last time (no slurmctld locks taken).
+	void save_state();
 	void set_parameters(ParameterValues parameters);
 	int64_t calc_period_s() const;
 	// What scampaign shows, as of the last pass, and whether PrivateData=jobs was set then.
@@ -24,15 +29,17 @@ public:
 	bool private_jobs() const;
 
 private:
-	struct PendingJob {
-		uint32_t job_id;
-		int64_t submit_s;
-	};
-	std::vector<PendingJob> snapshot_pending();
-	size_t apply(const std::vector<uint32_t> &order) const;
+	void restore_state(const std::string &state_dir);
+	void reset_core(const char *why);
+	size_t apply(const Ranking &ranking, bool shadow) const;
+	void publish(Ranking &ranking, int64_t now_s);
 
 	mutable std::mutex mutex_;
 	ParameterValues parameters_;
+	std::optional<CampaignCore> core_;
+	CoreFeeder feeder_;
+	bool restored_ = false;
+	std::string state_dir_;
 	uint64_t passes_ = 0;
 	CampaignReport report_;
 	bool private_jobs_ = false;

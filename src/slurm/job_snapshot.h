@@ -1,0 +1,22 @@
+// Copies Slurm's job and partition tables into the core's plain types (ObservedJob,
+// PartitionCapacity) under one short read lock. Nothing returned points into Slurm memory.
+#pragma once
+
+#include "slurm_api.h"
+
+#include "policy/core_feeder.h"
+
+namespace campaign::slurm {
+
+struct ClusterSnapshot {
+	time_t now = 0;
+	bool private_jobs = false; // PrivateData=jobs
+	std::string state_dir;     // StateSaveLocation
+	std::vector<ObservedJob> jobs;
+	std::vector<PartitionCapacity> partitions;
+};
+
+// Takes {conf, job, node, part} read locks itself: call from a plugin thread only.
+ClusterSnapshot take_snapshot();
+
+} // namespace campaign::slurm
