@@ -33,7 +33,8 @@ CoreFeeder::Tracked CoreFeeder::tracked_from(const ObservedJob &job)
 }
 
 // A job first seen now: submit it, and replay what it already did (start, end).
-void CoreFeeder::observe_new(const ObservedJob &job, std::vector<Event> &events)
+void CoreFeeder::observe_new(const ObservedJob &job, std::vector<Event> &events,
+                             std::optional<int64_t> submit_at_s)
 {
 	const uint32_t id = job.fields.job_id;
 	Tracked tracked = tracked_from(job);
@@ -42,7 +43,9 @@ void CoreFeeder::observe_new(const ObservedJob &job, std::vector<Event> &events)
 		tracked_[id] = tracked;
 		return;
 	}
-	Event submit{.time_s = job.fields.submit_s, .kind = Event::Kind::Submit, .job_id = id};
+	Event submit{.time_s = submit_at_s.value_or(job.fields.submit_s),
+	             .kind = Event::Kind::Submit,
+	             .job_id = id};
 	submit.fields = job.fields;
 	if (job.state != ObservedJob::State::Pending) {
 		// It started before we saw it: it was eligible and not held then.
@@ -71,10 +74,10 @@ void CoreFeeder::observe_known(const ObservedJob &job, Tracked &tracked, int64_t
 		return;
 	using State = ObservedJob::State;
 	if (tracked.told == Told::Running && job.state == State::Pending) {
-		// Requeued: the run is over; the job comes back as a new submission.
+		// Requeued: the run is over; the job comes back as a new submission, after the end.
 		events.push_back({.time_s = now_s, .kind = Event::Kind::End, .job_id = id});
 		tracked_.erase(id);
-		observe_new(job, events);
+		observe_new(job, events, now_s);
 		return;
 	}
 	if (tracked.told == Told::Pending) {

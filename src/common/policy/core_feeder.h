@@ -62,7 +62,8 @@ private:
 	friend struct FeederStateCodec;
 
 	void observe(const ObservedJob &job, int64_t now_s, std::vector<Event> &events);
-	void observe_new(const ObservedJob &job, std::vector<Event> &events);
+	void observe_new(const ObservedJob &job, std::vector<Event> &events,
+	                 std::optional<int64_t> submit_at_s = std::nullopt);
 	void observe_known(const ObservedJob &job, Tracked &tracked, int64_t now_s,
 	                   std::vector<Event> &events);
 	void forget_missing(const std::vector<ObservedJob> &jobs, int64_t now_s,
