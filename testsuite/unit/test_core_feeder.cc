@@ -119,7 +119,26 @@ START_TEST(test_feeder_vanished_and_cancelled_jobs_leave_the_ranking)
 	ck_assert(!ranked(core, 1, 3));
 	ck_assert(!ranked(core, 2, 3));
 	ck_assert(ranked(core, 3, 3));
-	ck_assert_uint_eq(feeder.tracked(), 2); // j2 remembered as done until it leaves the table
+	ck_assert_uint_eq(feeder.tracked(), 2); // j2 remembered as done
+}
+END_TEST
+
+// A finished job purged from the table and recovered later (slurmctld crashed before saving
+// the purge) is not counted again; it is forgotten once gone for longer than the memory.
+START_TEST(test_feeder_remembers_finished_jobs_after_they_leave_the_table)
+{
+	const JobFields j1 = job(1, 100, 0, 4, 60), j2 = job(2, 100, 5, 4, 60);
+	CampaignCore core = make_core("policy=ostrich");
+	CoreFeeder feeder;
+	feeder.reconcile(core, {running(j1, 1), pending(j2)}, {kBatch}, 6);
+	feeder.reconcile(core, {finished(j1, 1, 20), pending(j2)}, {kBatch}, 21);
+	feeder.reconcile(core, {pending(j2)}, {kBatch}, 40); // purged
+	FeedCounts back = feeder.reconcile(core, {finished(j1, 1, 20), pending(j2)}, {kBatch}, 50);
+	ck_assert_uint_eq(back.submitted + back.ended, 0);
+	feeder.reconcile(core, {pending(j2)}, {kBatch}, 60);
+	ck_assert_uint_eq(feeder.tracked(), 2);
+	feeder.reconcile(core, {pending(j2)}, {kBatch}, 60 + CoreFeeder::kDoneMemoryS + 1);
+	ck_assert_uint_eq(feeder.tracked(), 1);
 }
 END_TEST
 
@@ -213,6 +232,7 @@ int main()
 	tcase_add_test(tc, test_feeder_equals_direct_events);
 	tcase_add_test(tc, test_feeder_replays_a_job_seen_only_finished);
 	tcase_add_test(tc, test_feeder_vanished_and_cancelled_jobs_leave_the_ranking);
+	tcase_add_test(tc, test_feeder_remembers_finished_jobs_after_they_leave_the_table);
 	tcase_add_test(tc, test_feeder_hold_release_and_requeue);
 	tcase_add_test(tc, test_feeder_limit_update_changes_the_key);
 	tcase_add_test(tc, test_priority_state_round_trips);

@@ -70,8 +70,10 @@ void CoreFeeder::observe_known(const ObservedJob &job, Tracked &tracked, int64_t
                                std::vector<Event> &events)
 {
 	const uint32_t id = job.fields.job_id;
-	if (tracked.told == Told::Done)
+	if (tracked.told == Told::Done) {
+		tracked.gone_s = 0;
 		return;
+	}
 	using State = ObservedJob::State;
 	if (tracked.told == Told::Running && job.state == State::Pending) {
 		// Requeued: the run is over; the job comes back as a new submission, after the end.
@@ -168,10 +170,19 @@ void CoreFeeder::forget_missing(const std::vector<ObservedJob> &jobs, int64_t no
 			++it;
 			continue;
 		}
-		if (it->second.told == Told::Running)
+		Tracked &tracked = it->second;
+		if (tracked.told == Told::Done) {
+			if (tracked.gone_s == 0)
+				tracked.gone_s = now_s;
+			if (now_s - tracked.gone_s <= kDoneMemoryS) {
+				++it;
+				continue;
+			}
+		} else if (tracked.told == Told::Running) {
 			events.push_back({.time_s = now_s, .kind = Event::Kind::End, .job_id = it->first});
-		else if (it->second.told == Told::Pending)
+		} else {
 			events.push_back({.time_s = now_s, .kind = Event::Kind::Cancel, .job_id = it->first});
+		}
 		it = tracked_.erase(it);
 	}
 }

@@ -34,6 +34,11 @@ struct FeedCounts {
 class CoreFeeder
 {
 public:
+	// A finished job is remembered this long after it leaves the table: a slurmctld that
+	// crashes after purging it may recover it from an older job_state, and it must not be
+	// counted twice.
+	static constexpr int64_t kDoneMemoryS = 3600;
+
 	// Feeds `core` with the difference between what it was told before and `jobs` (the whole
 	// table), then `partitions`' capacity changes. Jobs missing from `jobs` are over: a running
 	// one ends at `now_s`, a pending one is cancelled.
@@ -57,6 +62,7 @@ private:
 		uint32_t cpus = 1, nodes = 1, array_tasks = 1;
 		int32_t nice = 0;
 		int64_t start_s = 0;
+		int64_t gone_s = 0; // Done and missing from the table since then (0: present)
 	};
 	struct Event;
 	friend struct FeederStateCodec;

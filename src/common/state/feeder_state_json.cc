@@ -28,16 +28,17 @@ json_t *optional_integer(const std::optional<int64_t> &value)
 struct FeederStateCodec {
 	static json_t *job(uint32_t id, const CoreFeeder::Tracked &t)
 	{
-		return json_pack("[I,i,b,b,b,i,I,I,I,I,i,I]", (json_int_t)id, (int)t.told, t.eligible,
-		                 t.held, t.admin_priority, (int)t.limit.kind, (json_int_t)t.limit.seconds,
-		                 (json_int_t)t.cpus, (json_int_t)t.nodes, (json_int_t)t.array_tasks,
-		                 (int)t.nice, (json_int_t)t.start_s);
+		return json_pack("[I,i,b,b,b,i,I,I,I,I,i,I,I]", (json_int_t)id, (int)t.told,
+		                 t.eligible, t.held, t.admin_priority, (int)t.limit.kind,
+		                 (json_int_t)t.limit.seconds, (json_int_t)t.cpus, (json_int_t)t.nodes,
+		                 (json_int_t)t.array_tasks, (int)t.nice, (json_int_t)t.start_s,
+		                 (json_int_t)t.gone_s);
 	}
 
 	static std::pair<uint32_t, CoreFeeder::Tracked> job(const JsonReader &in)
 	{
-		if (in.size() != 12)
-			in.fail("expected 12 values");
+		if (in.size() != 13)
+			in.fail("expected 13 values");
 		auto integer = [&](size_t i, int64_t min, int64_t max) {
 			return in.item(i).integer(min, max);
 		};
@@ -54,6 +55,7 @@ struct FeederStateCodec {
 		t.array_tasks = static_cast<uint32_t>(integer(9, 1, kU32));
 		t.nice = static_cast<int32_t>(integer(10, INT32_MIN, INT32_MAX));
 		t.start_s = integer(11, kI64Min, kI64Max);
+		t.gone_s = integer(12, kI64Min, kI64Max);
 		return {id, t};
 	}
 
