@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The demo: build, start a 4-node local Slurm cluster with priority/campaign and sched/campaign,
+# The demo: build, start a 4-node local Slurm cluster with priority/campaign (OStrich) and sched/campaign,
 # run a small two-user workload, and show squeue, sprio and a one-line summary. Root, Debian 12.
 # KEEP_CLUSTER=1 leaves the cluster running afterwards (stop: testsuite/cluster/localcluster stop).
 set -euo pipefail
@@ -10,7 +10,7 @@ cluster=$repo/testsuite/cluster/localcluster
 bash "$repo/scripts/build.sh"
 "$cluster" start --nodes 4 --cpus 8 --plugin-dir "$work/plugins" \
 	--conf "PriorityType=priority/campaign" \
-	--conf "PriorityParameters=calc_period=2" \
+	--conf "PriorityParameters=policy=ostrich,calc_period=2" \
 	--conf "SchedulerType=sched/campaign" \
 	--conf "SchedulerParameters=campaign_period=2"
 eval "$("$cluster" env)"
@@ -34,6 +34,14 @@ while [ -n "$(squeue -h -o %i)" ]; do
 	[ "$(date +%s)" -lt "$deadline" ] || { echo "demo: jobs still queued after 300 s" >&2; exit 1; }
 	sleep 2
 done
-done_jobs=$(grep -c 'JobState=COMPLETED' "$("$cluster" path jobcomp)" || true)
+jobcomp=$("$cluster" path jobcomp)
+done_jobs=$(grep -c 'JobState=COMPLETED' "$jobcomp" || true)
+# Longest submit-to-end time of each user's jobs, from Slurm's own completion log.
+slowest() {
+	grep "UserId=$1(" "$jobcomp" | sed -n 's/.*EndTime=\([^ ]*\).*SubmitTime=\([^ ]*\).*/\1 \2/p' |
+		while read -r end submit; do echo $(($(date -d "$end" +%s) - $(date -d "$submit" +%s))); done |
+		sort -n | tail -n 1
+}
 starts=$(sed -n 's/.*"jobs_started": \([0-9]*\).*/\1/p' "$("$cluster" path state)/campaign_sched_stats.json")
-echo "demo: $done_jobs of 28 jobs from 2 users completed; sched/campaign started $starts of them; drained in $(( $(date +%s) - started )) s"
+echo "demo: $done_jobs of 28 jobs from 2 users completed; sched/campaign started $starts of them; drained in $(( $(date +%s) - started )) s;" \
+	"OStrich ranked the light user's campaign first: camp2's jobs all done $(slowest camp2) s after submission, camp1's $(slowest camp1) s"

@@ -66,6 +66,8 @@ wait_until() {
 # job_state_is ID STATE: squeue's compact state (PD, R, CG...) of one job.
 job_state_is() { [ "$(squeue -h -j "$1" -o %t 2>/dev/null)" = "$2" ]; }
 
+ctld_ping() { scontrol ping 2>/dev/null | grep -q 'is UP'; }
+
 queue_empty() { [ -z "$(squeue -h -o %i)" ]; }
 
 # pending_count: jobs waiting in the queue.
