@@ -42,6 +42,27 @@ stop_cluster() {
 	"$localcluster" stop >/dev/null 2>&1 || true
 }
 
+scampaign_bin=${BUILD_DIR:-$cluster_dir/../../build}/src/scampaign/scampaign
+
+# campaign_field USER FIELD: FIELD of USER's campaign with pending jobs, as scampaign --json
+# lists it ("none" if there is no such campaign).
+campaign_field() {
+	"$scampaign_bin" --json 2>/dev/null | python3 -c '
+import json, sys
+rows = [r for r in json.load(sys.stdin)["campaigns"] if r["user"] == sys.argv[1] and r["pending"] > 0]
+print(rows[0][sys.argv[2]] if rows else "none")
+' "$1" "$2" 2>/dev/null || echo unreadable
+}
+
+# near A B: |A - B| <= 1 (listings round to whole seconds).
+near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(d >= -1 && d <= 1) }' 2>/dev/null; }
+
+# pending_order PARTITION: pending job ids, highest priority first.
+pending_order() { squeue -h -p "$1" -t PD -o '%Q %i' | sort -rn | awk '{print $2}' | tr '\n' ' '; }
+
+# at_time EPOCH: --begin's format.
+at_time() { date -d "@$1" +%Y-%m-%dT%H:%M:%S; }
+
 ctld_log() { "$localcluster" path ctld-log; }
 state_dir() { "$localcluster" path state; }
 

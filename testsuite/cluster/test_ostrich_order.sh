@@ -3,7 +3,6 @@
 # from fewest-jobs-first and from smallest-work-first; Slurm's priorities must follow it.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
-scampaign=${BUILD_DIR:-$cluster_dir/../../build}/src/scampaign/scampaign
 
 # Batch: 4 nodes x 8 CPUs, m = 32. A whole-cluster job in partition "hold" (same nodes, its own
 # fairness domain) keeps every CPU busy, so the batch jobs stay pending while we read their ranks.
@@ -33,20 +32,19 @@ check "the whole-cluster job in 'hold' starts" wait_until 20 job_state_is "$bloc
 # T0+30 each share is 32/3, so C~A = T0+30 + 480*3/32 = T0+75, C~C = T0+30 + 600*3/32 = T0+86.25,
 # C~B = T0+30 + 960*3/32 = T0+120, whatever the second the pass ran.
 t0=$(($(date +%s) + 8))
-begin() { date -d "@$1" +%Y-%m-%dT%H:%M:%S; }
-b_job=$(submit camp2 -p batch -n 16 -t 1 --begin="$(begin $((t0 + 30)))" -J B1 --wrap "sleep 1")
-c_jobs=("$(submit camp3 -p batch -n 5 -t 1 --begin="$(begin $((t0 + 30)))" -J C1 --wrap "sleep 1")")
-c_jobs+=("$(submit camp3 -p batch -n 5 -t 1 --begin="$(begin $((t0 + 30)))" -J C2 --wrap "sleep 1")")
+b_job=$(submit camp2 -p batch -n 16 -t 1 --begin="$(at_time $((t0 + 30)))" -J B1 --wrap "sleep 1")
+c_jobs=("$(submit camp3 -p batch -n 5 -t 1 --begin="$(at_time $((t0 + 30)))" -J C1 --wrap "sleep 1")")
+c_jobs+=("$(submit camp3 -p batch -n 5 -t 1 --begin="$(at_time $((t0 + 30)))" -J C2 --wrap "sleep 1")")
 a_jobs=()
 for i in 1 2 3; do
-	a_jobs+=("$(submit camp1 -p batch -n 8 -t 1 --begin="$(begin "$t0")" -J A$i --wrap "sleep 1")")
+	a_jobs+=("$(submit camp1 -p batch -n 8 -t 1 --begin="$(at_time "$t0")" -J A$i --wrap "sleep 1")")
 done
 check "all six batch jobs pending" test "$(squeue -h -p batch -t PD -o %i | wc -l)" -eq 6
 
 echo "== waiting until T0+30 s (B and C eligible) and a ranking pass"
 while [ "$(date +%s)" -lt $((t0 + 33)) ]; do sleep 1; done
 
-order=$(squeue -h -p batch -t PD -o '%Q %i' | sort -rn | awk '{print $2}' | tr '\n' ' ')
+order=$(pending_order batch)
 expected="${a_jobs[*]} ${c_jobs[*]} $b_job "
 check_equal "Slurm's priority order is OStrich's (A, C, B)" "$expected" "$order"
 fifo=$(printf '%s\n' "$b_job" "${c_jobs[@]}" "${a_jobs[@]}" | tr '\n' ' ')
@@ -55,19 +53,10 @@ check "nor fewest-jobs-first (B, C, A)" test "$order" != "$b_job ${c_jobs[*]} ${
 check "nor least-work-first (C, B, A)" test "$order" != "${c_jobs[*]} $b_job ${a_jobs[*]} "
 
 echo "== virtual completion times, as scampaign shows them, against the hand computation"
-listing=$(SLURM_CONF=$SLURM_CONF "$scampaign" --json 2>&1)
-finish_of() { # user -> virtual finish - T0
-	python3 -c '
-import json, sys
-rows = [r for r in json.loads(sys.argv[1])["campaigns"] if r["user"] == sys.argv[2]]
-print(rows[0]["virtual_finish"] - int(sys.argv[3]) if rows and rows[0]["virtual_finish"] is not None else "none")
-' "$listing" "$1" "$t0" 2>/dev/null || echo "unreadable: $listing"
-}
-near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(d >= -1 && d <= 1) }' 2>/dev/null; }
 for pair in camp1:75 camp3:86.25 camp2:120; do
 	user=${pair%%:*}
 	want=${pair#*:}
-	got=$(finish_of "$user")
+	got=$(($(campaign_field "$user" virtual_finish) - t0))
 	check "C~ of $user is T0+$want (saw T0+$got, 1 s rounding allowed)" near "$got" "$want"
 done
 

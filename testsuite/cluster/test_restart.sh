@@ -5,17 +5,15 @@
 # file deleted before the restart must show the loss, proving the comparison can fail.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
-scampaign=${BUILD_DIR:-$cluster_dir/../../build}/src/scampaign/scampaign
 
 # camp1's campaign as scampaign lists it: "id done pending", or "none".
 campaign_of() {
-	SLURM_CONF=$SLURM_CONF "$scampaign" --json 2>/dev/null | python3 -c '
+	"$scampaign_bin" --json 2>/dev/null | python3 -c '
 import json, sys
 rows = [r for r in json.load(sys.stdin)["campaigns"] if r["user"] == sys.argv[1] and r["pending"] > 0]
 print(" ".join(str(rows[0][k]) for k in ("campaign", "done", "pending")) if rows else "none")
 ' "$1" 2>/dev/null || echo "unreadable"
 }
-pending_order() { squeue -h -p batch -t PD -o '%Q %i' | sort -rn | awk '{print $2}' | tr '\n' ' '; }
 purged() { ! scontrol show job "$1" >/dev/null 2>&1; }
 
 # scenario keep|delete: runs the workload, crashes slurmctld, and compares before and after.
@@ -40,11 +38,16 @@ scenario() {
 	wait_until 60 purged "$a1" || echo "a1 not purged within 60 s" >&2
 	# A submission after the purge makes slurmctld save its job_state without a1, so the
 	# restarted slurmctld does not bring a1 back: only our state file remembers it.
+	local marker
+	marker=$(mktemp)
 	b1=$(submit camp2 -p batch -n 16 -t 1 -J b1 --wrap "sleep 1")
-	sleep 4 # Slurm's state save and our passes after it
+	# slurmctld coalesces state saves (up to 5 s): wait until job_state is written after b1.
+	wait_until 30 test "$(state_dir)/job_state" -nt "$marker" || echo "job_state not saved" >&2
+	rm -f "$marker"
+	sleep 2 # our passes after it
 	local before_campaign before_order
 	before_campaign=$(campaign_of camp1)
-	before_order=$(pending_order)
+	before_order=$(pending_order batch)
 	echo "  before the crash: camp1 campaign (id done pending) $before_campaign; order $before_order" >&2
 
 	local pid
@@ -56,7 +59,7 @@ scenario() {
 	sleep 4 # nodes re-register, a pass runs
 	local after_campaign after_order
 	after_campaign=$(campaign_of camp1)
-	after_order=$(pending_order)
+	after_order=$(pending_order batch)
 	echo "  after the restart ($mode state): camp1 campaign $after_campaign; order $after_order" >&2
 	if [ "$before_campaign" = "$after_campaign" ] && [ "$before_order" = "$after_order" ]; then
 		echo same

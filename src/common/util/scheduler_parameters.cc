@@ -22,6 +22,23 @@ ParameterSchema scheduler_parameter_schema()
 			 .description = "most jobs started in one pass",
 			 .min_integer = 1,
 			 .max_integer = 1000000},
+			{.key = "campaign_mode",
+			 .kind = ParameterKind::Choice,
+			 .default_value = "conservative",
+			 .description = "which waiting jobs get a reservation no later job may delay",
+			 .choices = {"conservative", "easy", "per_campaign", "none"}},
+			{.key = "campaign_depth",
+			 .kind = ParameterKind::Integer,
+			 .default_value = "1000",
+			 .description = "most reservations (conservative and per_campaign)",
+			 .min_integer = 1,
+			 .max_integer = 10000000},
+			{.key = "campaign_horizon",
+			 .kind = ParameterKind::Integer,
+			 .default_value = "604800",
+			 .description = "seconds ahead a reservation may start",
+			 .min_integer = 60,
+			 .max_integer = 31622400},
 		});
 }
 

@@ -1,5 +1,9 @@
-// CampaignScheduler: lock once per pass, copy what we publish, write files after unlocking.
+// CampaignScheduler: lock once per pass, plan and start under it, write files after unlocking.
 #include "campaign_scheduler.h"
+
+#include "plan_snapshot.h"
+
+#include "plan/planner.h"
 
 #include "backfill_stats.h"
 #include "ctld_lock.h"
@@ -9,6 +13,47 @@
 #include <chrono>
 
 namespace campaign::slurm {
+namespace {
+
+plan::PlannerConfig planner_config(const ParameterValues &parameters)
+{
+	plan::PlannerConfig config;
+	const std::string &mode = parameters.text("campaign_mode");
+	config.mode = mode == "easy"           ? plan::ReservationMode::easy
+		      : mode == "none"         ? plan::ReservationMode::none
+		      : mode == "per_campaign" ? plan::ReservationMode::per_campaign
+					       : plan::ReservationMode::conservative;
+	config.depth = static_cast<int32_t>(parameters.integer("campaign_depth"));
+	config.horizon_s = parameters.integer("campaign_horizon");
+	return config;
+}
+
+// Starts `job` on the plan's nodes: the other nodes are excluded for the call, as
+// sched/backfill's _start_job does, then the job's own exclusions are put back.
+StartOutcome start_on(job_record_t *job, part_record_t *partition,
+		      const std::vector<plan::NodeAllocation> &allocations)
+{
+	bitstr_t *saved = job->details->exc_node_bitmap;
+	bitstr_t *excluded = node_bitmap_of(allocations);
+	bit_not(excluded);
+	if (saved)
+		bit_or(excluded, saved);
+	job->details->exc_node_bitmap = excluded;
+	StartOutcome outcome = start_job_now(job, partition, 1);
+	FREE_NULL_BITMAP(job->details->exc_node_bitmap);
+	job->details->exc_node_bitmap = saved;
+	return outcome;
+}
+
+void publish_reservation(job_record_t *job, const plan::PlannedJob &planned)
+{
+	job->start_time = static_cast<time_t>(planned.start_s);
+	xfree(job->sched_nodes);
+	job->sched_nodes = node_names_of(planned.allocations);
+}
+
+} // namespace
+
 
 CampaignScheduler::CampaignScheduler(ParameterValues parameters)
     : parameters_(std::move(parameters))
@@ -47,27 +92,53 @@ bool CampaignScheduler::due(time_t now)
 	return true;
 }
 
-uint32_t CampaignScheduler::start_fitting_jobs(uint32_t max_starts, uint64_t &queue_length)
+CampaignScheduler::PassFigures CampaignScheduler::plan_and_start(const ParameterValues &parameters)
 {
-	List queue = build_job_queue(false, false);
+	PassFigures figures;
+	List queue = build_job_queue(true, false); // clears pending jobs' published start times
 	sort_job_queue(queue);
-	queue_length = list_count(queue);
-	std::vector<const part_record_t *> blocked; // partitions whose top job must wait
-	uint32_t started = 0;
-	while (auto *record = static_cast<job_queue_rec_t *>(list_pop(queue))) {
-		job_record_t *job = record->job_ptr;
-		part_record_t *partition = record->part_ptr;
-		xfree(record);
-		if (started >= max_starts ||
-		    std::find(blocked.begin(), blocked.end(), partition) != blocked.end())
-			continue;
-		StartOutcome outcome = start_job_now(job, partition, max_starts - started);
-		started += outcome.started;
-		if (outcome.rc == ESLURM_NODES_BUSY)
-			blocked.push_back(partition);
-	}
+	const time_t now = time(nullptr);
+	PlanInput input = plan_input_from(queue, now);
 	FREE_NULL_LIST(queue);
-	return started;
+	figures.queue_length = static_cast<uint32_t>(input.pending.size());
+
+	plan::Planner planner(planner_config(parameters));
+	Status built = planner.rebuild(input.cluster, input.running, input.pending, now);
+	if (!built.ok()) {
+		error("sched/campaign: plan not built: %s", built.error().c_str());
+		return figures;
+	}
+	const plan::Plan plan = planner.plan(now);
+	std::unordered_map<plan::JobId, size_t> index;
+	for (size_t i = 0; i < input.pending.size(); i++)
+		index[input.pending[i].id] = i;
+
+	const auto max_starts = static_cast<uint32_t>(parameters.integer("campaign_max_starts"));
+	for (const plan::JobId id : plan.starts_now) {
+		if (figures.started >= max_starts)
+			break;
+		job_record_t *job = find_job_record(static_cast<uint32_t>(id));
+		if (!job || !IS_JOB_PENDING(job) || !job->details)
+			continue;
+		StartOutcome outcome =
+			start_on(job, input.partition_of[index.at(id)], plan.planned.at(id).allocations);
+		figures.started += outcome.started;
+		if (!outcome.started) {
+			figures.refused++;
+			log_flag(BACKFILL, "sched/campaign: start of JobId=%u refused: %s",
+				 static_cast<unsigned>(id), slurm_strerror(outcome.rc));
+		}
+	}
+	for (const auto &[id, planned] : plan.planned) {
+		if (planned.status != plan::JobStatus::reserved)
+			continue;
+		job_record_t *job = find_job_record(static_cast<uint32_t>(id));
+		if (job && IS_JOB_PENDING(job)) {
+			publish_reservation(job, planned);
+			figures.reserved++;
+		}
+	}
+	return figures;
 }
 
 void CampaignScheduler::tick()
@@ -76,13 +147,12 @@ void CampaignScheduler::tick()
 		return;
 	if (!due(time(nullptr)))
 		return;
-	uint32_t max_starts = 0;
+	ParameterValues parameters;
 	{
 		std::lock_guard<std::mutex> hold(mutex_);
-		max_starts = static_cast<uint32_t>(parameters_.integer("campaign_max_starts"));
+		parameters = parameters_;
 	}
-	uint64_t queue_length = 0;
-	uint32_t started = 0;
+	PassFigures figures;
 	std::string state_dir;
 	uint64_t took_us = 0;
 	set_cycle_active(true);
@@ -90,26 +160,31 @@ void CampaignScheduler::tick()
 		CtldLock hold(kSchedule);
 		const auto locked = std::chrono::steady_clock::now();
 		state_dir = slurm_conf.state_save_location ? slurm_conf.state_save_location : "";
-		started = start_fitting_jobs(max_starts, queue_length);
+		figures = plan_and_start(parameters);
 		took_us = std::chrono::duration_cast<std::chrono::microseconds>(
 				  std::chrono::steady_clock::now() - locked)
 				  .count();
 		record_cycle({.cycle_us = static_cast<uint32_t>(took_us),
-			      .queue_length = static_cast<uint32_t>(queue_length),
-			      .depth_tried = static_cast<uint32_t>(queue_length),
-			      .jobs_started = started});
+			      .queue_length = figures.queue_length,
+			      .depth_tried = figures.queue_length,
+			      .jobs_started = figures.started,
+			      .plan_records = figures.reserved + figures.started});
 	}
 	set_cycle_active(false);
 	{
 		std::lock_guard<std::mutex> hold(mutex_);
 		stats_.passes++;
-		stats_.jobs_started += started;
+		stats_.jobs_started += figures.started;
+		stats_.refused += figures.refused;
 		stats_.last_pass_us = took_us;
 		stats_.max_pass_us = std::max(stats_.max_pass_us, took_us);
-		stats_.last_queue_length = queue_length;
+		stats_.last_queue_length = figures.queue_length;
+		stats_.last_reserved = figures.reserved;
 	}
-	log_flag(BACKFILL, "sched/campaign: pass over %lu queued jobs started %u in %lu us",
-		 static_cast<unsigned long>(queue_length), started,
+	log_flag(BACKFILL,
+		 "sched/campaign: pass over %u queued jobs: %u started, %u reserved, %u refused, "
+		 "%lu us",
+		 figures.queue_length, figures.started, figures.reserved, figures.refused,
 		 static_cast<unsigned long>(took_us));
 	publish_stats(state_dir);
 }
@@ -122,7 +197,9 @@ void CampaignScheduler::publish_stats(const std::string &state_dir) const
 				 ", \"last_pass_us\": " + std::to_string(now.last_pass_us) +
 				 ", \"max_pass_us\": " + std::to_string(now.max_pass_us) +
 				 ", \"last_queue_length\": " +
-				 std::to_string(now.last_queue_length) + "}\n";
+				 std::to_string(now.last_queue_length) +
+				 ", \"last_reserved\": " + std::to_string(now.last_reserved) +
+				 ", \"refused\": " + std::to_string(now.refused) + "}\n";
 	Status written = write_file_atomically(state_dir, "campaign_sched_stats.json", json);
 	if (!written.ok())
 		error("sched/campaign: %s", written.error().c_str());

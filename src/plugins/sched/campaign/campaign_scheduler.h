@@ -1,5 +1,6 @@
-// The sched/campaign pass: walk Slurm's sorted job queue under the scheduler locks and start,
-// through select_nodes, every job that fits now, in priority order per partition.
+// The sched/campaign pass: under the scheduler locks, plan Slurm's sorted queue with the core
+// planner (reservations up to the configured depth), start through select_nodes the jobs the
+// plan places now, on the plan's nodes, and publish the reserved jobs' starts for squeue --start.
 #pragma once
 
 #include "slurm_api.h"
@@ -16,6 +17,8 @@ struct SchedulerStats {
 	uint64_t last_pass_us = 0;
 	uint64_t max_pass_us = 0;
 	uint64_t last_queue_length = 0;
+	uint64_t last_reserved = 0;
+	uint64_t refused = 0; // starts the plan chose that select_nodes refused
 };
 
 class CampaignScheduler {
@@ -31,7 +34,10 @@ public:
 
 private:
 	bool due(time_t now);
-	uint32_t start_fitting_jobs(uint32_t max_starts, uint64_t &queue_length);
+	struct PassFigures {
+		uint32_t queue_length = 0, started = 0, refused = 0, reserved = 0;
+	};
+	PassFigures plan_and_start(const ParameterValues &parameters);
 	void publish_stats(const std::string &state_dir) const;
 
 	mutable std::mutex mutex_;

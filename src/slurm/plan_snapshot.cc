@@ -1,0 +1,135 @@
+// plan_input_from: Slurm's nodes, allocations and queue as plan types. Memory is not planned yet
+// (node and job memory 0): the planner counts CPUs and whole nodes only.
+#include "plan_snapshot.h"
+
+#include <unordered_set>
+
+namespace campaign::slurm {
+namespace {
+
+constexpr int64_t kYearS = 365LL * 86400;
+
+plan::Cluster cluster_now()
+{
+	plan::Cluster cluster;
+	cluster.nodes.resize(node_record_count);
+	for (int i = 0; i < node_record_count; i++)
+		cluster.nodes[i].state = plan::NodeState::down; // holes in the node table
+	node_record_t *node;
+	for (int i = 0; (node = next_node(&i)); i++) {
+		plan::NodeSpec &spec = cluster.nodes[node->index];
+		spec.name = node->name;
+		spec.cpus = node->cpus;
+		if (bit_test(avail_node_bitmap, node->index))
+			spec.state = plan::NodeState::up;
+		else if (bit_test(up_node_bitmap, node->index))
+			spec.state = plan::NodeState::drain;
+	}
+	return cluster;
+}
+
+// CPUs a running job holds on each of its nodes (job_resrcs lists them in node order).
+plan::RunningJob running_of(const job_record_t *job, time_t now)
+{
+	plan::RunningJob running{.id = job->job_id};
+	// A job past its limit (or completing) ends "soon": one second from now.
+	running.expected_end_s = std::max<int64_t>(job->end_time, now + 1);
+	const job_resources_t *resources = job->job_resrcs;
+	if (!resources || !resources->node_bitmap)
+		return running;
+	int slot = 0;
+	const int64_t last = bit_fls(resources->node_bitmap);
+	for (int64_t index = bit_ffs(resources->node_bitmap); index >= 0 && index <= last; index++) {
+		if (!bit_test(resources->node_bitmap, index))
+			continue;
+		running.allocations.push_back({.node = static_cast<plan::NodeIndex>(index),
+					       .cpus = resources->cpus ? resources->cpus[slot] : 0});
+		slot++;
+	}
+	return running;
+}
+
+int64_t limit_s_of(const job_record_t *job, const part_record_t *part)
+{
+	uint32_t minutes = job->time_limit;
+	if (minutes == NO_VAL && part)
+		minutes = part->default_time != NO_VAL ? part->default_time : part->max_time;
+	if (minutes == NO_VAL || minutes == INFINITE)
+		return kYearS;
+	return std::max<int64_t>(60, static_cast<int64_t>(minutes) * 60);
+}
+
+std::vector<plan::NodeIndex> allowed_nodes_of(const job_record_t *job, const part_record_t *part)
+{
+	std::vector<plan::NodeIndex> allowed;
+	const struct job_details *details = job->details;
+	node_record_t *node;
+	for (int i = 0; (node = next_node(&i)); i++) {
+		const int index = node->index;
+		if (part && part->node_bitmap && !bit_test(part->node_bitmap, index))
+			continue;
+		if (details->exc_node_bitmap && bit_test(details->exc_node_bitmap, index))
+			continue;
+		if (details->req_node_bitmap && !bit_test(details->req_node_bitmap, index))
+			continue;
+		allowed.push_back(index);
+	}
+	return allowed;
+}
+
+plan::PendingJob pending_of(const job_record_t *job, const part_record_t *part)
+{
+	const struct job_details *details = job->details;
+	plan::PendingJob pending{.id = job->job_id};
+	pending.cpus = static_cast<int32_t>(std::max<uint32_t>(1, details->min_cpus));
+	pending.nodes_min = static_cast<int32_t>(std::max<uint32_t>(1, details->min_nodes));
+	if (details->max_nodes && details->max_nodes != NO_VAL && details->max_nodes != INFINITE)
+		pending.nodes_max = static_cast<int32_t>(details->max_nodes);
+	pending.limit_s = limit_s_of(job, part);
+	pending.allowed_nodes = allowed_nodes_of(job, part);
+	pending.exclusive = details->whole_node & WHOLE_NODE_REQUIRED;
+	return pending;
+}
+
+} // namespace
+
+PlanInput plan_input_from(List queue, time_t now)
+{
+	PlanInput input;
+	input.cluster = cluster_now();
+	ListIterator jobs = list_iterator_create(job_list);
+	while (auto *job = static_cast<job_record_t *>(list_next(jobs)))
+		if (IS_JOB_RUNNING(job) || IS_JOB_SUSPENDED(job) || IS_JOB_COMPLETING(job))
+			input.running.push_back(running_of(job, now));
+	list_iterator_destroy(jobs);
+
+	std::unordered_set<uint32_t> seen; // multi-partition jobs: the first record (best) wins
+	ListIterator records = list_iterator_create(queue);
+	while (auto *record = static_cast<job_queue_rec_t *>(list_next(records))) {
+		job_record_t *job = record->job_ptr;
+		if (!job || !job->details || job->het_job_id || !seen.insert(job->job_id).second)
+			continue;
+		input.pending.push_back(pending_of(job, record->part_ptr));
+		input.partition_of.push_back(record->part_ptr);
+	}
+	list_iterator_destroy(records);
+	return input;
+}
+
+bitstr_t *node_bitmap_of(const std::vector<plan::NodeAllocation> &allocations)
+{
+	bitstr_t *bitmap = bit_alloc(node_record_count);
+	for (const plan::NodeAllocation &allocation : allocations)
+		bit_set(bitmap, allocation.node);
+	return bitmap;
+}
+
+char *node_names_of(const std::vector<plan::NodeAllocation> &allocations)
+{
+	bitstr_t *bitmap = node_bitmap_of(allocations);
+	char *names = bitmap2node_name(bitmap);
+	FREE_NULL_BITMAP(bitmap);
+	return names;
+}
+
+} // namespace campaign::slurm

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Who sees what, under PrivateData=jobs: sprio's -j/-u/-p filters and per-user visibility as under
+# priority/multifactor, and scampaign's munge-authenticated channel: bad, replayed, expired and
+# oversized requests get an error and slurmctld stays up; users see only their own campaigns.
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+installed_scampaign=${WORK_DIR:-/var/tmp/slurm-campaign}/install/bin/scampaign
+port=6830
+
+start_cluster --nodes 2 --cpus 8 \
+	--conf "PriorityType=priority/campaign" \
+	--conf "PriorityParameters=policy=ostrich,calc_period=1,query_port=$port" \
+	--conf "SchedulerType=sched/campaign" \
+	--conf "SchedulerParameters=sched_interval=-1,defer,campaign_period=1" \
+	--conf "PrivateData=jobs" \
+	--conf "PartitionName=hold Nodes=ALL MaxTime=INFINITE State=UP"
+socket=$("$localcluster" path munge-socket)
+
+blocker=$(submit camp8 -p hold -n 16 -t 10 -J blocker --wrap "sleep 600")
+wait_until 20 job_state_is "$blocker" R
+one=$(submit camp1 -p batch -n 4 -t 1 --wrap "sleep 1")
+submit camp1 -p batch -n 4 -t 1 --wrap "sleep 1" >/dev/null
+submit camp2 -p batch -n 4 -t 1 --wrap "sleep 1" >/dev/null
+submit camp3 -p hold -n 4 -t 1 --wrap "sleep 1" >/dev/null
+sleep 3 # a ranking pass
+
+echo "== sprio filters (root sees every job)"
+check_equal "sprio lists all four pending jobs for root" 4 "$(sprio -h -o %i | wc -l)"
+check_equal "sprio -j lists that job only" "$one" "$(sprio -h -j "$one" -o %i | tr -d ' ')"
+check_equal "sprio -u camp1 lists camp1's two jobs only" "camp1 camp1" \
+	"$(sprio -h -u camp1 -o %u | tr -d ' ' | sort | tr '\n' ' ' | sed 's/ $//')"
+check_equal "sprio -p hold lists the hold job only" "hold" "$(sprio -h -p hold -o %r | tr -d ' ')"
+
+echo "== PrivateData=jobs: a user sees only their own"
+as_user() { runuser -u "$1" -- env SLURM_CONF="$SLURM_CONF" "${@:2}"; }
+check_equal "camp2's sprio shows camp2's job only" "camp2" "$(as_user camp2 sprio -h -o %u | tr -d ' ')"
+users_seen() { as_user "$1" "$installed_scampaign" --json | python3 -c '
+import json, sys
+print(" ".join(sorted({r["user"] for r in json.load(sys.stdin)["campaigns"]})))'; }
+check_equal "camp1's scampaign shows camp1's campaigns only" "camp1" "$(users_seen camp1)"
+check_equal "root's scampaign shows every user's" "camp1 camp2 camp3 camp8" "$(users_seen root)"
+
+echo "== the channel refuses what it cannot authenticate"
+ask() { # line -> first reply line
+	local reply=""
+	exec 3<>"/dev/tcp/127.0.0.1/$port" || { echo "no connection"; return; }
+	printf '%s\n' "$1" >&3 2>/dev/null # an oversized request may be cut off mid-write
+	IFS= read -r -t 5 reply <&3
+	exec 3>&-
+	echo "$reply"
+}
+refused() { grep -q '"ok": *false' <<<"$1" && grep -qi "$2" <<<"$1"; }
+check "a request without a credential is refused" refused "$(ask '{"op":"campaigns"}')" 'munge\|credential'
+credential=$(munge -S "$socket" -s '{"op":"campaigns"}')
+first=$(ask "$credential")
+check "a good credential is answered" grep -q '"campaigns"' <<<"$first"
+check "the same credential replayed is refused" refused "$(ask "$credential")" 'replay'
+expiring=$(munge -S "$socket" -t 1 -s '{"op":"campaigns"}')
+sleep 3
+check "an expired credential is refused" refused "$(ask "$expiring")" 'expired'
+check "an unknown request is refused" \
+	refused "$(ask "$(munge -S "$socket" -s '{"op":"drop_tables"}')")" 'unknown request'
+oversized=$(head -c 100000 /dev/zero | tr '\0' 'x')
+reply=$(ask "$oversized")
+check "an oversized request gets an error or a closed connection ($reply)" \
+	test -z "$reply" -o -n "$(grep -i 'too long\|size\|large' <<<"$reply")"
+check "slurmctld is still up" ctld_ping
+check "and scampaign still answers" grep -q camp1 <<<"$("$installed_scampaign" --json)"
+
+scancel "$blocker"
+check "queue drains within 60 s" wait_until 60 queue_empty
+check_equal "no error from our plugins in slurmctld's log" "" "$(plugin_errors)"
+finish
