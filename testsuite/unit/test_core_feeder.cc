@@ -225,6 +225,31 @@ START_TEST(test_priority_state_bad_input_names_the_culprit)
 }
 END_TEST
 
+// A job array's pending meta record stands for its tasks: the listing counts them one by one,
+// and a task split off to run moves one from pending to running.
+START_TEST(test_feeder_counts_array_tasks_individually)
+{
+	JobFields meta = job(10, 100, 0, 1, 60);
+	meta.array_tasks = 500;
+	CampaignCore core = make_core("policy=ostrich");
+	CoreFeeder feeder;
+	feeder.reconcile(core, {pending(meta)}, {kBatch}, 1);
+	Ranking ranking = core.rank(1);
+	ck_assert_uint_eq(ranking.campaigns.size(), 1);
+	ck_assert_uint_eq(ranking.campaigns[0].jobs_pending, 500);
+	// 500 tasks x 60 s, less 1 s of V at the 8 CPUs of the partition (eligible at 0, ranked at 1)
+	expect_near(ranking.campaigns[0].remaining_work_cpu_s, 500 * 60 - 8, "work of 500 tasks");
+	meta.array_tasks = 499;
+	const JobFields task = job(11, 100, 0, 1, 60); // the split-off task record, running
+	FeedCounts counts = feeder.reconcile(core, {pending(meta), running(task, 2)}, {kBatch}, 3);
+	ck_assert_uint_eq(counts.errors, 0);
+	ranking = core.rank(3);
+	ck_assert_uint_eq(ranking.campaigns.size(), 1);
+	ck_assert_uint_eq(ranking.campaigns[0].jobs_pending, 499);
+	ck_assert_uint_eq(ranking.campaigns[0].jobs_running, 1);
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("core_feeder");
@@ -235,6 +260,7 @@ int main()
 	tcase_add_test(tc, test_feeder_remembers_finished_jobs_after_they_leave_the_table);
 	tcase_add_test(tc, test_feeder_hold_release_and_requeue);
 	tcase_add_test(tc, test_feeder_limit_update_changes_the_key);
+	tcase_add_test(tc, test_feeder_counts_array_tasks_individually);
 	tcase_add_test(tc, test_priority_state_round_trips);
 	tcase_add_test(tc, test_priority_state_bad_input_names_the_culprit);
 	suite_add_tcase(suite, tc);

@@ -201,7 +201,7 @@ void CampaignCore::make_eligible(Job &job, int64_t eligible_s)
 		job.campaign_slot = live->second;
 	job.campaign_id = assignment.campaign_id;
 	job.state = JobState::Pending;
-	campaigns_[job.campaign_slot].pending++;
+	campaigns_[job.campaign_slot].pending += job.tasks; // array tasks count one each
 	join_campaign(job);
 }
 
@@ -234,7 +234,7 @@ void CampaignCore::leave_campaign(Job &job, int64_t at_s, bool completed)
 		campaign.done++;
 		campaign.last_end_s = std::max(campaign.last_end_s, at_s);
 	} else {
-		campaign.pending--;
+		campaign.pending -= job.tasks;
 		change_counted_work(job, 0);
 		if (config_.policy == PolicyKind::FairCamp)
 			deadlines_.remove_job(job.campaign_id, job.job_id);
@@ -330,7 +330,7 @@ Status CampaignCore::start_unguarded(uint32_t job_id, int64_t start_s)
 	Domain &domain = domains_[groups_[job->group].domain];
 	advance_domain(groups_[job->group].domain, static_cast<double>(clock_s_));
 	Campaign &campaign = campaigns_[job->campaign_slot];
-	campaign.pending--;
+	campaign.pending -= job->tasks;
 	campaign.running++;
 	job->state = JobState::Running;
 	job->start_s = clock_s_;

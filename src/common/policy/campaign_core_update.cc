@@ -63,6 +63,7 @@ Status CampaignCore::update_unguarded(const JobUpdate &update, int64_t now_s)
 		advance_domain(groups_[job->group].domain, static_cast<double>(clock_s_));
 	}
 	const double old_billable = job->billable;
+	const uint32_t old_tasks = job->tasks;
 	apply_fields(*job, update);
 	if (moves) {
 		if (was_pending)
@@ -71,6 +72,8 @@ Status CampaignCore::update_unguarded(const JobUpdate &update, int64_t now_s)
 	}
 	if (job->state == JobState::Running)
 		domains_[groups_[job->group].domain].busy_cpus += job->billable - old_billable;
+	if (job->state == JobState::Pending)
+		campaigns_[job->campaign_slot].pending += job->tasks - old_tasks;
 	if (job->state != JobState::Waiting)
 		change_counted_work(*job, job_work_cpu_s(*job));
 	if (job->state == JobState::Pending && config_.policy == PolicyKind::FairCamp)

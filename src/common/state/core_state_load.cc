@@ -308,7 +308,10 @@ void CoreStateReader::check_jobs(const Core &core, const JsonReader &in)
 		            core.campaigns_[job.campaign_slot].id == job.campaign_id &&
 		            core.campaigns_[job.campaign_slot].group == job.group,
 		        where, "campaign slot does not match");
-		(job.state == Core::JobState::Pending ? pending : running)[job.campaign_slot]++;
+		if (job.state == Core::JobState::Pending)
+			pending[job.campaign_slot] += job.tasks; // array tasks count one each
+		else
+			running[job.campaign_slot]++;
 	}
 	for (size_t slot = 0; slot < core.campaigns_.size(); slot++)
 		require(core.campaigns_[slot].pending == pending[slot] &&
