@@ -8,6 +8,7 @@ namespace campaign::slurm {
 namespace {
 
 constexpr int64_t kYearS = 365LL * 86400;
+constexpr uint32_t kMaxArrayTasks = 256;
 
 plan::Cluster cluster_now()
 {
@@ -91,6 +92,21 @@ plan::PendingJob pending_of(const job_record_t *job, const part_record_t *part)
 	return pending;
 }
 
+// A pending array record stands for its tasks: plan up to kMaxArrayTasks of them (within the
+// array's own run limit), so several can start in one pass.
+uint32_t array_tasks_to_plan(const job_record_t *job)
+{
+	const job_array_struct_t *array = job->array_recs;
+	if (!array || job->array_task_id != NO_VAL)
+		return 1;
+	uint32_t tasks = std::max<uint32_t>(1, array->task_cnt);
+	if (array->max_run_tasks)
+		tasks = std::min(tasks, array->max_run_tasks > array->tot_run_tasks
+					     ? array->max_run_tasks - array->tot_run_tasks
+					     : 0);
+	return std::clamp<uint32_t>(tasks, 1, kMaxArrayTasks);
+}
+
 } // namespace
 
 PlanInput plan_input_from(List queue, time_t now)
@@ -109,8 +125,13 @@ PlanInput plan_input_from(List queue, time_t now)
 		job_record_t *job = record->job_ptr;
 		if (!job || !job->details || job->het_job_id || !seen.insert(job->job_id).second)
 			continue;
-		input.pending.push_back(pending_of(job, record->part_ptr));
-		input.partition_of.push_back(record->part_ptr);
+		const plan::PendingJob pending = pending_of(job, record->part_ptr);
+		const uint32_t tasks = array_tasks_to_plan(job);
+		for (uint32_t task = 0; task < tasks; task++) {
+			input.pending.push_back(pending);
+			input.pending.back().id = plan_id(job->job_id, task);
+			input.partition_of.push_back(record->part_ptr);
+		}
 	}
 	list_iterator_destroy(records);
 	return input;

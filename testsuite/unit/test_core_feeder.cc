@@ -98,8 +98,16 @@ START_TEST(test_feeder_replays_a_job_seen_only_finished)
 	ck_assert_uint_eq(counts.started, 1);
 	ck_assert_uint_eq(counts.ended, 1);
 	expect_same_ranking(direct, fed, 31);
+	// A job that ran for less than a second (start == end) is replayed start first.
+	const JobFields quick = job(3, 200, 31, 1, 60);
+	FeedCounts instant =
+	    feeder.reconcile(fed, {finished(j1, 1, 20), pending(j2), finished(quick, 31, 31)},
+	                     {kBatch}, 32);
+	ck_assert_msg(instant.errors == 0, "%s", instant.first_error.c_str());
+	ck_assert_uint_eq(instant.ended, 1);
 	// Seen again finished (Slurm keeps it until MinJobAge): nothing more happens.
-	FeedCounts again = feeder.reconcile(fed, {finished(j1, 1, 20), pending(j2)}, {kBatch}, 32);
+	FeedCounts again = feeder.reconcile(
+	    fed, {finished(j1, 1, 20), pending(j2), finished(quick, 31, 31)}, {kBatch}, 33);
 	ck_assert_uint_eq(again.submitted + again.started + again.ended, 0);
 }
 END_TEST

@@ -9,7 +9,12 @@ namespace campaign
 {
 
 struct CoreFeeder::Event {
-	enum class Kind : uint8_t { End, Cancel, Submit, Eligible, Hold, Release, Update, Start };
+	// At equal times, kinds apply in this order, which is also the order of one job's own
+	// events (so a job that ran for less than a second starts before it ends).
+	enum class Kind : uint8_t { Submit, Eligible, Hold, Release, Update, Start, End, Cancel };
+	// A requeued job's new submission goes after every event of the pass (phase 1), so its
+	// earlier run has ended first.
+	uint8_t phase = 0;
 	int64_t time_s = 0;
 	Kind kind = Kind::Submit;
 	uint32_t job_id = 0;
@@ -43,7 +48,9 @@ void CoreFeeder::observe_new(const ObservedJob &job, std::vector<Event> &events,
 		tracked_[id] = tracked;
 		return;
 	}
-	Event submit{.time_s = submit_at_s.value_or(job.fields.submit_s),
+	const uint8_t phase = submit_at_s ? 1 : 0;
+	Event submit{.phase = phase,
+	             .time_s = submit_at_s.value_or(job.fields.submit_s),
 	             .kind = Event::Kind::Submit,
 	             .job_id = id};
 	submit.fields = job.fields;
@@ -53,14 +60,21 @@ void CoreFeeder::observe_new(const ObservedJob &job, std::vector<Event> &events,
 		if (!submit.fields.eligible_s)
 			submit.fields.eligible_s = job.start_s;
 	}
+	const int64_t submit_s = submit.time_s;
 	events.push_back(std::move(submit));
 	tracked.told = Told::Pending;
 	if (job.state != ObservedJob::State::Pending) {
-		events.push_back({.time_s = job.start_s, .kind = Event::Kind::Start, .job_id = id});
+		events.push_back({.phase = phase,
+		                  .time_s = std::max(submit_s, job.start_s),
+		                  .kind = Event::Kind::Start,
+		                  .job_id = id});
 		tracked.told = Told::Running;
 	}
 	if (job.state == ObservedJob::State::Finished) {
-		events.push_back({.time_s = job.end_s, .kind = Event::Kind::End, .job_id = id});
+		events.push_back({.phase = phase,
+		                  .time_s = std::max({submit_s, job.start_s, job.end_s}),
+		                  .kind = Event::Kind::End,
+		                  .job_id = id});
 		tracked.told = Told::Done;
 	}
 	tracked_[id] = tracked;
@@ -195,6 +209,8 @@ FeedCounts CoreFeeder::reconcile(CampaignCore &core, const std::vector<ObservedJ
 		observe(job, now_s, events);
 	forget_missing(jobs, now_s, events);
 	std::stable_sort(events.begin(), events.end(), [](const Event &a, const Event &b) {
+		if (a.phase != b.phase)
+			return a.phase < b.phase;
 		if (a.time_s != b.time_s)
 			return a.time_s < b.time_s;
 		return a.kind < b.kind;

@@ -117,7 +117,7 @@ CampaignScheduler::PassFigures CampaignScheduler::plan_and_start(const Parameter
 	for (const plan::JobId id : plan.starts_now) {
 		if (figures.started >= max_starts)
 			break;
-		job_record_t *job = find_job_record(static_cast<uint32_t>(id));
+		job_record_t *job = find_job_record(job_id_of(id));
 		if (!job || !IS_JOB_PENDING(job) || !job->details)
 			continue;
 		StartOutcome outcome =
@@ -126,13 +126,13 @@ CampaignScheduler::PassFigures CampaignScheduler::plan_and_start(const Parameter
 		if (!outcome.started) {
 			figures.refused++;
 			log_flag(BACKFILL, "sched/campaign: start of JobId=%u refused: %s",
-				 static_cast<unsigned>(id), slurm_strerror(outcome.rc));
+				 job_id_of(id), slurm_strerror(outcome.rc));
 		}
 	}
 	for (const auto &[id, planned] : plan.planned) {
-		if (planned.status != plan::JobStatus::reserved)
+		if (planned.status != plan::JobStatus::reserved || !first_task(id))
 			continue;
-		job_record_t *job = find_job_record(static_cast<uint32_t>(id));
+		job_record_t *job = find_job_record(job_id_of(id));
 		if (job && IS_JOB_PENDING(job)) {
 			publish_reservation(job, planned);
 			figures.reserved++;
