@@ -16,28 +16,46 @@ cpus=32
 for i in $(seq -w 1 "$users"); do id "bench$i" >/dev/null 2>&1 || useradd -M -s /usr/sbin/nologin "bench$i"; done
 trap '"$cluster" stop >/dev/null 2>&1' EXIT
 
-# thread_ticks NAME: user+system clock ticks of slurmctld's thread called NAME.
-thread_ticks() {
-	local pid task
-	pid=$(cat "$("$cluster" path dir)/run/slurmctld.pid")
+ctld_pid() { cat "$("$cluster" path dir)/run/slurmctld.pid"; }
+
+# ranking_thread NAME: the tid of slurmctld's thread called NAME. multifactor's decay thread has
+# no name of its own ("slurmctld"): take the busiest unnamed thread other than the main one.
+ranking_thread() {
+	local pid task best="" best_ticks=-1 ticks
+	pid=$(ctld_pid)
 	for task in /proc/"$pid"/task/*; do
 		if [ "$(cat "$task/comm" 2>/dev/null)" = "$1" ]; then
-			awk '{print $14 + $15}' "$task/stat"
+			basename "$task"
 			return
 		fi
 	done
-	echo 0
+	for task in /proc/"$pid"/task/*; do
+		[ "$(basename "$task")" != "$pid" ] && [ "$(cat "$task/comm" 2>/dev/null)" = slurmctld ] || continue
+		ticks=$(awk '{print $14 + $15}' "$task/stat" 2>/dev/null || echo 0)
+		if [ "$ticks" -gt "$best_ticks" ]; then
+			best=$(basename "$task")
+			best_ticks=$ticks
+		fi
+	done
+	echo "$best"
 }
 
-# latency COMMAND...: median and max wall milliseconds of 9 runs.
-latency() {
-	local runs=() i start
-	for i in $(seq 1 9); do
+# thread_ticks TID: user+system clock ticks of that slurmctld thread.
+thread_ticks() {
+	awk '{print $14 + $15}' "/proc/$(ctld_pid)/task/$1/stat" 2>/dev/null || echo 0
+}
+
+# latency_while PID COMMAND...: runs COMMAND back to back while process PID lives (so some runs
+# overlap ranking passes); prints median and max wall milliseconds.
+latency_while() {
+	local watched=$1 runs=() start
+	shift
+	while kill -0 "$watched" 2>/dev/null; do
 		start=$(date +%s%N)
 		"$@" >/dev/null 2>&1
 		runs+=($((($(date +%s%N) - start) / 1000000)))
 	done
-	printf '%s\n' "${runs[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[5], v[NR] }'
+	printf '%s\n' "${runs[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)], v[NR], NR }'
 }
 
 fill_and_queue() {
@@ -51,14 +69,15 @@ fill_and_queue() {
 	echo "# $(squeue -h -t PD -o %i | wc -l) pending jobs queued" >&2
 }
 
-# sample_passes THREAD SECONDS: samples the thread's CPU ticks every second; a pass shows as a
+# sample_passes NAME SECONDS: samples the thread's CPU ticks every second; a pass shows as a
 # burst of increments. Prints "ticks bursts".
 sample_passes() {
-	local last now ticks=0 bursts=0 busy=0 i
-	last=$(thread_ticks "$1")
+	local last now ticks=0 bursts=0 busy=0 i tid
+	tid=$(ranking_thread "$1")
+	last=$(thread_ticks "$tid")
 	for i in $(seq 1 "$2"); do
 		sleep 1
-		now=$(thread_ticks "$1")
+		now=$(thread_ticks "$tid")
 		if [ "$now" -gt "$last" ]; then
 			ticks=$((ticks + now - last))
 			[ "$busy" -eq 1 ] || bursts=$((bursts + 1))
@@ -78,15 +97,19 @@ run() {
 	for line in "$@"; do conf+=(--conf "$line"); done
 	"$cluster" start --nodes $nodes --cpus $cpus --plugin-dir "$plugins" \
 		--conf "SchedulerType=sched/builtin" --conf "MaxJobCount=$((jobs * 2))" \
-		--conf "DebugFlags=Priority" "${conf[@]}" >/dev/null || exit 1
+		--conf "DebugFlags=Priority" --conf "SlurmctldDebug=verbose" "${conf[@]}" >/dev/null || exit 1
 	eval "$("$cluster" env)"
 	fill_and_queue
 	sleep "$period_s" # one pass over the full queue before measuring
 	local squeue_median squeue_max sprio_median sprio_max ticks bursts
 	sample_passes "$thread" $((3 * period_s)) >"/tmp/bench_passes.$$" &
 	local sampler=$!
-	read -r squeue_median squeue_max < <(latency squeue -h -o %i)
-	read -r sprio_median sprio_max < <(latency sprio -h)
+	local squeue_runs sprio_runs
+	read -r squeue_median squeue_max squeue_runs < <(latency_while "$sampler" squeue -h -o %i)
+	wait "$sampler"
+	sample_passes "$thread" "$period_s" >/dev/null &
+	sampler=$!
+	read -r sprio_median sprio_max sprio_runs < <(latency_while "$sampler" sprio -h)
 	wait "$sampler"
 	read -r ticks bursts <"/tmp/bench_passes.$$"
 	rm -f "/tmp/bench_passes.$$"
@@ -96,8 +119,10 @@ run() {
 	echo "${label}_passes_seen $bursts passes"
 	echo "${label}_thread_cpu_per_pass $(awk -v t="$ticks" -v b="$bursts" -v hz="$hz" \
 		'BEGIN { printf "%.1f", b ? t / hz * 1000 / b : 0 }') ms"
+	echo "${label}_squeue_runs $squeue_runs runs"
 	echo "${label}_squeue_latency_median $squeue_median ms"
 	echo "${label}_squeue_latency_max $squeue_max ms"
+	echo "${label}_sprio_runs $sprio_runs runs"
 	echo "${label}_sprio_latency_median $sprio_median ms"
 	echo "${label}_sprio_latency_max $sprio_max ms"
 	if [ "$thread" = campprio ]; then

@@ -38,6 +38,26 @@ start_cluster() {
 	trap stop_cluster EXIT
 }
 
+# start_ranked_cluster PRIORITY_PARAMETERS [localcluster start options...]: both plugins, Slurm's
+# main scheduler off (only sched/campaign starts jobs), and a partition "hold" over the same nodes,
+# its own fairness domain, for jobs that keep CPUs busy. Later --conf lines override these.
+start_ranked_cluster() {
+	local parameters=$1
+	shift
+	start_cluster --conf "PriorityType=priority/campaign" \
+		--conf "PriorityParameters=$parameters" \
+		--conf "SchedulerType=sched/campaign" \
+		--conf "SchedulerParameters=sched_interval=-1,defer,campaign_period=1" \
+		--conf "PartitionName=hold Nodes=ALL MaxTime=INFINITE State=UP" "$@"
+}
+
+# hold_cpus N: camp8 takes N CPUs in partition "hold" for ten minutes; sets `blocker` to the job
+# id and checks that it runs.
+hold_cpus() {
+	blocker=$(submit camp8 -p hold -n "$1" -t 10 -J blocker --wrap "sleep 600")
+	check "camp8 holds $1 CPUs in 'hold'" wait_until 20 job_state_is "$blocker" R
+}
+
 stop_cluster() {
 	"$localcluster" stop >/dev/null 2>&1 || true
 }

@@ -5,10 +5,7 @@
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
-start_cluster --nodes 4 --cpus 8 \
-	--conf "PriorityType=priority/campaign" \
-	--conf "PriorityParameters=policy=fifo,calc_period=1" \
-	--conf "SchedulerType=sched/campaign" \
+start_ranked_cluster policy=fifo,calc_period=1 --nodes 4 --cpus 8 \
 	--conf "SchedulerParameters=sched_interval=-1,defer,campaign_period=1,campaign_mode=conservative"
 
 # 24 of 32 CPUs busy for 100 s (limit 2 min: the plan expects them back at start + 120 s).

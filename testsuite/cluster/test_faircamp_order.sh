@@ -6,15 +6,8 @@ source "$(dirname "$0")/lib.sh"
 
 # Batch: m = 32 CPUs; a whole-cluster job in partition "hold" (its own domain) keeps the batch
 # jobs pending while we read their ranks.
-start_cluster --nodes 4 --cpus 8 \
-	--conf "PriorityType=priority/campaign" \
-	--conf "PriorityParameters=policy=faircamp,calc_period=1" \
-	--conf "SchedulerType=sched/campaign" \
-	--conf "SchedulerParameters=sched_interval=-1,defer,campaign_period=1" \
-	--conf "PartitionName=hold Nodes=ALL MaxTime=INFINITE State=UP"
-
-blocker=$(submit camp8 -p hold -n 32 -t 10 -J blocker --wrap "sleep 600")
-check "the whole-cluster job in 'hold' starts" wait_until 20 job_state_is "$blocker" R
+start_ranked_cluster policy=faircamp,calc_period=1 --nodes 4 --cpus 8
+hold_cpus 32
 
 # d = max(t, d_prev) + k * Delta (DESIGN §3, anchored), k = active users when the campaign opens,
 # Delta = makespan of a longest-first list schedule of the campaign's jobs on 32 CPUs:

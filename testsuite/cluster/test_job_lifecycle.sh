@@ -5,15 +5,8 @@
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
-start_cluster --nodes 4 --cpus 8 \
-	--conf "PriorityType=priority/campaign" \
-	--conf "PriorityParameters=policy=ostrich,calc_period=1" \
-	--conf "SchedulerType=sched/campaign" \
-	--conf "SchedulerParameters=sched_interval=-1,defer,campaign_period=1" \
-	--conf "PartitionName=hold Nodes=ALL MaxTime=INFINITE State=UP"
-
-blocker=$(submit camp8 -p hold -n 32 -t 10 -J blocker --wrap "sleep 600")
-check "the whole-cluster job in 'hold' starts" wait_until 20 job_state_is "$blocker" R
+start_ranked_cluster policy=ostrich,calc_period=1 --nodes 4 --cpus 8
+hold_cpus 32
 array=$(submit camp1 -p batch --array=1-500 -n 1 -t 1 -J array --wrap true)
 held=$(submit camp2 -p batch -H -n 1 -t 1 -J held --wrap true)
 parent=$(submit camp3 -p batch -n 1 -t 1 -J parent --wrap "sleep 1")

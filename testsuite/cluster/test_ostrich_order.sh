@@ -6,15 +6,8 @@ source "$(dirname "$0")/lib.sh"
 
 # Batch: 4 nodes x 8 CPUs, m = 32. A whole-cluster job in partition "hold" (same nodes, its own
 # fairness domain) keeps every CPU busy, so the batch jobs stay pending while we read their ranks.
-start_cluster --nodes 4 --cpus 8 \
-	--conf "PriorityType=priority/campaign" \
-	--conf "PriorityParameters=policy=ostrich,calc_period=1" \
-	--conf "SchedulerType=sched/campaign" \
-	--conf "SchedulerParameters=sched_interval=-1,defer,campaign_period=1" \
-	--conf "PartitionName=hold Nodes=ALL MaxTime=INFINITE State=UP"
-
-blocker=$(submit camp8 -p hold -n 32 -t 10 -J blocker --wrap "sleep 600")
-check "the whole-cluster job in 'hold' starts" wait_until 20 job_state_is "$blocker" R
+start_ranked_cluster policy=ostrich,calc_period=1 --nodes 4 --cpus 8
+hold_cpus 32
 
 # Work = CPUs x limit (1 minute = 60 s), eligibility fixed by --begin:
 #   camp1 (A): 3 jobs x 8 CPUs, W = 1440, eligible at T0

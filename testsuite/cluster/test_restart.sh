@@ -21,13 +21,8 @@ purged() { ! scontrol show job "$1" >/dev/null 2>&1; }
 # campaign before the crash ("id done pending"), and the number of jobs completed.
 scenario() {
 	local mode=$1
-	start_cluster --nodes 4 --cpus 8 \
-		--conf "PriorityType=priority/campaign" \
-		--conf "PriorityParameters=policy=ostrich,calc_period=1" \
-		--conf "SchedulerType=sched/campaign" \
-		--conf "SchedulerParameters=sched_interval=-1,defer,campaign_period=1" \
-		--conf "MinJobAge=2" \
-		--conf "PartitionName=hold Nodes=ALL MaxTime=INFINITE State=UP" >/dev/null
+	start_ranked_cluster policy=ostrich,calc_period=1 --nodes 4 --cpus 8 \
+		--conf "MinJobAge=2" >/dev/null
 	local blocker a1 a2 b1
 	blocker=$(submit camp8 -p hold -n 24 -t 10 -J blocker --wrap "sleep 600")
 	wait_until 20 job_state_is "$blocker" R || echo "blocker did not start" >&2

@@ -4,11 +4,7 @@
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
-start_cluster --nodes 4 --cpus 8 \
-	--conf "PriorityType=priority/campaign" \
-	--conf "PriorityParameters=policy=fifo,calc_period=1" \
-	--conf "SchedulerType=sched/campaign" \
-	--conf "SchedulerParameters=sched_interval=-1,defer,campaign_period=1"
+start_ranked_cluster policy=fifo,calc_period=1 --nodes 4 --cpus 8
 
 echo "== a whole-cluster job holds every CPU while three users queue 12 jobs"
 blocker=$(submit camp1 -n 32 -t 2 -J blocker --wrap "sleep 12")

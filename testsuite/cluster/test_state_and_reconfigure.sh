@@ -5,17 +5,11 @@
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
-start_cluster --nodes 2 --cpus 8 \
-	--conf "PriorityType=priority/campaign" \
-	--conf "PriorityParameters=policy=ostrich,calc_period=1" \
-	--conf "SchedulerType=sched/campaign" \
-	--conf "SchedulerParameters=sched_interval=-1,defer,campaign_period=1" \
-	--conf "PartitionName=hold Nodes=ALL MaxTime=INFINITE State=UP"
+start_ranked_cluster policy=ostrich,calc_period=1 --nodes 2 --cpus 8
 state_file=$(state_dir)/campaign_priority_state.json
 conf=$("$localcluster" path conf)
 
-blocker=$(submit camp8 -p hold -n 16 -t 10 -J blocker --wrap "sleep 600")
-wait_until 20 job_state_is "$blocker" R
+hold_cpus 16
 for user in camp1 camp2 camp3; do submit "$user" -p batch -n 4 -t 1 --wrap "sleep 1" >/dev/null; done
 check "the state file is written" wait_until 10 test -s "$state_file"
 

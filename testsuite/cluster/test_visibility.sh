@@ -7,17 +7,11 @@ source "$(dirname "$0")/lib.sh"
 installed_scampaign=${WORK_DIR:-/var/tmp/slurm-campaign}/install/bin/scampaign
 port=6830
 
-start_cluster --nodes 2 --cpus 8 \
-	--conf "PriorityType=priority/campaign" \
-	--conf "PriorityParameters=policy=ostrich,calc_period=1,query_port=$port" \
-	--conf "SchedulerType=sched/campaign" \
-	--conf "SchedulerParameters=sched_interval=-1,defer,campaign_period=1" \
-	--conf "PrivateData=jobs" \
-	--conf "PartitionName=hold Nodes=ALL MaxTime=INFINITE State=UP"
+start_ranked_cluster "policy=ostrich,calc_period=1,query_port=$port" --nodes 2 --cpus 8 \
+	--conf "PrivateData=jobs"
 socket=$("$localcluster" path munge-socket)
 
-blocker=$(submit camp8 -p hold -n 16 -t 10 -J blocker --wrap "sleep 600")
-wait_until 20 job_state_is "$blocker" R
+hold_cpus 16
 one=$(submit camp1 -p batch -n 4 -t 1 --wrap "sleep 1")
 submit camp1 -p batch -n 4 -t 1 --wrap "sleep 1" >/dev/null
 submit camp2 -p batch -n 4 -t 1 --wrap "sleep 1" >/dev/null
