@@ -23,6 +23,19 @@ grep -E '^(PASS|FAIL|ERROR|XPASS|SKIP):' "$build/check.out"
 	-exec grep -l -E '^(FAIL|ERROR)' {} + 2>/dev/null | xargs -r tail -n 30
 record "make check" $status
 
+step "make install with DESTDIR, and make distcheck"
+stage=$work/destdir
+rm -rf "$stage"
+(cd "$build" && make install DESTDIR="$stage" >install-destdir.out 2>&1 &&
+	plugindir=$(sed -n 's/^plugindir = //p' Makefile) &&
+	for file in priority_campaign.so sched_campaign.so libslurm_campaign.so; do
+		test -f "$stage$plugindir/$file" || { echo "missing in DESTDIR: $plugindir/$file"; exit 1; }
+	done &&
+	make distcheck >distcheck.out 2>&1)
+status=$?
+[ $status -eq 0 ] || tail -n 20 "$build/distcheck.out" 2>/dev/null
+record "make install DESTDIR and make distcheck" $status
+
 if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
 	step "make check under ASan and UBSan"
 	san=$work/build-sanitizers

@@ -74,6 +74,16 @@ print(rows[0][sys.argv[2]] if rows else "none")
 ' "$1" "$2" 2>/dev/null || echo unreadable
 }
 
+# live_campaign USER: "id jobs" of USER's campaign with pending or running jobs (jobs = pending +
+# running), as scampaign lists it; "none" if there is none.
+live_campaign() {
+	"$scampaign_bin" --json 2>/dev/null | python3 -c '
+import json, sys
+rows = [r for r in json.load(sys.stdin)["campaigns"] if r["user"] == sys.argv[1] and r["pending"] + r["running"] > 0]
+print("%d %d" % (rows[0]["campaign"], rows[0]["pending"] + rows[0]["running"]) if rows else "none")
+' "$1" 2>/dev/null || echo unreadable
+}
+
 # near A B: |A - B| <= 1 (listings round to whole seconds).
 near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(d >= -1 && d <= 1) }' 2>/dev/null; }
 

@@ -36,12 +36,19 @@ echo "== cancelled and requeued"
 scancel "$victim"
 victim_gone() { [ "$(campaign_field camp4 pending)" = none ]; }
 check "the cancelled job leaves camp4's campaign" wait_until 10 victim_gone
+before_requeue=$(live_campaign camp8)
 scontrol requeue "$blocker"
 requeued_pending() { job_state_is "$blocker" PD; }
 check "the requeued job is pending again" wait_until 15 requeued_pending
 echo "  requeued job: $(squeue -h -j "$blocker" -o 'state %t, reason %r, eligible %V')"
-blocker_ranked() { [ "$(campaign_field camp8 pending)" = 1 ]; }
-check "once eligible it is back in a campaign" wait_until 150 blocker_ranked
+# Its run ended; pending until its begin time, then ranked (or running again) in a new campaign.
+blocker_back() {
+	local now
+	now=$(live_campaign camp8)
+	[ "${now#* }" = 1 ] && [ "${now%% *}" != "${before_requeue%% *}" ]
+}
+check "once eligible it is back, in a new campaign (was: $before_requeue)" wait_until 150 blocker_back
+echo "  camp8's live campaign now: $(live_campaign camp8)"
 scancel "$blocker"
 check "slurmctld is up" ctld_ping
 
