@@ -5,13 +5,18 @@
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
-start_ranked_cluster policy=ostrich,calc_period=1 --nodes 2 --cpus 8
+start_ranked_cluster policy=ostrich,calc_period=1 --nodes 2 --cpus 8 \
+	--conf "DebugFlags=Priority,Backfill" --conf "SlurmctldDebug=verbose"
 state_file=$(state_dir)/campaign_priority_state.json
 conf=$("$localcluster" path conf)
 
 hold_cpus 16
 for user in camp1 camp2 camp3; do submit "$user" -p batch -n 4 -t 1 --wrap "sleep 1" >/dev/null; done
 check "the state file is written" wait_until 10 test -s "$state_file"
+check "DebugFlags=Priority logs each pass: jobs seen, ranked, time" wait_until 10 grep -qE \
+	'PRIO: priority/campaign: pass [0-9]+: [0-9]+ jobs seen, .* [0-9]+ pending ranked, .* [0-9]+ us' "$(ctld_log)"
+check "DebugFlags=Backfill logs each sched/campaign pass" wait_until 10 grep -qE \
+	'BACKFILL: sched/campaign: pass over [0-9]+ queued jobs: .* [0-9]+ us' "$(ctld_log)"
 
 echo "== a corrupted state file"
 "$localcluster" stop-ctld >/dev/null
