@@ -3,7 +3,8 @@
 
 #include <ctime>
 
-namespace campaign::slurm {
+namespace campaign::slurm
+{
 
 void record_cycle(const CycleFigures &figures)
 {

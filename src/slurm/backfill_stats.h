@@ -4,7 +4,8 @@
 
 #include "slurm_api.h"
 
-namespace campaign::slurm {
+namespace campaign::slurm
+{
 
 struct CycleFigures {
 	uint32_t cycle_us = 0;     // wall time of the planning cycle, lock waits excluded

@@ -4,8 +4,10 @@
 
 #include "ctld_lock.h"
 
-namespace campaign::slurm {
-namespace {
+namespace campaign::slurm
+{
+namespace
+{
 
 TimeLimit limit_of(uint32_t minutes)
 {
@@ -53,10 +55,10 @@ JobFields fields_of(const job_record_t *job)
 	if (details->begin_time)
 		fields.eligible_s = std::max(details->begin_time, details->submit_time);
 	const bool running = !IS_JOB_PENDING(job);
-	fields.cpus = std::max<uint32_t>(1, running && job->total_cpus ? job->total_cpus
-								      : details->min_cpus);
-	fields.nodes = std::max<uint32_t>(1, running && job->node_cnt ? job->node_cnt
-								     : details->min_nodes);
+	fields.cpus =
+	    std::max<uint32_t>(1, running && job->total_cpus ? job->total_cpus : details->min_cpus);
+	fields.nodes =
+	    std::max<uint32_t>(1, running && job->node_cnt ? job->node_cnt : details->min_nodes);
 	if (job->billable_tres > 0 && job->billable_tres != static_cast<double>(NO_VAL))
 		fields.billable_tres = job->billable_tres;
 	fields.limit = limit_of(job->time_limit);
@@ -91,8 +93,8 @@ ObservedJob observe(const job_record_t *job)
 PartitionCapacity capacity_of(const part_record_t *part)
 {
 	PartitionCapacity capacity{.partition = part->name,
-				   .max_time_s = minutes_to_seconds(part->max_time),
-				   .default_time_s = minutes_to_seconds(part->default_time)};
+	                           .max_time_s = minutes_to_seconds(part->max_time),
+	                           .default_time_s = minutes_to_seconds(part->default_time)};
 	if (!part->node_bitmap)
 		return capacity;
 	node_record_t *node;

@@ -6,7 +6,8 @@
 
 #include "policy/core_feeder.h"
 
-namespace campaign::slurm {
+namespace campaign::slurm
+{
 
 struct ClusterSnapshot {
 	time_t now = 0;

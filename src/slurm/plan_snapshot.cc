@@ -4,8 +4,10 @@
 
 #include <unordered_set>
 
-namespace campaign::slurm {
-namespace {
+namespace campaign::slurm
+{
+namespace
+{
 
 constexpr int64_t kYearS = 365LL * 86400;
 constexpr uint32_t kMaxArrayTasks = 256;
@@ -40,11 +42,13 @@ plan::RunningJob running_of(const job_record_t *job, time_t now)
 		return running;
 	int slot = 0;
 	const int64_t last = bit_fls(resources->node_bitmap);
-	for (int64_t index = bit_ffs(resources->node_bitmap); index >= 0 && index <= last; index++) {
+	for (int64_t index = bit_ffs(resources->node_bitmap); index >= 0 && index <= last;
+	     index++) {
 		if (!bit_test(resources->node_bitmap, index))
 			continue;
-		running.allocations.push_back({.node = static_cast<plan::NodeIndex>(index),
-					       .cpus = resources->cpus ? resources->cpus[slot] : 0});
+		running.allocations.push_back(
+		    {.node = static_cast<plan::NodeIndex>(index),
+		     .cpus = resources->cpus ? resources->cpus[slot] : 0});
 		slot++;
 	}
 	return running;
@@ -102,8 +106,8 @@ uint32_t array_tasks_to_plan(const job_record_t *job)
 	uint32_t tasks = std::max<uint32_t>(1, array->task_cnt);
 	if (array->max_run_tasks)
 		tasks = std::min(tasks, array->max_run_tasks > array->tot_run_tasks
-					     ? array->max_run_tasks - array->tot_run_tasks
-					     : 0);
+		                            ? array->max_run_tasks - array->tot_run_tasks
+		                            : 0);
 	return std::clamp<uint32_t>(tasks, 1, kMaxArrayTasks);
 }
 

@@ -7,20 +7,30 @@
 
 #include "plan/plan_types.h"
 
-namespace campaign::slurm {
+namespace campaign::slurm
+{
 
 struct PlanInput {
 	plan::Cluster cluster;
 	std::vector<plan::RunningJob> running;
-	std::vector<plan::PendingJob> pending;      // rank order; array records: one per task
-	std::vector<part_record_t *> partition_of;  // pending[i]'s partition (valid under the lock)
+	std::vector<plan::PendingJob> pending;     // rank order; array records: one per task
+	std::vector<part_record_t *> partition_of; // pending[i]'s partition (valid under the lock)
 };
 
 // Plan ids: the job id, with the task's index above it for the further tasks of a pending array
 // record (task 0 is the record itself).
-inline plan::JobId plan_id(uint32_t job_id, uint32_t task) { return (plan::JobId{task} << 32) | job_id; }
-inline uint32_t job_id_of(plan::JobId id) { return static_cast<uint32_t>(id & 0xffffffffu); }
-inline bool first_task(plan::JobId id) { return (id >> 32) == 0; }
+inline plan::JobId plan_id(uint32_t job_id, uint32_t task)
+{
+	return (plan::JobId{task} << 32) | job_id;
+}
+inline uint32_t job_id_of(plan::JobId id)
+{
+	return static_cast<uint32_t>(id & 0xffffffffu);
+}
+inline bool first_task(plan::JobId id)
+{
+	return (id >> 32) == 0;
+}
 
 // `queue`: build_job_queue's records, already sorted (sort_job_queue). Records are read, not
 // consumed.

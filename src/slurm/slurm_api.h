@@ -53,9 +53,13 @@ extern "C" {
 #pragma weak part_list
 #pragma weak avail_node_bitmap
 
-namespace campaign::slurm {
+namespace campaign::slurm
+{
 
 // True inside slurmctld (its job list symbol resolved), false in clients such as sshare.
-inline bool in_slurmctld() { return &job_list != nullptr && &slurmctld_config != nullptr; }
+inline bool in_slurmctld()
+{
+	return &job_list != nullptr && &slurmctld_config != nullptr;
+}
 
 } // namespace campaign::slurm

@@ -25,8 +25,8 @@ inline int run_suite(Suite *suite)
 
 // ck_assert_str_eq keeps only the const char* of its argument, so `f().c_str()` dangles once the
 // temporary string dies (ASan: stack-use-after-scope). This keeps the string alive.
-#define ck_assert_string_eq(actual, expected)                                                     \
+#define ck_assert_string_eq(actual, expected)                                                      \
 	do {                                                                                       \
-		const std::string ck_actual_ = (actual);                                          \
+		const std::string ck_actual_ = (actual);                                           \
 		ck_assert_str_eq(ck_actual_.c_str(), (expected));                                  \
 	} while (0)

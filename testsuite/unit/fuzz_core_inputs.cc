@@ -4,7 +4,8 @@
 
 #include <cstdlib>
 
-namespace {
+namespace
+{
 // FUZZ_EVENTS=0: the state loader and the parameter parser only (fuzz_core.sh's fixed-count run).
 const bool events_on = [] {
 	const char *value = std::getenv("FUZZ_EVENTS");

@@ -19,7 +19,8 @@ ObservedJob pending(const JobFields &fields)
 
 ObservedJob running(const JobFields &fields, int64_t start_s)
 {
-	return ObservedJob{.fields = fields, .state = ObservedJob::State::Running, .start_s = start_s};
+	return ObservedJob{
+	    .fields = fields, .state = ObservedJob::State::Running, .start_s = start_s};
 }
 
 ObservedJob finished(const JobFields &fields, int64_t start_s, int64_t end_s, bool ran = true)
@@ -92,17 +93,15 @@ START_TEST(test_feeder_replays_a_job_seen_only_finished)
 
 	CampaignCore fed = make_core("policy=ostrich");
 	CoreFeeder feeder;
-	FeedCounts counts =
-	    feeder.reconcile(fed, {finished(j1, 1, 20), pending(j2)}, {kBatch}, 31);
+	FeedCounts counts = feeder.reconcile(fed, {finished(j1, 1, 20), pending(j2)}, {kBatch}, 31);
 	ck_assert_uint_eq(counts.submitted, 2);
 	ck_assert_uint_eq(counts.started, 1);
 	ck_assert_uint_eq(counts.ended, 1);
 	expect_same_ranking(direct, fed, 31);
 	// A job that ran for less than a second (start == end) is replayed start first.
 	const JobFields quick = job(3, 200, 31, 1, 60);
-	FeedCounts instant =
-	    feeder.reconcile(fed, {finished(j1, 1, 20), pending(j2), finished(quick, 31, 31)},
-	                     {kBatch}, 32);
+	FeedCounts instant = feeder.reconcile(
+	    fed, {finished(j1, 1, 20), pending(j2), finished(quick, 31, 31)}, {kBatch}, 32);
 	ck_assert_msg(instant.errors == 0, "%s", instant.first_error.c_str());
 	ck_assert_uint_eq(instant.ended, 1);
 	// Seen again finished (Slurm keeps it until MinJobAge): nothing more happens.
@@ -245,7 +244,8 @@ START_TEST(test_feeder_counts_array_tasks_individually)
 	Ranking ranking = core.rank(1);
 	ck_assert_uint_eq(ranking.campaigns.size(), 1);
 	ck_assert_uint_eq(ranking.campaigns[0].jobs_pending, 500);
-	// 500 tasks x 60 s, less 1 s of V at the 8 CPUs of the partition (eligible at 0, ranked at 1)
+	// 500 tasks x 60 s, less 1 s of V at the 8 CPUs of the partition (eligible at 0, ranked at
+	// 1)
 	expect_near(ranking.campaigns[0].remaining_work_cpu_s, 500 * 60 - 8, "work of 500 tasks");
 	meta.array_tasks = 499;
 	const JobFields task = job(11, 100, 0, 1, 60); // the split-off task record, running

@@ -6,26 +6,30 @@
 
 using namespace campaign;
 
-namespace {
+namespace
+{
 
 ParameterSchema priority_schema()
 {
 	return ParameterSchema(
-		"PriorityParameters", "",
-		{
-			{.key = "policy",
-			 .kind = ParameterKind::Choice,
-			 .default_value = "ostrich",
-			 .choices = {"fifo", "ostrich", "faircamp"}},
-			{.key = "calc_period",
-			 .kind = ParameterKind::Integer,
-			 .default_value = "5",
-			 .min_integer = 1,
-			 .max_integer = 3600},
-			{.key = "shadow", .kind = ParameterKind::Boolean, .default_value = "no"},
-			{.key = "weight", .kind = ParameterKind::Real, .default_value = "1.5",
-			 .min_real = 0.0, .max_real = 10.0},
-		});
+	    "PriorityParameters", "",
+	    {
+	        {.key = "policy",
+	         .kind = ParameterKind::Choice,
+	         .default_value = "ostrich",
+	         .choices = {"fifo", "ostrich", "faircamp"}},
+	        {.key = "calc_period",
+	         .kind = ParameterKind::Integer,
+	         .default_value = "5",
+	         .min_integer = 1,
+	         .max_integer = 3600},
+	        {.key = "shadow", .kind = ParameterKind::Boolean, .default_value = "no"},
+	        {.key = "weight",
+	         .kind = ParameterKind::Real,
+	         .default_value = "1.5",
+	         .min_real = 0.0,
+	         .max_real = 10.0},
+	    });
 }
 
 bool contains(const std::string &text, const std::string &part)
@@ -97,11 +101,11 @@ END_TEST
 START_TEST(test_prefix_leaves_foreign_keys_alone)
 {
 	ParameterSchema sched("SchedulerParameters", "campaign_",
-			      {{.key = "campaign_interval",
-				.kind = ParameterKind::Integer,
-				.default_value = "30",
-				.min_integer = 1,
-				.max_integer = 3600}});
+	                      {{.key = "campaign_interval",
+	                        .kind = ParameterKind::Integer,
+	                        .default_value = "30",
+	                        .min_integer = 1,
+	                        .max_integer = 3600}});
 	auto parsed = sched.parse("sched_interval=-1,defer,bf_window=99,campaign_interval=7");
 	ck_assert_msg(parsed.ok(), "%s", parsed.ok() ? "" : parsed.error().c_str());
 	ck_assert_int_eq(parsed.value().integer("campaign_interval"), 7);

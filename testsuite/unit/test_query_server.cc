@@ -9,7 +9,8 @@
 
 using namespace campaign;
 
-namespace {
+namespace
+{
 
 int connect_to(uint16_t port)
 {
@@ -46,9 +47,9 @@ std::string ask(uint16_t port, const std::string &text)
 START_TEST(test_answers_one_line_per_connection)
 {
 	QueryServer server;
-	ck_assert(server.start("127.0.0.1", 0, [](const std::string &line) {
-		return "echo:" + line;
-	}).ok());
+	ck_assert(
+	    server.start("127.0.0.1", 0, [](const std::string &line) { return "echo:" + line; })
+	        .ok());
 	ck_assert_string_eq(ask(server.port(), "hello\n"), "echo:hello\n");
 	ck_assert_string_eq(ask(server.port(), "a\nb\n"), "echo:a\n");
 	ck_assert_uint_eq(server.requests_served(), 2);
@@ -60,10 +61,14 @@ START_TEST(test_oversized_request_is_refused)
 	QueryServer server;
 	QueryServerLimits limits;
 	limits.max_request_bytes = 100;
-	ck_assert(server.start("127.0.0.1", 0, [](const std::string &) { return "x"; }, limits).ok());
+	ck_assert(server
+	              .start(
+	                  "127.0.0.1", 0, [](const std::string &) { return "x"; }, limits)
+	              .ok());
 	std::string reply = ask(server.port(), std::string(5000, 'z'));
 	ck_assert_msg(reply.find("\"ok\":false") != std::string::npos, "%s", reply.c_str());
-	ck_assert_msg(reply.find("larger than 100 bytes") != std::string::npos, "%s", reply.c_str());
+	ck_assert_msg(reply.find("larger than 100 bytes") != std::string::npos, "%s",
+	              reply.c_str());
 	ck_assert_uint_eq(server.requests_refused(), 1);
 }
 END_TEST
@@ -73,10 +78,13 @@ START_TEST(test_silent_client_times_out_and_others_are_served)
 	QueryServer server;
 	QueryServerLimits limits;
 	limits.timeout_ms = 300;
-	ck_assert(server.start("127.0.0.1", 0, [](const std::string &) { return "ok"; }, limits).ok());
+	ck_assert(server
+	              .start(
+	                  "127.0.0.1", 0, [](const std::string &) { return "ok"; }, limits)
+	              .ok());
 	int silent = connect_to(server.port());
 	ck_assert_string_eq(ask(server.port(), "q\n"), "ok\n"); // not blocked by the silent one
-	std::string reply = read_all(silent);                       // the server closes it
+	std::string reply = read_all(silent);                   // the server closes it
 	close(silent);
 	ck_assert_msg(reply.find("timed out") != std::string::npos, "%s", reply.c_str());
 }
@@ -88,7 +96,10 @@ START_TEST(test_client_limit_refuses_extra_clients)
 	QueryServerLimits limits;
 	limits.max_clients = 2;
 	limits.timeout_ms = 2000;
-	ck_assert(server.start("127.0.0.1", 0, [](const std::string &) { return "ok"; }, limits).ok());
+	ck_assert(server
+	              .start(
+	                  "127.0.0.1", 0, [](const std::string &) { return "ok"; }, limits)
+	              .ok());
 	int first = connect_to(server.port());
 	int second = connect_to(server.port());
 	usleep(300 * 1000); // let the server accept both

@@ -104,9 +104,10 @@ void CoreFeeder::observe_known(const ObservedJob &job, Tracked &tracked, int64_t
 			tracked.eligible = true;
 		}
 		if (job.fields.held != tracked.held && job.state == State::Pending) {
-			events.push_back({.time_s = now_s,
-			                  .kind = job.fields.held ? Event::Kind::Hold : Event::Kind::Release,
-			                  .job_id = id});
+			events.push_back(
+			    {.time_s = now_s,
+			     .kind = job.fields.held ? Event::Kind::Hold : Event::Kind::Release,
+			     .job_id = id});
 			tracked.held = job.fields.held;
 		}
 	}
@@ -148,7 +149,8 @@ void CoreFeeder::observe_known(const ObservedJob &job, Tracked &tracked, int64_t
 	}
 	if (tracked.told == Told::Pending && job.state != State::Pending) {
 		if (job.state == State::Running || job.ran) {
-			events.push_back({.time_s = job.start_s, .kind = Event::Kind::Start, .job_id = id});
+			events.push_back(
+			    {.time_s = job.start_s, .kind = Event::Kind::Start, .job_id = id});
 			tracked.told = Told::Running;
 			tracked.start_s = job.start_s;
 		} else {
@@ -193,9 +195,11 @@ void CoreFeeder::forget_missing(const std::vector<ObservedJob> &jobs, int64_t no
 				continue;
 			}
 		} else if (tracked.told == Told::Running) {
-			events.push_back({.time_s = now_s, .kind = Event::Kind::End, .job_id = it->first});
+			events.push_back(
+			    {.time_s = now_s, .kind = Event::Kind::End, .job_id = it->first});
 		} else {
-			events.push_back({.time_s = now_s, .kind = Event::Kind::Cancel, .job_id = it->first});
+			events.push_back(
+			    {.time_s = now_s, .kind = Event::Kind::Cancel, .job_id = it->first});
 		}
 		it = tracked_.erase(it);
 	}
@@ -224,7 +228,8 @@ FeedCounts CoreFeeder::reconcile(CampaignCore &core, const std::vector<ObservedJ
 			counts.first_error = status.error();
 	};
 	// Capacity first, as of the earliest event, so the first pass ranks on real capacity.
-	const int64_t capacity_time = events.empty() ? now_s : std::min(now_s, events.front().time_s);
+	const int64_t capacity_time =
+	    events.empty() ? now_s : std::min(now_s, events.front().time_s);
 	for (const PartitionCapacity &partition : partitions) {
 		auto known = capacities_.find(partition.partition);
 		if (known != capacities_.end() && known->second.cpus_up == partition.cpus_up &&

@@ -30,9 +30,9 @@ struct FeederStateCodec {
 	{
 		return json_pack("[I,i,b,b,b,i,I,I,I,I,i,I,I]", (json_int_t)id, (int)t.told,
 		                 t.eligible, t.held, t.admin_priority, (int)t.limit.kind,
-		                 (json_int_t)t.limit.seconds, (json_int_t)t.cpus, (json_int_t)t.nodes,
-		                 (json_int_t)t.array_tasks, (int)t.nice, (json_int_t)t.start_s,
-		                 (json_int_t)t.gone_s);
+		                 (json_int_t)t.limit.seconds, (json_int_t)t.cpus,
+		                 (json_int_t)t.nodes, (json_int_t)t.array_tasks, (int)t.nice,
+		                 (json_int_t)t.start_s, (json_int_t)t.gone_s);
 	}
 
 	static std::pair<uint32_t, CoreFeeder::Tracked> job(const JsonReader &in)
@@ -69,10 +69,10 @@ struct FeederStateCodec {
 		json_object_set_new(root.get(), "jobs", jobs);
 		json_t *partitions = json_array();
 		for (const auto &[name, p] : feeder.capacities_)
-			json_array_append_new(partitions,
-			                      json_pack("[s,I,o,o]", name.c_str(), (json_int_t)p.cpus_up,
-			                                optional_integer(p.max_time_s),
-			                                optional_integer(p.default_time_s)));
+			json_array_append_new(
+			    partitions, json_pack("[s,I,o,o]", name.c_str(), (json_int_t)p.cpus_up,
+			                          optional_integer(p.max_time_s),
+			                          optional_integer(p.default_time_s)));
 		json_object_set_new(root.get(), "partitions", partitions);
 		char *text = json_dumps(root.get(), JSON_COMPACT);
 		std::string out = text ? text : "";
@@ -86,12 +86,14 @@ struct FeederStateCodec {
 		JsonPtr root(json_loadb(json.data(), json.size(), JSON_REJECT_DUPLICATES, &error),
 		             json_decref);
 		if (!root)
-			return Error{"feeder: line " + std::to_string(error.line) + ": " + error.text};
+			return Error{"feeder: line " + std::to_string(error.line) + ": " +
+			             error.text};
 		try {
 			const JsonReader in(root.get(), "feeder");
 			const int64_t version = in.field("version").integer(kI64Min, kI64Max);
 			if (version != kFeederStateVersion)
-				in.field("version").fail("unsupported version " + std::to_string(version));
+				in.field("version").fail("unsupported version " +
+				                         std::to_string(version));
 			CoreFeeder feeder;
 			const JsonReader jobs = in.field("jobs");
 			for (size_t i = 0; i < jobs.size(); i++)
@@ -102,10 +104,12 @@ struct FeederStateCodec {
 				const JsonReader row = partitions.item(i);
 				if (row.size() != 4)
 					row.fail("expected 4 values");
-				PartitionCapacity p{.partition = row.item(0).text(),
-				                    .cpus_up = static_cast<uint64_t>(row.item(1).integer(0, kI64Max)),
-				                    .max_time_s = row.item(2).optional_integer(0, kI64Max),
-				                    .default_time_s = row.item(3).optional_integer(0, kI64Max)};
+				PartitionCapacity p{
+				    .partition = row.item(0).text(),
+				    .cpus_up =
+				        static_cast<uint64_t>(row.item(1).integer(0, kI64Max)),
+				    .max_time_s = row.item(2).optional_integer(0, kI64Max),
+				    .default_time_s = row.item(3).optional_integer(0, kI64Max)};
 				feeder.capacities_[p.partition] = p;
 			}
 			return feeder;

@@ -25,8 +25,8 @@ std::string dump(const json_t *node)
 std::string save_priority_state(const CampaignCore &core, const CoreFeeder &feeder)
 {
 	return std::string("{\"format\":\"") + kFormat +
-	       "\",\"version\":" + std::to_string(kPriorityStateVersion) + ",\"core\":" + core.save() +
-	       ",\"feeder\":" + feeder.save() + "}\n";
+	       "\",\"version\":" + std::to_string(kPriorityStateVersion) +
+	       ",\"core\":" + core.save() + ",\"feeder\":" + feeder.save() + "}\n";
 }
 
 Result<PriorityState> load_priority_state(const std::string &json)

@@ -2,44 +2,45 @@
 // sched/builtin looks for "interval=" anywhere in the string.
 #include "util/scheduler_parameters.h"
 
-namespace campaign {
+namespace campaign
+{
 
 ParameterSchema scheduler_parameter_schema()
 {
 	return ParameterSchema(
-		"SchedulerParameters", "campaign_",
-		{
-			{.key = "campaign_period",
-			 .kind = ParameterKind::Integer,
-			 .default_value = "5",
-			 .description = "seconds between planning passes (sooner after job or node "
-					"changes)",
-			 .min_integer = 1,
-			 .max_integer = 3600},
-			{.key = "campaign_max_starts",
-			 .kind = ParameterKind::Integer,
-			 .default_value = "1000",
-			 .description = "most jobs started in one pass",
-			 .min_integer = 1,
-			 .max_integer = 1000000},
-			{.key = "campaign_mode",
-			 .kind = ParameterKind::Choice,
-			 .default_value = "conservative",
-			 .description = "which waiting jobs get a reservation no later job may delay",
-			 .choices = {"conservative", "easy", "per_campaign", "none"}},
-			{.key = "campaign_depth",
-			 .kind = ParameterKind::Integer,
-			 .default_value = "1000",
-			 .description = "most reservations (conservative and per_campaign)",
-			 .min_integer = 1,
-			 .max_integer = 10000000},
-			{.key = "campaign_horizon",
-			 .kind = ParameterKind::Integer,
-			 .default_value = "604800",
-			 .description = "seconds ahead a reservation may start",
-			 .min_integer = 60,
-			 .max_integer = 31622400},
-		});
+	    "SchedulerParameters", "campaign_",
+	    {
+	        {.key = "campaign_period",
+	         .kind = ParameterKind::Integer,
+	         .default_value = "5",
+	         .description = "seconds between planning passes (sooner after job or node "
+	                        "changes)",
+	         .min_integer = 1,
+	         .max_integer = 3600},
+	        {.key = "campaign_max_starts",
+	         .kind = ParameterKind::Integer,
+	         .default_value = "1000",
+	         .description = "most jobs started in one pass",
+	         .min_integer = 1,
+	         .max_integer = 1000000},
+	        {.key = "campaign_mode",
+	         .kind = ParameterKind::Choice,
+	         .default_value = "conservative",
+	         .description = "which waiting jobs get a reservation no later job may delay",
+	         .choices = {"conservative", "easy", "per_campaign", "none"}},
+	        {.key = "campaign_depth",
+	         .kind = ParameterKind::Integer,
+	         .default_value = "1000",
+	         .description = "most reservations (conservative and per_campaign)",
+	         .min_integer = 1,
+	         .max_integer = 10000000},
+	        {.key = "campaign_horizon",
+	         .kind = ParameterKind::Integer,
+	         .default_value = "604800",
+	         .description = "seconds ahead a reservation may start",
+	         .min_integer = 60,
+	         .max_integer = 31622400},
+	    });
 }
 
 } // namespace campaign

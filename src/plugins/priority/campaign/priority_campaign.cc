@@ -10,8 +10,8 @@
 #include "run_tres_release.h"
 #include "scampaign_service.h"
 
-#include "query/munge_credential.h"
 #include "policy/priority_parameters.h"
+#include "query/munge_credential.h"
 #include "util/parameters.h"
 
 #include <cmath>
@@ -21,12 +21,13 @@ using namespace campaign::slurm;
 
 extern "C" {
 __attribute__((visibility("default"))) extern const char plugin_name[] =
-	"Campaign-aware fair priority plugin";
+    "Campaign-aware fair priority plugin";
 __attribute__((visibility("default"))) extern const char plugin_type[] = "priority/campaign";
 __attribute__((visibility("default"))) extern const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 }
 
-namespace {
+namespace
+{
 
 // Plugin state, created in init and destroyed in fini (never static objects: dlclose and
 // backup-controller cycles must find nothing left over).
@@ -80,9 +81,9 @@ void start_scampaign(const ParameterValues &parameters)
 	if (port == 0)
 		return;
 	const std::string socket =
-		munge_socket_from_auth_info(slurm_conf.authinfo ? slurm_conf.authinfo : "");
+	    munge_socket_from_auth_info(slurm_conf.authinfo ? slurm_conf.authinfo : "");
 	Status listening = state->scampaign.start(parameters.text("query_address"),
-						  static_cast<uint16_t>(port), socket);
+	                                          static_cast<uint16_t>(port), socket);
 	if (!listening.ok())
 		error("priority/campaign: scampaign channel off: %s", listening.error().c_str());
 }
@@ -133,7 +134,7 @@ __attribute__((visibility("default"))) int fini(void)
 }
 
 __attribute__((visibility("default"))) uint32_t priority_p_set(uint32_t last_prio,
-							       job_record_t *job_ptr)
+                                                               job_record_t *job_ptr)
 {
 	return guarded("priority_p_set", uint32_t{1}, [&] {
 		if (!state)
@@ -155,14 +156,13 @@ __attribute__((visibility("default"))) void priority_p_reconfig(bool assoc_clear
 	});
 }
 
-__attribute__((visibility("default"))) void
-priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
+__attribute__((visibility("default"))) void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 {
 	(void)assoc; // no usage decay in this plugin (documented limit)
 }
 
 __attribute__((visibility("default"))) double priority_p_calc_fs_factor(long double usage_efctv,
-									long double shares_norm)
+                                                                        long double shares_norm)
 {
 	// Pure; sshare calls it in the client. Same formula as priority/basic.
 	if (shares_norm <= 0.0L || std::fabs(static_cast<double>(shares_norm) - NO_VAL) < 1e-9)
@@ -174,7 +174,7 @@ __attribute__((visibility("default"))) List
 priority_p_get_priority_factors_list(priority_factors_request_msg_t *req_msg, uid_t uid)
 {
 	return guarded("priority_p_get_priority_factors_list", List{nullptr},
-		       [&] { return priority_factors_list(req_msg, uid); });
+	               [&] { return priority_factors_list(req_msg, uid); });
 }
 
 __attribute__((visibility("default"))) void priority_p_job_end(job_record_t *job_ptr)

@@ -17,8 +17,10 @@
 #include <pwd.h>
 #include <sstream>
 
-namespace campaign::slurm {
-namespace {
+namespace campaign::slurm
+{
+namespace
+{
 
 constexpr const char *kStateFile = "campaign_priority_state.json";
 
@@ -143,8 +145,8 @@ void PriorityRanker::save_state()
 	std::lock_guard<std::mutex> hold(mutex_);
 	if (!core_ || state_dir_.empty())
 		return;
-	Status saved = write_file_atomically(state_dir_, kStateFile,
-					     save_priority_state(*core_, feeder_));
+	Status saved =
+	    write_file_atomically(state_dir_, kStateFile, save_priority_state(*core_, feeder_));
 	if (!saved.ok())
 		error("priority/campaign: state not saved: %s", saved.error().c_str());
 }
@@ -198,7 +200,8 @@ void PriorityRanker::rank_pass()
 			restore_state(snapshot.state_dir);
 		if (!core_)
 			return;
-		counts = feeder_.reconcile(*core_, snapshot.jobs, snapshot.partitions, snapshot.now);
+		counts =
+		    feeder_.reconcile(*core_, snapshot.jobs, snapshot.partitions, snapshot.now);
 		ranking = core_->rank(snapshot.now);
 		shadow = parameters_.boolean("shadow");
 	}
@@ -216,14 +219,14 @@ void PriorityRanker::rank_pass()
 	}
 	save_state();
 	const auto took_us = std::chrono::duration_cast<std::chrono::microseconds>(
-				     std::chrono::steady_clock::now() - began)
-				     .count();
+	                         std::chrono::steady_clock::now() - began)
+	                         .count();
 	log_flag(PRIO,
-		 "priority/campaign: pass %lu: %zu jobs seen, %u submitted, %u started, %u ended, "
-		 "%u cancelled; %zu pending ranked, %zu changed; %ld us",
-		 static_cast<unsigned long>(passes_), snapshot.jobs.size(), counts.submitted,
-		 counts.started, counts.ended, counts.cancelled, ranked, changed,
-		 static_cast<long>(took_us));
+	         "priority/campaign: pass %lu: %zu jobs seen, %u submitted, %u started, %u ended, "
+	         "%u cancelled; %zu pending ranked, %zu changed; %ld us",
+	         static_cast<unsigned long>(passes_), snapshot.jobs.size(), counts.submitted,
+	         counts.started, counts.ended, counts.cancelled, ranked, changed,
+	         static_cast<long>(took_us));
 }
 
 } // namespace campaign::slurm

@@ -12,17 +12,19 @@
 
 #include <chrono>
 
-namespace campaign::slurm {
-namespace {
+namespace campaign::slurm
+{
+namespace
+{
 
 plan::PlannerConfig planner_config(const ParameterValues &parameters)
 {
 	plan::PlannerConfig config;
 	const std::string &mode = parameters.text("campaign_mode");
 	config.mode = mode == "easy"           ? plan::ReservationMode::easy
-		      : mode == "none"         ? plan::ReservationMode::none
-		      : mode == "per_campaign" ? plan::ReservationMode::per_campaign
-					       : plan::ReservationMode::conservative;
+	              : mode == "none"         ? plan::ReservationMode::none
+	              : mode == "per_campaign" ? plan::ReservationMode::per_campaign
+	                                       : plan::ReservationMode::conservative;
 	config.depth = static_cast<int32_t>(parameters.integer("campaign_depth"));
 	config.horizon_s = parameters.integer("campaign_horizon");
 	return config;
@@ -31,7 +33,7 @@ plan::PlannerConfig planner_config(const ParameterValues &parameters)
 // Starts `job` on the plan's nodes: the other nodes are excluded for the call, as
 // sched/backfill's _start_job does, then the job's own exclusions are put back.
 StartOutcome start_on(job_record_t *job, part_record_t *partition,
-		      const std::vector<plan::NodeAllocation> &allocations)
+                      const std::vector<plan::NodeAllocation> &allocations)
 {
 	bitstr_t *saved = job->details->exc_node_bitmap;
 	bitstr_t *excluded = node_bitmap_of(allocations);
@@ -53,7 +55,6 @@ void publish_reservation(job_record_t *job, const plan::PlannedJob &planned)
 }
 
 } // namespace
-
 
 CampaignScheduler::CampaignScheduler(ParameterValues parameters)
     : parameters_(std::move(parameters))
@@ -82,8 +83,8 @@ bool CampaignScheduler::due(time_t now)
 {
 	// Unlocked reads of two time stamps, as sched/backfill's _more_work(): a stale value only
 	// delays a pass by one tick.
-	const bool changed = last_job_update != seen_job_update_ ||
-			     last_node_update != seen_node_update_;
+	const bool changed =
+	    last_job_update != seen_job_update_ || last_node_update != seen_node_update_;
 	if (!changed && now - last_pass_ < period_s())
 		return false;
 	seen_job_update_ = last_job_update;
@@ -120,13 +121,13 @@ CampaignScheduler::PassFigures CampaignScheduler::plan_and_start(const Parameter
 		job_record_t *job = find_job_record(job_id_of(id));
 		if (!job || !IS_JOB_PENDING(job) || !job->details)
 			continue;
-		StartOutcome outcome =
-			start_on(job, input.partition_of[index.at(id)], plan.planned.at(id).allocations);
+		StartOutcome outcome = start_on(job, input.partition_of[index.at(id)],
+		                                plan.planned.at(id).allocations);
 		figures.started += outcome.started;
 		if (!outcome.started) {
 			figures.refused++;
 			log_flag(BACKFILL, "sched/campaign: start of JobId=%u refused: %s",
-				 job_id_of(id), slurm_strerror(outcome.rc));
+			         job_id_of(id), slurm_strerror(outcome.rc));
 		}
 	}
 	for (const auto &[id, planned] : plan.planned) {
@@ -162,13 +163,13 @@ void CampaignScheduler::tick()
 		state_dir = slurm_conf.state_save_location ? slurm_conf.state_save_location : "";
 		figures = plan_and_start(parameters);
 		took_us = std::chrono::duration_cast<std::chrono::microseconds>(
-				  std::chrono::steady_clock::now() - locked)
-				  .count();
+		              std::chrono::steady_clock::now() - locked)
+		              .count();
 		record_cycle({.cycle_us = static_cast<uint32_t>(took_us),
-			      .queue_length = figures.queue_length,
-			      .depth_tried = figures.queue_length,
-			      .jobs_started = figures.started,
-			      .plan_records = figures.reserved + figures.started});
+		              .queue_length = figures.queue_length,
+		              .depth_tried = figures.queue_length,
+		              .jobs_started = figures.started,
+		              .plan_records = figures.reserved + figures.started});
 	}
 	set_cycle_active(false);
 	{
@@ -182,24 +183,24 @@ void CampaignScheduler::tick()
 		stats_.last_reserved = figures.reserved;
 	}
 	log_flag(BACKFILL,
-		 "sched/campaign: pass over %u queued jobs: %u started, %u reserved, %u refused, "
-		 "%lu us",
-		 figures.queue_length, figures.started, figures.reserved, figures.refused,
-		 static_cast<unsigned long>(took_us));
+	         "sched/campaign: pass over %u queued jobs: %u started, %u reserved, %u refused, "
+	         "%lu us",
+	         figures.queue_length, figures.started, figures.reserved, figures.refused,
+	         static_cast<unsigned long>(took_us));
 	publish_stats(state_dir);
 }
 
 void CampaignScheduler::publish_stats(const std::string &state_dir) const
 {
 	const SchedulerStats now = stats();
-	const std::string json = "{\"passes\": " + std::to_string(now.passes) +
-				 ", \"jobs_started\": " + std::to_string(now.jobs_started) +
-				 ", \"last_pass_us\": " + std::to_string(now.last_pass_us) +
-				 ", \"max_pass_us\": " + std::to_string(now.max_pass_us) +
-				 ", \"last_queue_length\": " +
-				 std::to_string(now.last_queue_length) +
-				 ", \"last_reserved\": " + std::to_string(now.last_reserved) +
-				 ", \"refused\": " + std::to_string(now.refused) + "}\n";
+	const std::string json =
+	    "{\"passes\": " + std::to_string(now.passes) +
+	    ", \"jobs_started\": " + std::to_string(now.jobs_started) +
+	    ", \"last_pass_us\": " + std::to_string(now.last_pass_us) +
+	    ", \"max_pass_us\": " + std::to_string(now.max_pass_us) +
+	    ", \"last_queue_length\": " + std::to_string(now.last_queue_length) +
+	    ", \"last_reserved\": " + std::to_string(now.last_reserved) +
+	    ", \"refused\": " + std::to_string(now.refused) + "}\n";
 	Status written = write_file_atomically(state_dir, "campaign_sched_stats.json", json);
 	if (!written.ok())
 		error("sched/campaign: %s", written.error().c_str());

@@ -9,7 +9,8 @@
 
 #include <ctime>
 
-namespace campaign::slurm {
+namespace campaign::slurm
+{
 
 struct SchedulerStats {
 	uint64_t passes = 0;
@@ -21,7 +22,8 @@ struct SchedulerStats {
 	uint64_t refused = 0; // starts the plan chose that select_nodes refused
 };
 
-class CampaignScheduler {
+class CampaignScheduler
+{
 public:
 	explicit CampaignScheduler(ParameterValues parameters);
 
