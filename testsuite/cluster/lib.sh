@@ -84,6 +84,28 @@ print("%d %d" % (rows[0]["campaign"], rows[0]["pending"] + rows[0]["running"]) i
 ' "$1" 2>/dev/null || echo unreadable
 }
 
+# check_campaign_times FIELD T0 USER:SECONDS...: each USER's campaign FIELD (virtual_finish,
+# deadline) as scampaign lists it is T0 + SECONDS, to the listing's whole-second rounding.
+check_campaign_times() {
+	local field=$1 t0=$2 pair user want got
+	shift 2
+	for pair in "$@"; do
+		user=${pair%%:*}
+		want=${pair#*:}
+		got=$(($(campaign_field "$user" "$field") - t0))
+		check "$field of $user is T0+$want (saw T0+$got, 1 s rounding allowed)" near "$got" "$want"
+	done
+}
+
+# check_sprio_agrees PARTITION: sprio's PRIORITY equals squeue %Q for every pending job there, and
+# the factor columns (AGE: rank score, SITE: the rest) are non-zero.
+check_sprio_agrees() {
+	check_equal "sprio PRIORITY equals squeue %Q" "$(squeue -h -p "$1" -t PD -o '%i %Q' | sort -n)" \
+		"$(sprio -h -p "$1" -o '%i %Y' | awk '{print $1, $2}' | sort -n)"
+	check "AGE and SITE columns non-zero for every pending job" \
+		awk '$2 == 0 || $3 == 0 { bad = 1 } END { exit bad }' <<<"$(sprio -h -p "$1" -o '%i %A %S')"
+}
+
 # near A B: |A - B| <= 1 (listings round to whole seconds).
 near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(d >= -1 && d <= 1) }' 2>/dev/null; }
 

@@ -39,18 +39,10 @@ check "that order is not FIFO (C, A, B)" test "$order" != "${c_jobs[*]} ${a_jobs
 check "nor fewest-jobs-first / least-work-first (B, C, A)" test "$order" != "$b_job ${c_jobs[*]} ${a_jobs[*]} "
 
 echo "== deadlines as scampaign shows them, against the hand computation"
-for pair in camp1:240 camp2:140 camp3:580; do
-	user=${pair%%:*}
-	want=${pair#*:}
-	got=$(($(campaign_field "$user" deadline) - t0))
-	check "deadline of $user is T0+$want (saw T0+$got)" near "$got" "$want"
-done
+check_campaign_times deadline "$t0" camp1:240 camp2:140 camp3:580
 
 echo "== sprio agrees and its factor columns are non-zero"
-check_equal "sprio PRIORITY equals squeue %Q" "$(squeue -h -p batch -t PD -o '%i %Q' | sort -n)" \
-	"$(sprio -h -p batch -o '%i %Y' | awk '{print $1, $2}' | sort -n)"
-check "AGE and SITE columns non-zero for every pending job" \
-	awk '$2 == 0 || $3 == 0 { bad = 1 } END { exit bad }' <<<"$(sprio -h -p batch -o '%i %A %S')"
+check_sprio_agrees batch
 
 scancel "$blocker"
 check "queue drains within 120 s" wait_until 120 queue_empty

@@ -46,18 +46,10 @@ check "nor fewest-jobs-first (B, C, A)" test "$order" != "$b_job ${c_jobs[*]} ${
 check "nor least-work-first (C, B, A)" test "$order" != "${c_jobs[*]} $b_job ${a_jobs[*]} "
 
 echo "== virtual completion times, as scampaign shows them, against the hand computation"
-for pair in camp1:75 camp3:86.25 camp2:120; do
-	user=${pair%%:*}
-	want=${pair#*:}
-	got=$(($(campaign_field "$user" virtual_finish) - t0))
-	check "C~ of $user is T0+$want (saw T0+$got, 1 s rounding allowed)" near "$got" "$want"
-done
+check_campaign_times virtual_finish "$t0" camp1:75 camp3:86.25 camp2:120
 
 echo "== sprio agrees and its factor columns are non-zero"
-check_equal "sprio PRIORITY equals squeue %Q" "$(squeue -h -p batch -t PD -o '%i %Q' | sort -n)" \
-	"$(sprio -h -p batch -o '%i %Y' | awk '{print $1, $2}' | sort -n)"
-check "AGE and SITE columns non-zero for every pending job" \
-	awk '$2 == 0 || $3 == 0 { bad = 1 } END { exit bad }' <<<"$(sprio -h -p batch -o '%i %A %S')"
+check_sprio_agrees batch
 
 echo "== release the cluster: every job completes"
 scancel "$blocker"
