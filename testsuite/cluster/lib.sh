@@ -92,8 +92,13 @@ check_campaign_times() {
 	for pair in "$@"; do
 		user=${pair%%:*}
 		want=${pair#*:}
-		got=$(($(campaign_field "$user" "$field") - t0))
-		check "$field of $user is T0+$want (saw T0+$got, 1 s rounding allowed)" near "$got" "$want"
+		got=$(campaign_field "$user" "$field")
+		if [[ $got =~ ^-?[0-9]+$ ]]; then
+			got=$((got - t0))
+			check "$field of $user is T0+$want (saw T0+$got, 1 s rounding allowed)" near "$got" "$want"
+		else
+			check "$field of $user is T0+$want (saw '$got')" false
+		fi
 	done
 }
 
