@@ -1,0 +1,29 @@
+// PrioritySource: how the simulation asks a policy to rank the pending jobs. The core-backed
+// source (fifo, ostrich, faircamp) and the Slurm-style fair-share baselines implement it.
+#pragma once
+
+#include "trace/sim_job.h"
+#include "util/result.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace campaign::sim
+{
+
+// Jobs are named by their index in Workload::jobs. Events arrive in time order; at one instant
+// the engine sends ends first, then submits, then asks for a rank, then reports starts.
+class PrioritySource
+{
+public:
+	virtual ~PrioritySource() = default;
+	virtual Status submit(uint32_t job, const SimJob &fields, int64_t now_s) = 0;
+	virtual Status start(uint32_t job, int64_t now_s) = 0;
+	virtual Status end(uint32_t job, int64_t now_s) = 0;
+	// Every pending (submitted, not started) job, best first; the order is total.
+	virtual Result<std::vector<uint32_t>> rank(int64_t now_s) = 0;
+	// The campaign this policy puts the job in (per_campaign reservations); 0: none.
+	virtual uint64_t campaign_of(uint32_t job) const = 0;
+};
+
+} // namespace campaign::sim
