@@ -1,0 +1,85 @@
+// CorePriority: SimJob -> CampaignCore events, and the core's ranking back as job indices.
+#include "engine/core_priority.h"
+
+#include <cmath>
+
+namespace campaign::sim
+{
+
+namespace
+{
+const char *const kPartition = "sim";
+}
+
+CorePriority::CorePriority(CampaignCore core, std::vector<int64_t> estimates_s)
+    : core_(std::move(core)), estimates_s_(std::move(estimates_s)),
+      campaign_(estimates_s_.size(), 0), may_start_(estimates_s_.size(), 1)
+{
+}
+
+Result<CorePriority> CorePriority::create(const std::string &parameters, uint32_t machine_cpus,
+                                          std::vector<int64_t> estimates_s)
+{
+	auto core = CampaignCore::create(parameters);
+	if (!core)
+		return Error{"priority parameters '" + parameters + "': " + core.error()};
+	PartitionCapacity partition;
+	partition.partition = kPartition;
+	partition.cpus_up = machine_cpus;
+	if (Status done = core.value().capacity(partition, 0); !done)
+		return Error{"machine of " + std::to_string(machine_cpus) + " CPUs: " + done.error()};
+	return CorePriority(std::move(core).value(), std::move(estimates_s));
+}
+
+Status CorePriority::submit(uint32_t job, const SimJob &fields, int64_t now_s)
+{
+	JobFields core_job;
+	core_job.job_id = core_id(job);
+	core_job.user_id = fields.user;
+	core_job.account = std::to_string(fields.group);
+	core_job.partitions = {kPartition};
+	core_job.submit_s = now_s;
+	core_job.eligible_s = now_s;
+	core_job.cpus = fields.cpus;
+	core_job.limit = TimeLimit::of_seconds(estimates_s_.at(job));
+	return core_.submit(core_job, now_s);
+}
+
+Status CorePriority::start(uint32_t job, int64_t now_s) { return core_.start(core_id(job), now_s); }
+
+Status CorePriority::end(uint32_t job, int64_t now_s)
+{
+	return core_.end(core_id(job), now_s);
+}
+
+Result<std::vector<uint32_t>> CorePriority::rank(int64_t now_s)
+{
+	Ranking ranking = core_.rank(now_s);
+	if (!ranking.error.empty())
+		return Error{"rank at " + std::to_string(now_s) + " s: " + ranking.error};
+	next_virtual_start_s_ = -1;
+	std::vector<uint32_t> order;
+	order.reserve(ranking.order.size());
+	for (size_t i = 0; i < ranking.order.size(); ++i) {
+		const uint32_t job = ranking.order[i] - 1;
+		order.push_back(job);
+		const JobExplanation &why = ranking.explanations[i];
+		campaign_.at(job) = why.campaign_id;
+		may_start_[job] = why.may_start ? 1 : 0;
+		if (!why.may_start) {
+			const auto wake = static_cast<int64_t>(std::ceil(why.virtual_start_s));
+			if (next_virtual_start_s_ < 0 || wake < next_virtual_start_s_)
+				next_virtual_start_s_ = wake;
+		}
+	}
+	return order;
+}
+
+uint64_t CorePriority::campaign_of(uint32_t job) const
+{
+	return job < campaign_.size() ? campaign_[job] : 0;
+}
+
+bool CorePriority::may_start(uint32_t job) const { return may_start_.at(job) != 0; }
+
+} // namespace campaign::sim

@@ -1,0 +1,106 @@
+// Estimate models: what the planner believes a job will take, never what it takes.
+#include "engine/estimates.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+namespace campaign::sim
+{
+
+Result<EstimateKind> parse_estimate_kind(const std::string &name)
+{
+	if (name == "exact")
+		return EstimateKind::exact;
+	if (name == "requested")
+		return EstimateKind::requested;
+	if (name == "fmodel")
+		return EstimateKind::fmodel;
+	if (name == "predicted")
+		return EstimateKind::predicted;
+	return Error{"estimate '" + name + "': expected exact, requested, fmodel or predicted"};
+}
+
+const char *to_string(EstimateKind kind)
+{
+	switch (kind) {
+	case EstimateKind::exact:
+		return "exact";
+	case EstimateKind::requested:
+		return "requested";
+	case EstimateKind::fmodel:
+		return "fmodel";
+	case EstimateKind::predicted:
+		return "predicted";
+	}
+	return "?";
+}
+
+std::vector<int64_t> effective_runtimes(const Workload &workload)
+{
+	std::vector<int64_t> runtimes;
+	runtimes.reserve(workload.jobs.size());
+	for (const SimJob &job : workload.jobs)
+		runtimes.push_back(job.limit_s >= 0 ? std::min(job.runtime_s, job.limit_s)
+		                                    : job.runtime_s);
+	return runtimes;
+}
+
+namespace
+{
+// Klusáček's k in (0.9, 1.1) around 1.0: a normal with sigma 0.05, drawn again outside the
+// interval. Box-Muller on our own uniform mapping so the stream does not depend on the library.
+double noise_factor(std::mt19937_64 &random)
+{
+	for (;;) {
+		const double u1 = (static_cast<double>(random() >> 11) + 1.0) * 0x1.0p-53;
+		const double u2 = static_cast<double>(random() >> 11) * 0x1.0p-53;
+		const double k = 1.0 + 0.05 * std::sqrt(-2.0 * std::log(u1)) * std::cos(2 * M_PI * u2);
+		if (k > 0.9 && k < 1.1)
+			return k;
+	}
+}
+} // namespace
+
+std::vector<int64_t> static_estimates(const Workload &workload,
+                                      const std::vector<int64_t> &runtimes_s,
+                                      const EstimateOptions &options)
+{
+	std::mt19937_64 random(options.seed);
+	std::vector<int64_t> estimates;
+	estimates.reserve(workload.jobs.size());
+	for (size_t i = 0; i < workload.jobs.size(); ++i) {
+		const int64_t runtime = runtimes_s[i];
+		const int64_t limit = workload.jobs[i].limit_s >= 0 ? workload.jobs[i].limit_s : runtime;
+		int64_t estimate = limit;
+		if (options.kind == EstimateKind::exact)
+			estimate = runtime;
+		else if (options.kind == EstimateKind::fmodel)
+			estimate = std::min<int64_t>(
+			    limit, std::llround(static_cast<double>(runtime) * options.f *
+			                        noise_factor(random)));
+		estimates.push_back(std::max<int64_t>({estimate, runtime, 1}));
+	}
+	return estimates;
+}
+
+int64_t RuntimePredictor::predict(uint32_t user, int64_t limit_s) const
+{
+	if (user >= users_.size() || users_[user].last_s < 0)
+		return std::max<int64_t>(limit_s, 1);
+	const History &history = users_[user];
+	const int64_t mean = history.before_last_s < 0
+	                         ? history.last_s
+	                         : (history.last_s + history.before_last_s + 1) / 2;
+	return std::max<int64_t>(std::min(mean, limit_s), 1);
+}
+
+void RuntimePredictor::finished(uint32_t user, int64_t runtime_s)
+{
+	if (user >= users_.size())
+		users_.resize(user + 1);
+	users_[user].before_last_s = users_[user].last_s;
+	users_[user].last_s = runtime_s;
+}
+
+} // namespace campaign::sim

@@ -1,0 +1,50 @@
+// Runtime estimates the schedulers see (exact, requested, Klusáček's f-model, predicted), and
+// the run time a job really gets (killed at its requested limit, as Klusáček's F2.1).
+#pragma once
+
+#include "trace/sim_job.h"
+#include "util/result.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace campaign::sim
+{
+
+enum class EstimateKind { exact, requested, fmodel, predicted };
+
+struct EstimateOptions {
+	EstimateKind kind = EstimateKind::requested;
+	double f = 2;      // f-model factor (Klusáček: 2, 5, 10, 20, 50)
+	uint64_t seed = 1; // f-model noise
+};
+
+Result<EstimateKind> parse_estimate_kind(const std::string &name);
+const char *to_string(EstimateKind kind);
+
+// The run time each job gets: min(run time, requested limit) when the limit is known.
+std::vector<int64_t> effective_runtimes(const Workload &workload);
+
+// The estimate of every job known before the run (exact, requested, fmodel); for `predicted`
+// the requested limits, which cap the online prediction. Always >= 1 s.
+std::vector<int64_t> static_estimates(const Workload &workload,
+                                      const std::vector<int64_t> &runtimes_s,
+                                      const EstimateOptions &options);
+
+// Tsafrir et al.'s prediction: the mean of the user's last two run times, never above the
+// limit; the limit until the user has finished a job.
+class RuntimePredictor
+{
+public:
+	int64_t predict(uint32_t user, int64_t limit_s) const;
+	void finished(uint32_t user, int64_t runtime_s);
+
+private:
+	struct History {
+		int64_t last_s = -1, before_last_s = -1;
+	};
+	std::vector<History> users_;
+};
+
+} // namespace campaign::sim

@@ -1,0 +1,50 @@
+// Dispatchers: given the startable jobs in rank order at one instant, decide which start now.
+// QueueDispatch is plain list scheduling without backfill; PlanDispatch runs the core's
+// Planner (the one sched/campaign runs) in any reservation mode.
+#pragma once
+
+#include "plan/planner.h"
+#include "util/result.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace campaign::sim
+{
+
+enum class BackfillKind { none, greedy, easy, conservative, per_campaign };
+
+Result<BackfillKind> parse_backfill_kind(const std::string &name);
+const char *to_string(BackfillKind kind);
+
+// What a dispatcher may know of a job (by workload index).
+struct DispatchJobs {
+	const std::vector<uint32_t> *cpus = nullptr;
+	// The estimate the planner uses for a job starting now (a prediction may change).
+	std::function<int64_t(uint32_t job)> estimate_s;
+	std::function<uint64_t(uint32_t job)> campaign_of;
+};
+
+class JobDispatch
+{
+public:
+	virtual ~JobDispatch() = default;
+	// The jobs of `order` (startable, best first) to start now, in that order.
+	virtual Result<std::vector<uint32_t>> dispatch(const std::vector<uint32_t> &order,
+	                                               int64_t now_s) = 0;
+	// A started job (one dispatch returned) ended.
+	virtual Status ended(uint32_t job, int64_t now_s) = 0;
+	// A running job outlived its estimate: it now ends no earlier than `expected_end_s`.
+	virtual Status extended(uint32_t job, int64_t expected_end_s, int64_t now_s) = 0;
+	virtual uint64_t free_cpus() const = 0;
+};
+
+// none and greedy: list scheduling; easy, conservative, per_campaign: the Planner with
+// `config` (its mode is set from `kind`).
+Result<std::unique_ptr<JobDispatch>> make_dispatch(uint32_t machine_cpus, BackfillKind kind,
+                                                   plan::PlannerConfig config, DispatchJobs jobs);
+
+} // namespace campaign::sim

@@ -1,0 +1,358 @@
+// The event loop: at each instant, ends, then submissions (a closed-loop campaign is released
+// when the user's previous one completes), then one scheduling pass: rank, filter what may
+// start (strict mode, FairCamp's paper blocks), dispatch, start.
+#include "engine/simulation.h"
+
+#include "engine/core_priority.h"
+#include "engine/shared_campaigns.h"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <map>
+#include <memory>
+#include <queue>
+#include <sys/resource.h>
+
+namespace campaign::sim
+{
+
+namespace
+{
+
+enum class EventKind : uint8_t { end = 0, estimate_expired = 1, submit = 2, wake = 3 };
+
+struct Event {
+	int64_t time_s = 0;
+	EventKind kind = EventKind::submit;
+	uint32_t job = 0;
+	bool operator>(const Event &other) const
+	{
+		if (time_s != other.time_s)
+			return time_s > other.time_s;
+		if (kind != other.kind)
+			return kind > other.kind;
+		return job > other.job;
+	}
+};
+
+double process_cpu_s()
+{
+	timespec now{};
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+	return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+struct PolicySetup {
+	std::string core_parameters; // empty: not a core policy
+	bool paper_blocks = false;
+};
+
+Result<PolicySetup> policy_setup(const SimulationOptions &options)
+{
+	static const std::map<std::string, PolicySetup> setups = {
+	    {"fifo", {"policy=fifo", false}},
+	    {"ostrich", {"policy=ostrich", false}},
+	    {"ostrich-strict", {"policy=ostrich,mode=strict", false}},
+	    {"faircamp", {"policy=faircamp", false}},
+	    {"faircamp-paper", {"policy=faircamp,faircamp_mode=paper", true}},
+	};
+	auto found = setups.find(options.priority);
+	if (found == setups.end())
+		return Error{"priority '" + options.priority + "': expected one of fifo, ostrich, " +
+		             "ostrich-strict, faircamp, faircamp-paper, fairshare, fairtree"};
+	PolicySetup setup = found->second;
+	if (!options.core_parameters.empty())
+		setup.core_parameters += "," + options.core_parameters;
+	return setup;
+}
+
+class Simulation
+{
+public:
+	Simulation(const Workload &workload, const SimulationOptions &options)
+	    : workload_(workload), options_(options)
+	{
+	}
+	Result<RunResult> run();
+
+private:
+	Status prepare();
+	void prepare_closed_loop();
+	void release_campaign(uint64_t campaign, int64_t now_s);
+	Status handle(const Event &event);
+	Status on_end(uint32_t job, int64_t now_s);
+	Status pass(int64_t now_s);
+	std::vector<uint32_t> startable(const std::vector<uint32_t> &order);
+	std::vector<uint32_t> paper_block(const std::vector<uint32_t> &order);
+	Status start(uint32_t job, int64_t now_s);
+	int64_t estimate_s(uint32_t job) const;
+
+	const Workload &workload_;
+	const SimulationOptions &options_;
+	PolicySetup setup_;
+	std::vector<int64_t> runtimes_s_, estimates_s_;
+	std::vector<uint32_t> cpus_;
+	std::unique_ptr<PrioritySource> priority_;
+	CorePriority *core_ = nullptr; // priority_ when it is the core
+	std::unique_ptr<JobDispatch> dispatch_;
+	RuntimePredictor predictor_;
+	std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+	RunResult result_;
+	size_t pending_ = 0, running_ = 0, ended_ = 0;
+	int64_t wake_s_ = -1;
+	uint64_t block_campaign_ = 0;
+	// Closed loop: each user's campaigns in order, and what is left of each.
+	std::map<uint64_t, std::vector<uint32_t>> campaign_jobs_;
+	std::map<uint64_t, uint32_t> unfinished_;
+	std::map<uint32_t, std::vector<uint64_t>> user_campaigns_;
+	std::map<uint32_t, size_t> user_next_;
+};
+
+Status Simulation::prepare()
+{
+	if (workload_.machine_cpus == 0)
+		return Error{workload_.name + ": machine size unknown (give --cpus)"};
+	auto setup = policy_setup(options_);
+	if (!setup)
+		return Error{setup.error()};
+	setup_ = setup.value();
+	runtimes_s_ = effective_runtimes(workload_);
+	estimates_s_ = static_estimates(workload_, runtimes_s_, options_.estimate);
+	cpus_.reserve(workload_.jobs.size());
+	for (const SimJob &job : workload_.jobs)
+		cpus_.push_back(std::clamp<uint32_t>(job.cpus, 1, workload_.machine_cpus));
+	auto core = CorePriority::create(setup_.core_parameters, workload_.machine_cpus, estimates_s_);
+	if (!core)
+		return Error{core.error()};
+	auto owned = std::make_unique<CorePriority>(std::move(core).value());
+	core_ = owned.get();
+	priority_ = std::move(owned);
+	DispatchJobs jobs{&cpus_, [this](uint32_t job) { return estimate_s(job); },
+	                  [this](uint32_t job) { return priority_->campaign_of(job); }};
+	plan::PlannerConfig config;
+	config.depth = options_.depth;
+	config.horizon_s = options_.horizon_s;
+	const BackfillKind backfill = setup_.paper_blocks ? BackfillKind::none : options_.backfill;
+	auto dispatch = make_dispatch(workload_.machine_cpus, backfill, config, std::move(jobs));
+	if (!dispatch)
+		return Error{dispatch.error()};
+	dispatch_ = std::move(dispatch).value();
+	const auto campaigns = shared_campaigns(workload_, runtimes_s_, options_.scoring_rule);
+	result_.jobs.resize(workload_.jobs.size());
+	for (uint32_t i = 0; i < workload_.jobs.size(); ++i) {
+		result_.jobs[i].job = i;
+		result_.jobs[i].campaign = campaigns[i];
+	}
+	if (workload_.closed_loop)
+		prepare_closed_loop();
+	else
+		for (uint32_t i = 0; i < workload_.jobs.size(); ++i)
+			events_.push({workload_.jobs[i].submit_s, EventKind::submit, i});
+	return ok_status();
+}
+
+void Simulation::prepare_closed_loop()
+{
+	for (uint32_t i = 0; i < workload_.jobs.size(); ++i) {
+		const SimJob &job = workload_.jobs[i];
+		auto &jobs = campaign_jobs_[job.campaign];
+		if (jobs.empty())
+			user_campaigns_[job.user].push_back(job.campaign);
+		jobs.push_back(i);
+	}
+	for (const auto &[campaign, jobs] : campaign_jobs_)
+		unfinished_[campaign] = static_cast<uint32_t>(jobs.size());
+	// Every user's first campaign at its first job's submit time (the generators use 0).
+	for (const auto &[user, campaigns] : user_campaigns_) {
+		user_next_[user] = 1;
+		const uint32_t first = campaign_jobs_[campaigns.front()].front();
+		release_campaign(campaigns.front(), workload_.jobs[first].submit_s);
+	}
+}
+
+void Simulation::release_campaign(uint64_t campaign, int64_t now_s)
+{
+	for (uint32_t job : campaign_jobs_[campaign])
+		events_.push({now_s, EventKind::submit, job});
+}
+
+int64_t Simulation::estimate_s(uint32_t job) const
+{
+	if (options_.estimate.kind != EstimateKind::predicted)
+		return estimates_s_[job];
+	return predictor_.predict(workload_.jobs[job].user, estimates_s_[job]);
+}
+
+Result<RunResult> Simulation::run()
+{
+	const auto wall_start = std::chrono::steady_clock::now();
+	if (Status prepared = prepare(); !prepared)
+		return Error{prepared.error()};
+	size_t reported = 0;
+	while (!events_.empty()) {
+		const int64_t now_s = events_.top().time_s;
+		while (!events_.empty() && events_.top().time_s == now_s) {
+			const Event event = events_.top();
+			events_.pop();
+			if (Status handled = handle(event); !handled)
+				return Error{handled.error()};
+		}
+		if (Status passed = pass(now_s); !passed)
+			return Error{passed.error()};
+		if (options_.progress && ended_ - reported >= workload_.jobs.size() / 200 + 1) {
+			reported = ended_;
+			options_.progress(static_cast<double>(ended_) /
+			                  static_cast<double>(workload_.jobs.size()));
+		}
+	}
+	if (options_.progress)
+		options_.progress(1.0);
+	result_.priority = options_.priority;
+	result_.backfill = setup_.paper_blocks ? "blocks" : to_string(options_.backfill);
+	result_.estimate = to_string(options_.estimate.kind);
+	result_.label = result_.priority + "/" + result_.backfill;
+	result_.machine_cpus = workload_.machine_cpus;
+	result_.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start)
+	                     .count();
+	rusage usage{};
+	getrusage(RUSAGE_SELF, &usage);
+	result_.peak_rss_kb = static_cast<uint64_t>(usage.ru_maxrss);
+	return std::move(result_);
+}
+
+Status Simulation::handle(const Event &event)
+{
+	const uint32_t job = event.job;
+	switch (event.kind) {
+	case EventKind::end:
+		return on_end(job, event.time_s);
+	case EventKind::estimate_expired: // Tsafrir: an overrun prediction falls back to the limit
+		if (result_.jobs[job].end_s >= 0)
+			return ok_status();
+		return dispatch_->extended(job, result_.jobs[job].start_s + estimates_s_[job],
+		                           event.time_s);
+	case EventKind::submit:
+		result_.jobs[job].submit_s = event.time_s;
+		++pending_;
+		return priority_->submit(job, workload_.jobs[job], event.time_s);
+	case EventKind::wake:
+		return ok_status();
+	}
+	return ok_status();
+}
+
+Status Simulation::on_end(uint32_t job, int64_t now_s)
+{
+	result_.jobs[job].end_s = now_s;
+	--running_;
+	++ended_;
+	predictor_.finished(workload_.jobs[job].user, runtimes_s_[job]);
+	if (Status ended = priority_->end(job, now_s); !ended)
+		return ended;
+	if (Status ended = dispatch_->ended(job, now_s); !ended)
+		return ended;
+	if (!workload_.closed_loop)
+		return ok_status();
+	const SimJob &fields = workload_.jobs[job];
+	if (--unfinished_[fields.campaign] > 0)
+		return ok_status();
+	size_t &next = user_next_[fields.user];
+	const auto &campaigns = user_campaigns_[fields.user];
+	if (next < campaigns.size()) {
+		const uint64_t campaign = campaigns[next++];
+		const uint32_t first = campaign_jobs_[campaign].front();
+		release_campaign(campaign, now_s + workload_.jobs[first].think_s);
+	}
+	return ok_status();
+}
+
+Status Simulation::pass(int64_t now_s)
+{
+	if (pending_ == 0)
+		return ok_status();
+	const double cpu_start = process_cpu_s();
+	auto order = priority_->rank(now_s);
+	if (!order)
+		return Error{order.error()};
+	auto starts = dispatch_->dispatch(startable(order.value()), now_s);
+	if (!starts)
+		return Error{starts.error()};
+	for (uint32_t job : starts.value())
+		if (Status started = start(job, now_s); !started)
+			return started;
+	result_.scheduler_cpu_s += process_cpu_s() - cpu_start;
+	++result_.scheduler_events;
+	if (core_ && core_->next_virtual_start_s() >= 0 && pending_ > 0) {
+		const int64_t wake = std::max(core_->next_virtual_start_s(), now_s + 1);
+		if (wake_s_ <= now_s || wake < wake_s_) {
+			wake_s_ = wake;
+			events_.push({wake, EventKind::wake, 0});
+		}
+	}
+	return ok_status();
+}
+
+std::vector<uint32_t> Simulation::startable(const std::vector<uint32_t> &order)
+{
+	if (setup_.paper_blocks)
+		return paper_block(order);
+	if (!core_ || !core_->strict())
+		return order;
+	std::vector<uint32_t> allowed;
+	allowed.reserve(order.size());
+	for (uint32_t job : order)
+		if (core_->may_start(job))
+			allowed.push_back(job);
+	return allowed;
+}
+
+// FairCamp's paper mode: one campaign at a time owns the machine (a block, LPT inside it); the
+// next block, the earliest deadline, starts when the machine is empty.
+std::vector<uint32_t> Simulation::paper_block(const std::vector<uint32_t> &order)
+{
+	if (running_ == 0 && !order.empty())
+		block_campaign_ = core_->campaign_of(order.front());
+	std::vector<uint32_t> block;
+	for (uint32_t job : order)
+		if (core_->campaign_of(job) == block_campaign_)
+			block.push_back(job);
+	std::stable_sort(block.begin(), block.end(), [this](uint32_t a, uint32_t b) {
+		return estimates_s_[a] > estimates_s_[b];
+	});
+	return block;
+}
+
+Status Simulation::start(uint32_t job, int64_t now_s)
+{
+	result_.jobs[job].start_s = now_s;
+	--pending_;
+	++running_;
+	if (Status started = priority_->start(job, now_s); !started)
+		return started;
+	const int64_t end_s = now_s + runtimes_s_[job];
+	events_.push({end_s, EventKind::end, job});
+	if (options_.estimate.kind == EstimateKind::predicted) {
+		const int64_t predicted_end_s = now_s + estimate_s(job);
+		if (predicted_end_s < end_s)
+			events_.push({predicted_end_s, EventKind::estimate_expired, job});
+	}
+	return ok_status();
+}
+
+} // namespace
+
+const std::vector<std::string> &priority_names()
+{
+	static const std::vector<std::string> names = {
+	    "fifo", "ostrich", "ostrich-strict", "faircamp", "faircamp-paper", "fairshare", "fairtree"};
+	return names;
+}
+
+Result<RunResult> simulate(const Workload &workload, const SimulationOptions &options)
+{
+	Simulation simulation(workload, options);
+	return simulation.run();
+}
+
+} // namespace campaign::sim

@@ -1,0 +1,36 @@
+// simulate(): one discrete-event run of a workload under one priority policy, one backfill
+// mode and one estimate model. Ranks with the core (or a fair-share baseline) and dispatches
+// with the core's Planner; jobs run their real run time.
+#pragma once
+
+#include "campaign/campaign_detector.h"
+#include "engine/estimates.h"
+#include "engine/job_dispatch.h"
+#include "engine/run_result.h"
+#include "trace/sim_job.h"
+
+#include <functional>
+#include <string>
+
+namespace campaign::sim
+{
+
+struct SimulationOptions {
+	// fifo, ostrich, ostrich-strict, faircamp, faircamp-paper (whole-machine blocks in EDF
+	// order, the FairCamp paper's exact mode), fairshare (Slurm classic), fairtree.
+	std::string priority = "ostrich";
+	std::string core_parameters;  // more PriorityParameters for the core policies
+	BackfillKind backfill = BackfillKind::per_campaign;
+	EstimateOptions estimate;
+	DetectionRule scoring_rule;   // the shared campaigns the metrics score (MAX rule)
+	int32_t depth = 100000;       // reservation depth (conservative, per_campaign)
+	int64_t horizon_s = 7 * 86400;
+	std::function<void(double done_fraction)> progress; // optional
+};
+
+// The policy names simulate() accepts, for option checking and help.
+const std::vector<std::string> &priority_names();
+
+Result<RunResult> simulate(const Workload &workload, const SimulationOptions &options);
+
+} // namespace campaign::sim
