@@ -97,6 +97,11 @@ public:
 		if (Status synced = sync(order, now_s); !synced)
 			return Error{synced.error()};
 		const plan::Plan plan = planner_.plan(now_s);
+		next_planned_start_s_ = -1;
+		for (const auto &[id, planned] : plan.planned)
+			if (planned.start_s > now_s &&
+			    (next_planned_start_s_ < 0 || planned.start_s < next_planned_start_s_))
+				next_planned_start_s_ = planned.start_s;
 		std::vector<uint32_t> starts;
 		for (plan::JobId id : plan.starts_now) {
 			const uint32_t job = static_cast<uint32_t>(id - 1);
@@ -129,6 +134,7 @@ public:
 		return ok_status();
 	}
 	uint64_t free_cpus() const override { return free_cpus_; }
+	int64_t next_planned_start_s() const override { return next_planned_start_s_; }
 
 private:
 	plan::PendingJob pending(uint32_t job) const
@@ -208,6 +214,7 @@ private:
 	std::vector<uint8_t> in_planner_; // by job: pending in the planner
 	std::unordered_map<uint32_t, plan::RunningJob> running_;
 	bool rebuild_next_ = true;
+	int64_t next_planned_start_s_ = -1;
 };
 
 } // namespace

@@ -40,6 +40,9 @@ public:
 	// A running job outlived its estimate: it now ends no earlier than `expected_end_s`.
 	virtual Status extended(uint32_t job, int64_t expected_end_s, int64_t now_s) = 0;
 	virtual uint64_t free_cpus() const = 0;
+	// The earliest future start the last dispatch planned (a pass must run then even if no
+	// job ends or arrives); -1: none.
+	virtual int64_t next_planned_start_s() const { return -1; }
 };
 
 // none and greedy: list scheduling; easy, conservative, per_campaign: the Planner with

@@ -83,6 +83,7 @@ private:
 	Status handle(const Event &event);
 	Status on_end(uint32_t job, int64_t now_s);
 	Status pass(int64_t now_s);
+	void wake_at(int64_t wake_s, int64_t now_s);
 	std::vector<uint32_t> startable(const std::vector<uint32_t> &order);
 	std::vector<uint32_t> paper_block(const std::vector<uint32_t> &order);
 	Status start(uint32_t job, int64_t now_s);
@@ -283,14 +284,23 @@ Status Simulation::pass(int64_t now_s)
 			return started;
 	result_.scheduler_cpu_s += process_cpu_s() - cpu_start;
 	++result_.scheduler_events;
-	if (core_ && core_->next_virtual_start_s() >= 0 && pending_ > 0) {
-		const int64_t wake = std::max(core_->next_virtual_start_s(), now_s + 1);
-		if (wake_s_ <= now_s || wake < wake_s_) {
-			wake_s_ = wake;
-			events_.push({wake, EventKind::wake, 0});
-		}
+	if (pending_ > 0) {
+		wake_at(core_ ? core_->next_virtual_start_s() : -1, now_s);
+		wake_at(dispatch_->next_planned_start_s(), now_s);
 	}
 	return ok_status();
+}
+
+// A pass at `wake_s` (-1: none), unless one is already due before it.
+void Simulation::wake_at(int64_t wake_s, int64_t now_s)
+{
+	if (wake_s < 0)
+		return;
+	wake_s = std::max(wake_s, now_s + 1);
+	if (wake_s_ > now_s && wake_s_ <= wake_s)
+		return;
+	wake_s_ = wake_s;
+	events_.push({wake_s, EventKind::wake, 0});
 }
 
 std::vector<uint32_t> Simulation::startable(const std::vector<uint32_t> &order)

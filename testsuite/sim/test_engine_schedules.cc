@@ -1,0 +1,214 @@
+// campsim's engine on hand-made traces whose FCFS, EASY, conservative and per-campaign
+// schedules are worked out by hand below; plus closed-loop release, strict mode and
+// determinism.
+#include "check_main.h"
+#include "engine/simulation.h"
+
+using namespace campaign::sim;
+
+namespace
+{
+
+SimJob job(uint64_t id, uint32_t user, int64_t submit_s, uint32_t cpus, int64_t runtime_s)
+{
+	SimJob made;
+	made.id = id;
+	made.user = user;
+	made.submit_s = submit_s;
+	made.cpus = cpus;
+	made.runtime_s = runtime_s;
+	made.limit_s = runtime_s;
+	return made;
+}
+
+// m = 4. A (2 CPUs, 0-10) leaves 2 CPUs free; X (3 CPUs) cannot start before 10 and holds
+// 3 CPUs 10-20; Y (whole machine) can start at 20 at the earliest. F (1 CPU, 25 s) fits at 3
+// and never delays X (X 3 + F 1 = 4), but it would delay Y (4 + 1 > 4). G (1 CPU, 5 s) fits
+// at 4 and ends at 9, before anyone's reservation.
+//   none (FCFS):   A 0, X 10, Y 20, F 30, G 30 (G waits behind F, both start when Y ends)
+//   easy:          A 0, X 10, F 3, G 4, Y 28 (only X is protected; Y waits for F)
+//   conservative:  A 0, X 10, Y 20, F 30, G 4 (Y is protected too; only G slips in)
+//   per_campaign:  X and Y are one campaign of user 2, so only X is reserved: as easy.
+Workload backfill_trace()
+{
+	Workload workload;
+	workload.name = "backfill-trace";
+	workload.machine_cpus = 4;
+	workload.jobs = {job(1, 1, 0, 2, 10), job(2, 2, 1, 3, 10), job(3, 2, 2, 4, 10),
+	                 job(4, 3, 3, 1, 25), job(5, 4, 4, 1, 5)};
+	return workload;
+}
+
+std::vector<int64_t> starts(const Workload &workload, const std::string &priority,
+                            BackfillKind backfill)
+{
+	SimulationOptions options;
+	options.priority = priority;
+	options.backfill = backfill;
+	options.estimate.kind = EstimateKind::exact;
+	auto result = simulate(workload, options);
+	ck_assert_msg(result.ok(), "%s", result.ok() ? "" : result.error().c_str());
+	std::vector<int64_t> times;
+	for (const JobOutcome &outcome : result.value().jobs) {
+		ck_assert_int_eq(outcome.end_s,
+		                 outcome.start_s + workload.jobs[outcome.job].runtime_s);
+		times.push_back(outcome.start_s);
+	}
+	return times;
+}
+
+void check_starts(const std::vector<int64_t> &actual, const std::vector<int64_t> &expected)
+{
+	ck_assert_int_eq(actual.size(), expected.size());
+	for (size_t i = 0; i < actual.size(); ++i)
+		ck_assert_msg(actual[i] == expected[i], "job %zu starts at %ld, expected %ld", i,
+		              static_cast<long>(actual[i]), static_cast<long>(expected[i]));
+}
+
+} // namespace
+
+START_TEST(test_fcfs_without_backfill)
+{
+	check_starts(starts(backfill_trace(), "fifo", BackfillKind::none), {0, 10, 20, 30, 30});
+}
+END_TEST
+
+START_TEST(test_easy_protects_the_head_only)
+{
+	check_starts(starts(backfill_trace(), "fifo", BackfillKind::easy), {0, 10, 28, 3, 4});
+}
+END_TEST
+
+START_TEST(test_conservative_protects_every_job)
+{
+	check_starts(starts(backfill_trace(), "fifo", BackfillKind::conservative),
+	             {0, 10, 20, 30, 4});
+}
+END_TEST
+
+START_TEST(test_per_campaign_protects_each_campaign_head)
+{
+	check_starts(starts(backfill_trace(), "fifo", BackfillKind::per_campaign),
+	             {0, 10, 28, 3, 4});
+}
+END_TEST
+
+START_TEST(test_greedy_starts_whatever_fits)
+{
+	// Greedy list scheduling: F at 3 and G at 4 like EASY; X at 10 once A's 2 CPUs free up
+	// (3 free: A's 2 and G's 1), Y when F ends at 28.
+	check_starts(starts(backfill_trace(), "fifo", BackfillKind::greedy), {0, 10, 28, 3, 4});
+}
+END_TEST
+
+// Closed loop (the papers' model): a user's next campaign is released when the previous one
+// completes. m = 1; user 1 has campaigns {5 s} then {5 s}; user 2 has {3 s}. FIFO by
+// campaign arrival: u1c1 0-5, u2c1 5-8 (released at 0, behind u1c1), u1c2 released at 5,
+// runs 8-13.
+START_TEST(test_closed_loop_releases_next_campaign_at_completion)
+{
+	Workload workload;
+	workload.machine_cpus = 1;
+	workload.closed_loop = true;
+	workload.jobs = {job(1, 1, 0, 1, 5), job(2, 2, 0, 1, 3), job(3, 1, 0, 1, 5)};
+	workload.jobs[0].campaign = 1;
+	workload.jobs[1].campaign = 2;
+	workload.jobs[2].campaign = 3;
+	SimulationOptions options;
+	options.priority = "fifo";
+	options.backfill = BackfillKind::none;
+	options.estimate.kind = EstimateKind::exact;
+	auto result = simulate(workload, options);
+	ck_assert(result.ok());
+	const auto &jobs = result.value().jobs;
+	ck_assert_int_eq(jobs[0].start_s, 0);
+	ck_assert_int_eq(jobs[1].start_s, 5);
+	ck_assert_int_eq(jobs[2].submit_s, 5);
+	ck_assert_int_eq(jobs[2].start_s, 8);
+	ck_assert_int_eq(jobs[2].campaign, 3);
+}
+END_TEST
+
+// OStrich on the same closed loop ranks user 2's campaign (C~ = 6 in a 2-way fluid share)
+// ahead of user 1's second campaign (s~ = 10, C~ = 15): same order as FIFO here, but user 2's
+// short job jumps user 1's queued 5 s job when both are waiting: m = 1, u1 submits two 5 s
+// jobs at 0 (one campaign), u2 one 3 s job at 1. FIFO: 0-5, 5-10, u2 10-13. OStrich: u1's
+// campaign has C~ = 13 (10 CPU-s alone 0-1, then half rate), u2's C~ = 7: u2 runs 5-8.
+START_TEST(test_ostrich_lets_the_light_user_pass)
+{
+	Workload workload;
+	workload.machine_cpus = 1;
+	workload.jobs = {job(1, 1, 0, 1, 5), job(2, 1, 0, 1, 5), job(3, 2, 1, 1, 3)};
+	check_starts(starts(workload, "fifo", BackfillKind::none), {0, 5, 10});
+	check_starts(starts(workload, "ostrich", BackfillKind::none), {0, 8, 5});
+	check_starts(starts(workload, "ostrich", BackfillKind::per_campaign), {0, 8, 5});
+}
+END_TEST
+
+START_TEST(test_every_mode_finishes_every_job_and_is_deterministic)
+{
+	Workload workload;
+	workload.machine_cpus = 8;
+	uint64_t state = 7;
+	for (uint64_t i = 0; i < 300; ++i) {
+		state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+		workload.jobs.push_back(job(i + 1, static_cast<uint32_t>(state >> 60), // 16 users
+		                            static_cast<int64_t>(i * 7 + (state >> 58) % 5),
+		                            static_cast<uint32_t>(1 + (state >> 40) % 8),
+		                            static_cast<int64_t>((state >> 20) % 200)));
+		workload.jobs.back().limit_s = workload.jobs.back().runtime_s * 2 + 10;
+	}
+	for (const std::string &priority :
+	     {"fifo", "ostrich", "ostrich-strict", "faircamp", "faircamp-paper"})
+		for (BackfillKind backfill : {BackfillKind::none, BackfillKind::greedy, BackfillKind::easy,
+		                              BackfillKind::conservative, BackfillKind::per_campaign})
+			for (EstimateKind estimate : {EstimateKind::exact, EstimateKind::requested,
+			                              EstimateKind::fmodel, EstimateKind::predicted}) {
+				SimulationOptions options;
+				options.priority = priority;
+				options.backfill = backfill;
+				options.estimate.kind = estimate;
+				auto first = simulate(workload, options);
+				auto second = simulate(workload, options);
+				ck_assert_msg(first.ok(), "%s/%s/%s: %s", priority.c_str(),
+				              to_string(backfill), to_string(estimate),
+				              first.ok() ? "" : first.error().c_str());
+				for (size_t i = 0; i < workload.jobs.size(); ++i) {
+					const JobOutcome &a = first.value().jobs[i];
+					ck_assert_msg(a.end_s >= a.start_s && a.start_s >= a.submit_s,
+					              "%s/%s/%s: job %zu did not run", priority.c_str(),
+					              to_string(backfill), to_string(estimate), i);
+					ck_assert_int_eq(a.start_s, second.value().jobs[i].start_s);
+				}
+			}
+}
+END_TEST
+
+START_TEST(test_unknown_policy_is_named)
+{
+	SimulationOptions options;
+	options.priority = "lottery";
+	auto result = simulate(backfill_trace(), options);
+	ck_assert(!result.ok());
+	ck_assert_msg(result.error().find("'lottery'") != std::string::npos, "%s",
+	              result.error().c_str());
+}
+END_TEST
+
+int main()
+{
+	Suite *suite = suite_create("engine_schedules");
+	TCase *tc = tcase_create("engine");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_fcfs_without_backfill);
+	tcase_add_test(tc, test_easy_protects_the_head_only);
+	tcase_add_test(tc, test_conservative_protects_every_job);
+	tcase_add_test(tc, test_per_campaign_protects_each_campaign_head);
+	tcase_add_test(tc, test_greedy_starts_whatever_fits);
+	tcase_add_test(tc, test_closed_loop_releases_next_campaign_at_completion);
+	tcase_add_test(tc, test_ostrich_lets_the_light_user_pass);
+	tcase_add_test(tc, test_every_mode_finishes_every_job_and_is_deterministic);
+	tcase_add_test(tc, test_unknown_policy_is_named);
+	suite_add_tcase(suite, tc);
+	return run_suite(suite);
+}
