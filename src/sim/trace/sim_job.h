@@ -39,6 +39,7 @@ struct InputCounts {
 	uint64_t clamped_cpus = 0;    // more CPUs than the machine: clamped to the machine
 	uint64_t outside_window = 0;  // outside --from/--to
 	uint64_t malformed_skipped = 0; // --lenient only
+	uint64_t limit_below_runtime = 0; // requested time < run time (kept as given)
 };
 
 struct Workload {
