@@ -197,7 +197,8 @@ void FairSharePriority::compute_fair_tree_factors()
 		account_usage[association.account] += association.usage_cpu_s;
 		total_usage += association.usage_cpu_s;
 	}
-	const double account_share = 1.0 / static_cast<double>(std::max<size_t>(accounts_.size(), 1));
+	const double account_share =
+	    1.0 / static_cast<double>(std::max<size_t>(accounts_.size(), 1));
 	std::vector<double> account_level(accounts_.size());
 	std::vector<uint32_t> order(accounts_.size());
 	for (uint32_t account = 0; account < accounts_.size(); account++) {
@@ -215,7 +216,8 @@ void FairSharePriority::compute_fair_tree_factors()
 	for (size_t first = 0; first < order.size();) {
 		size_t last = first; // the run of accounts tied with `first`: merged
 		std::vector<uint32_t> merged;
-		for (; last < order.size() && account_level[order[last]] == account_level[order[first]];
+		for (; last < order.size() &&
+		       account_level[order[last]] == account_level[order[first]];
 		     last++) {
 			const std::vector<uint32_t> &users = accounts_[order[last]].associations;
 			merged.insert(merged.end(), users.begin(), users.end());
@@ -229,16 +231,16 @@ void FairSharePriority::compute_fair_tree_factors()
 // _calc_tree_fs does: a user not tied with the previous sibling takes the rank it would have
 // without ties; every user consumes one rank.
 void FairSharePriority::rank_fair_tree_users(std::vector<uint32_t> &associations,
-					     const std::vector<double> &account_usage,
-					     uint32_t &rank, uint32_t &rank_no_ties)
+                                             const std::vector<double> &account_usage,
+                                             uint32_t &rank, uint32_t &rank_no_ties)
 {
 	std::vector<double> level(associations.size());
 	for (size_t i = 0; i < associations.size(); i++) {
 		const Association &association = associations_[associations[i]];
-		const double share = 1.0 / static_cast<double>(
-					       accounts_[association.account].associations.size());
+		const double share =
+		    1.0 / static_cast<double>(accounts_[association.account].associations.size());
 		level[i] = level_fairshare(share, association.usage_cpu_s,
-					   account_usage[association.account]);
+		                           account_usage[association.account]);
 	}
 	std::vector<size_t> order(associations.size());
 	for (size_t i = 0; i < order.size(); i++)
@@ -317,11 +319,11 @@ void FairSharePriority::refresh_ranking(bool full_sort)
 	const auto before = [&](uint32_t a, uint32_t b) { return ranks_before(a, b); };
 	if (full_sort || started_since_rank_)
 		ranked_.erase(std::remove_if(ranked_.begin(), ranked_.end(),
-					     [&](uint32_t job) { return !is_pending(job); }),
-			      ranked_.end());
+		                             [&](uint32_t job) { return !is_pending(job); }),
+		              ranked_.end());
 	arrivals_.erase(std::remove_if(arrivals_.begin(), arrivals_.end(),
-				       [&](uint32_t job) { return !is_pending(job); }),
-			arrivals_.end());
+	                               [&](uint32_t job) { return !is_pending(job); }),
+	                arrivals_.end());
 	if (full_sort) {
 		ranked_.insert(ranked_.end(), arrivals_.begin(), arrivals_.end());
 		std::sort(ranked_.begin(), ranked_.end(), before);
@@ -329,7 +331,8 @@ void FairSharePriority::refresh_ranking(bool full_sort)
 		std::sort(arrivals_.begin(), arrivals_.end(), before);
 		const size_t middle = ranked_.size();
 		ranked_.insert(ranked_.end(), arrivals_.begin(), arrivals_.end());
-		std::inplace_merge(ranked_.begin(), ranked_.begin() + middle, ranked_.end(), before);
+		std::inplace_merge(ranked_.begin(), ranked_.begin() + middle, ranked_.end(),
+		                   before);
 	}
 	arrivals_.clear();
 	started_since_rank_ = false;

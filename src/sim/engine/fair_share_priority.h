@@ -23,11 +23,11 @@ const char *fair_share_variant_name(FairShareVariant variant);
 // slurm.conf equivalents in the comments; defaults are Slurm's except where noted.
 struct FairShareOptions {
 	FairShareVariant variant = FairShareVariant::fair_tree;
-	int64_t half_life_s = 7 * 86400;  // PriorityDecayHalfLife (0: no decay)
-	int64_t max_age_s = 7 * 86400;    // PriorityMaxAge
-	double weight_fairshare = 10000;  // PriorityWeightFairshare (Slurm's default is 0)
-	double weight_age = 1000;         // PriorityWeightAge (Slurm's default is 0)
-	int64_t calc_period_s = 300;      // PriorityCalcPeriod (0: recompute at every rank)
+	int64_t half_life_s = 7 * 86400; // PriorityDecayHalfLife (0: no decay)
+	int64_t max_age_s = 7 * 86400;   // PriorityMaxAge
+	double weight_fairshare = 10000; // PriorityWeightFairshare (Slurm's default is 0)
+	double weight_age = 1000;        // PriorityWeightAge (Slurm's default is 0)
+	int64_t calc_period_s = 300;     // PriorityCalcPeriod (0: recompute at every rank)
 };
 
 // The problem with the options (naming the field), or ok.
@@ -79,9 +79,9 @@ private:
 	};
 	struct Association {
 		uint32_t user = 0;
-		uint32_t account = 0; // index into accounts_
+		uint32_t account = 0;    // index into accounts_
 		uint32_t user_index = 0; // index into user_ids_ (classic)
-		double usage_cpu_s = 0; // decayed, as of updated_s
+		double usage_cpu_s = 0;  // decayed, as of updated_s
 		int64_t updated_s = 0;
 		uint32_t running_cpus = 0;
 		double factor = 1; // fair-share factor F, as of the last pass
@@ -97,8 +97,8 @@ private:
 	void compute_classic_factors();
 	void compute_fair_tree_factors();
 	void rank_fair_tree_users(std::vector<uint32_t> &associations,
-				  const std::vector<double> &account_usage, uint32_t &rank,
-				  uint32_t &rank_no_ties);
+	                          const std::vector<double> &account_usage, uint32_t &rank,
+	                          uint32_t &rank_no_ties);
 	double job_priority(const JobRecord &record, int64_t now_s) const;
 	bool ranks_before(uint32_t a, uint32_t b) const;
 	void refresh_ranking(bool full_sort);
