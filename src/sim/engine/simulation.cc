@@ -4,6 +4,7 @@
 #include "engine/simulation.h"
 
 #include "engine/core_priority.h"
+#include "engine/fair_share_priority.h"
 #include "engine/shared_campaigns.h"
 
 #include <algorithm>
@@ -44,7 +45,7 @@ double process_cpu_s()
 }
 
 struct PolicySetup {
-	std::string core_parameters; // empty: not a core policy
+	std::string core_parameters; // empty: a fair-share baseline, not the core
 	bool paper_blocks = false;
 };
 
@@ -56,13 +57,15 @@ Result<PolicySetup> policy_setup(const SimulationOptions &options)
 	    {"ostrich-strict", {"policy=ostrich,mode=strict", false}},
 	    {"faircamp", {"policy=faircamp", false}},
 	    {"faircamp-paper", {"policy=faircamp,faircamp_mode=paper", true}},
+	    {"fairshare", {"", false}},
+	    {"fairtree", {"", false}},
 	};
 	auto found = setups.find(options.priority);
 	if (found == setups.end())
 		return Error{"priority '" + options.priority + "': expected one of fifo, ostrich, " +
 		             "ostrich-strict, faircamp, faircamp-paper, fairshare, fairtree"};
 	PolicySetup setup = found->second;
-	if (!options.core_parameters.empty())
+	if (!setup.core_parameters.empty() && !options.core_parameters.empty())
 		setup.core_parameters += "," + options.core_parameters;
 	return setup;
 }
@@ -78,6 +81,7 @@ public:
 
 private:
 	Status prepare();
+	Status create_priority();
 	void prepare_closed_loop();
 	void release_campaign(uint64_t campaign, int64_t now_s);
 	Status handle(const Event &event);
@@ -110,6 +114,26 @@ private:
 	std::map<uint32_t, size_t> user_next_;
 };
 
+Status Simulation::create_priority()
+{
+	if (setup_.core_parameters.empty()) {
+		FairShareOptions fair_share;
+		fair_share.variant = options_.priority == "fairshare" ? FairShareVariant::classic
+		                                                      : FairShareVariant::fair_tree;
+		if (Status valid = check_fair_share_options(fair_share); !valid)
+			return valid;
+		priority_ = std::make_unique<FairSharePriority>(fair_share);
+		return ok_status();
+	}
+	auto core = CorePriority::create(setup_.core_parameters, workload_.machine_cpus, estimates_s_);
+	if (!core)
+		return Error{core.error()};
+	auto owned = std::make_unique<CorePriority>(std::move(core).value());
+	core_ = owned.get();
+	priority_ = std::move(owned);
+	return ok_status();
+}
+
 Status Simulation::prepare()
 {
 	if (workload_.machine_cpus == 0)
@@ -123,12 +147,8 @@ Status Simulation::prepare()
 	cpus_.reserve(workload_.jobs.size());
 	for (const SimJob &job : workload_.jobs)
 		cpus_.push_back(std::clamp<uint32_t>(job.cpus, 1, workload_.machine_cpus));
-	auto core = CorePriority::create(setup_.core_parameters, workload_.machine_cpus, estimates_s_);
-	if (!core)
-		return Error{core.error()};
-	auto owned = std::make_unique<CorePriority>(std::move(core).value());
-	core_ = owned.get();
-	priority_ = std::move(owned);
+	if (Status created = create_priority(); !created)
+		return created;
 	DispatchJobs jobs{&cpus_, [this](uint32_t job) { return estimate_s(job); },
 	                  [this](uint32_t job) { return priority_->campaign_of(job); }};
 	plan::PlannerConfig config;

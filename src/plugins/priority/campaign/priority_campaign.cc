@@ -179,7 +179,11 @@ priority_p_get_priority_factors_list(priority_factors_request_msg_t *req_msg, ui
 
 __attribute__((visibility("default"))) void priority_p_job_end(job_record_t *job_ptr)
 {
-	guarded_void("priority_p_job_end", [&] { release_unused_run_tres(job_ptr); });
+	guarded_void("priority_p_job_end", [&] {
+		release_unused_run_tres(job_ptr);
+		if (state) // re-rank soon after ends too, not only at the next calc_period
+			state->worker.wake();
+	});
 }
 
 } // extern "C"

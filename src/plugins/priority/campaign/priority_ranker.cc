@@ -212,19 +212,26 @@ void PriorityRanker::rank_pass()
 		error("priority/campaign: ranking failed: %s", ranking.error.c_str());
 	const size_t changed = apply(ranking, shadow);
 	const size_t ranked = ranking.order.size();
+	const bool events = counts.submitted + counts.started + counts.ended + counts.cancelled +
+	                        counts.updated >
+	                    0;
+	unsigned long pass = 0;
 	{
 		std::lock_guard<std::mutex> hold(mutex_);
 		publish(ranking, snapshot.now);
-		passes_++;
+		pass = ++passes_;
 	}
-	save_state();
+	// A pass that fed no event changed nothing a restart could not recompute (the virtual
+	// clock catches up on restore), so only passes with events write the file.
+	if (events || pass == 1)
+		save_state();
 	const auto took_us = std::chrono::duration_cast<std::chrono::microseconds>(
 	                         std::chrono::steady_clock::now() - began)
 	                         .count();
 	log_flag(PRIO,
 	         "priority/campaign: pass %lu: %zu jobs seen, %u submitted, %u started, %u ended, "
 	         "%u cancelled; %zu pending ranked, %zu changed; %ld us",
-	         static_cast<unsigned long>(passes_), snapshot.jobs.size(), counts.submitted,
+	         pass, snapshot.jobs.size(), counts.submitted,
 	         counts.started, counts.ended, counts.cancelled, ranked, changed,
 	         static_cast<long>(took_us));
 }

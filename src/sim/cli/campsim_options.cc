@@ -1,0 +1,261 @@
+// Option parsing for campsim. Each option takes its value as the next argument or after '='.
+#include "cli/campsim_options.h"
+
+#include <charconv>
+#include <functional>
+#include <map>
+
+namespace campaign::sim
+{
+
+std::string PolicyChoice::label() const { return priority + "/" + to_string(backfill); }
+
+const char *campsim_usage()
+{
+	return "usage: campsim run WORKLOAD [options]\n"
+	       "       campsim rank WORKLOAD --at S [--rank-policy ostrich|faircamp|fifo]\n"
+	       "                        [--parameters STR]   order of the jobs pending at S\n"
+	       "       campsim reproduce NAME [--instances N] [--out DIR] [--progress]\n"
+	       "       campsim help\n"
+	       "WORKLOAD (one of):\n"
+	       "  --swf FILE              Standard Workload Format trace (plain or .gz)\n"
+	       "  --jobs FILE             job list, CSV or JSON (id,user,submit,cpus,limit[,start,end])\n"
+	       "  --generate NAME         ostrich-profiles | faircamp-zipf (--users N --seed S\n"
+	       "                          --job-count N)\n"
+	       "input: --cpus N  --from S  --to S  --lenient\n"
+	       "policies:\n"
+	       "  --policy LIST           comma list of PRIORITY[/BACKFILL]; PRIORITY: fifo,\n"
+	       "                          fairshare, fairtree, ostrich, ostrich-strict, faircamp,\n"
+	       "                          faircamp-paper; BACKFILL: none, greedy, easy,\n"
+	       "                          conservative, per_campaign (default per_campaign)\n"
+	       "  --estimate KIND         exact | requested (default) | fmodel | predicted\n"
+	       "  --f F                   f-model factor (default 2)\n"
+	       "  --parameters STR        more PriorityParameters for the core policies\n"
+	       "  --depth N --horizon S   reservation depth and horizon of the planner\n"
+	       "  --threshold S | --window S   campaign rule of the scored campaigns (MAX rule)\n"
+	       "reproduce NAME: faircamp-zipf, ostrich-profiles, lpc-egee\n"
+	       "output: --out DIR (JSON, CSV, table), --plots (PNG, needs gnuplot), --progress\n";
+}
+
+namespace
+{
+
+template <typename Number> Result<Number> number(const std::string &option, const std::string &text)
+{
+	Number value{};
+	const char *end = text.data() + text.size();
+	auto [stop, error] = std::from_chars(text.data(), end, value);
+	if (error != std::errc() || stop != end || text.empty())
+		return Error{"option " + option + ": '" + text + "' is not a valid number"};
+	return value;
+}
+
+Result<std::vector<PolicyChoice>> policy_list(const std::string &text)
+{
+	std::vector<PolicyChoice> policies;
+	size_t from = 0;
+	while (from <= text.size()) {
+		const size_t comma = std::min(text.find(',', from), text.size());
+		const std::string item = text.substr(from, comma - from);
+		from = comma + 1;
+		PolicyChoice choice;
+		const size_t slash = item.find('/');
+		choice.priority = item.substr(0, slash);
+		bool known = false;
+		for (const std::string &name : priority_names())
+			known = known || name == choice.priority;
+		if (!known)
+			return Error{"option --policy: unknown priority '" + choice.priority + "'"};
+		if (slash != std::string::npos) {
+			auto backfill = parse_backfill_kind(item.substr(slash + 1));
+			if (!backfill)
+				return Error{"option --policy: " + backfill.error()};
+			choice.backfill = backfill.value();
+		}
+		policies.push_back(choice);
+	}
+	return policies;
+}
+
+using Setter = std::function<Status(CampsimOptions &, const std::string &, const std::string &)>;
+
+template <typename Number, typename Target>
+Setter numeric(Target CampsimOptions::*field)
+{
+	return [field](CampsimOptions &options, const std::string &option, const std::string &text) {
+		auto value = number<Number>(option, text);
+		if (!value)
+			return Status(Error{value.error()});
+		options.*field = value.value();
+		return ok_status();
+	};
+}
+
+const std::map<std::string, Setter> &setters()
+{
+	static const std::map<std::string, Setter> table = {
+	    {"--swf", [](auto &o, auto &, auto &v) { o.swf_path = v; return ok_status(); }},
+	    {"--jobs", [](auto &o, auto &, auto &v) { o.jobs_path = v; return ok_status(); }},
+	    {"--generate", [](auto &o, auto &, auto &v) { o.generator = v; return ok_status(); }},
+	    {"--users", numeric<uint32_t>(&CampsimOptions::users)},
+	    {"--seed", numeric<uint64_t>(&CampsimOptions::seed)},
+	    {"--job-count", numeric<uint64_t>(&CampsimOptions::job_count)},
+	    {"--cpus", numeric<uint32_t>(&CampsimOptions::machine_cpus)},
+	    {"--from", numeric<int64_t>(&CampsimOptions::from_s)},
+	    {"--to", numeric<int64_t>(&CampsimOptions::to_s)},
+	    {"--instances", numeric<uint32_t>(&CampsimOptions::instances)},
+	    {"--at", numeric<int64_t>(&CampsimOptions::at_s)},
+	    {"--rank-policy",
+	     [](auto &o, auto &option, auto &v) {
+		     if (v != "fifo" && v != "ostrich" && v != "faircamp")
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not fifo, ostrich or faircamp"});
+		     o.rank_policy = v;
+		     return ok_status();
+	     }},
+	    {"--out", [](auto &o, auto &, auto &v) { o.out_dir = v; return ok_status(); }},
+	    {"--parameters",
+	     [](auto &o, auto &, auto &v) { o.simulation.core_parameters = v; return ok_status(); }},
+	    {"--policy",
+	     [](auto &o, auto &, auto &v) {
+		     auto list = policy_list(v);
+		     if (!list)
+			     return Status(Error{list.error()});
+		     o.policies = list.value();
+		     return ok_status();
+	     }},
+	    {"--estimate",
+	     [](auto &o, auto &option, auto &v) {
+		     auto kind = parse_estimate_kind(v);
+		     if (!kind)
+			     return Status(Error{"option " + option + ": " + kind.error()});
+		     o.simulation.estimate.kind = kind.value();
+		     return ok_status();
+	     }},
+	    {"--f",
+	     [](auto &o, auto &option, auto &v) {
+		     auto f = number<double>(option, v);
+		     if (!f || f.value() < 1)
+			     return Status(Error{"option " + option + ": '" + v + "' is not a factor >= 1"});
+		     o.simulation.estimate.f = f.value();
+		     return ok_status();
+	     }},
+	    {"--depth",
+	     [](auto &o, auto &option, auto &v) {
+		     auto depth = number<int32_t>(option, v);
+		     if (!depth || depth.value() < 0)
+			     return Status(Error{"option " + option + ": '" + v + "' is not a depth >= 0"});
+		     o.simulation.depth = depth.value();
+		     return ok_status();
+	     }},
+	    {"--horizon",
+	     [](auto &o, auto &option, auto &v) {
+		     auto horizon = number<int64_t>(option, v);
+		     if (!horizon || horizon.value() <= 0)
+			     return Status(Error{"option " + option + ": '" + v + "' is not a horizon > 0"});
+		     o.simulation.horizon_s = horizon.value();
+		     return ok_status();
+	     }},
+	    {"--threshold",
+	     [](auto &o, auto &option, auto &v) {
+		     auto threshold = number<int64_t>(option, v);
+		     if (!threshold || threshold.value() < 0)
+			     return Status(Error{"option " + option + ": '" + v + "' is not seconds >= 0"});
+		     o.simulation.scoring_rule.kind = DetectionRule::Kind::Threshold;
+		     o.simulation.scoring_rule.threshold_s = threshold.value();
+		     return ok_status();
+	     }},
+	    {"--window",
+	     [](auto &o, auto &option, auto &v) {
+		     auto window = number<int64_t>(option, v);
+		     if (!window || window.value() < 0)
+			     return Status(Error{"option " + option + ": '" + v + "' is not seconds >= 0"});
+		     o.simulation.scoring_rule.kind = DetectionRule::Kind::Window;
+		     o.simulation.scoring_rule.window_s = window.value();
+		     return ok_status();
+	     }},
+	};
+	return table;
+}
+
+const std::map<std::string, bool CampsimOptions::*> &flags()
+{
+	static const std::map<std::string, bool CampsimOptions::*> table = {
+	    {"--lenient", &CampsimOptions::lenient},
+	    {"--plots", &CampsimOptions::plots},
+	    {"--progress", &CampsimOptions::progress},
+	};
+	return table;
+}
+
+Status check_workload_choice(const CampsimOptions &options)
+{
+	const int given = !options.swf_path.empty() + !options.jobs_path.empty() +
+	                  !options.generator.empty();
+	if (given != 1)
+		return Error{"run: give exactly one workload: --swf FILE, --jobs FILE or --generate NAME"};
+	if (!options.generator.empty() && options.generator != "ostrich-profiles" &&
+	    options.generator != "faircamp-zipf")
+		return Error{"option --generate: unknown generator '" + options.generator +
+		             "' (ostrich-profiles, faircamp-zipf)"};
+	return ok_status();
+}
+
+} // namespace
+
+Result<CampsimOptions> parse_campsim_options(const std::vector<std::string> &arguments)
+{
+	CampsimOptions options;
+	if (arguments.empty())
+		return Error{"no command given"};
+	options.command = arguments[0];
+	size_t next = 1;
+	if (options.command == "help" || options.command == "--help" || options.command == "-h") {
+		options.command = "help";
+		return options;
+	}
+	if (options.command == "reproduce") {
+		if (arguments.size() < 2 || arguments[1].starts_with("--"))
+			return Error{"reproduce: name an experiment (faircamp-zipf, ostrich-profiles, "
+			             "lpc-egee)"};
+		options.experiment = arguments[1];
+		next = 2;
+	} else if (options.command != "run" && options.command != "rank") {
+		return Error{"unknown command '" + options.command + "' (run, rank, reproduce, help)"};
+	}
+	for (size_t i = next; i < arguments.size(); ++i) {
+		std::string option = arguments[i], value;
+		const size_t equals = option.find('=');
+		const bool inline_value = equals != std::string::npos;
+		if (inline_value) {
+			value = option.substr(equals + 1);
+			option = option.substr(0, equals);
+		}
+		if (auto flag = flags().find(option); flag != flags().end() && !inline_value) {
+			options.*(flag->second) = true;
+			continue;
+		}
+		auto setter = setters().find(option);
+		if (setter == setters().end())
+			return Error{"unknown option '" + option + "'"};
+		if (!inline_value) {
+			if (i + 1 == arguments.size())
+				return Error{"option " + option + " needs a value"};
+			value = arguments[++i];
+		}
+		if (Status set = setter->second(options, option, value); !set)
+			return Error{set.error()};
+	}
+	if (options.command == "run" || options.command == "rank") {
+		if (Status checked = check_workload_choice(options); !checked)
+			return Error{checked.error()};
+		if (options.policies.empty())
+			options.policies = {{"fifo", BackfillKind::easy},
+			                    {"fairshare", BackfillKind::easy},
+			                    {"ostrich", BackfillKind::per_campaign},
+			                    {"faircamp", BackfillKind::per_campaign}};
+	}
+	return options;
+}
+
+} // namespace campaign::sim

@@ -1,0 +1,51 @@
+// campsim's command line: parsed into plain options, every bad option or value an error that
+// names it. No simulation here.
+#pragma once
+
+#include "engine/simulation.h"
+#include "util/result.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace campaign::sim
+{
+
+struct PolicyChoice {
+	std::string priority;
+	BackfillKind backfill = BackfillKind::per_campaign;
+	std::string label() const;
+};
+
+struct CampsimOptions {
+	std::string command; // run, rank, reproduce, help
+	// Workload: exactly one of these.
+	std::string swf_path, jobs_path, generator;
+	uint32_t users = 20;
+	uint64_t seed = 1;
+	uint64_t job_count = 10000;
+	std::optional<uint32_t> machine_cpus;
+	std::optional<int64_t> from_s, to_s;
+	bool lenient = false;
+	// Policies.
+	std::vector<PolicyChoice> policies;
+	SimulationOptions simulation; // priority and backfill set per policy
+	// Output.
+	std::string out_dir;
+	bool plots = false;
+	bool progress = false;
+	// rank
+	std::optional<int64_t> at_s;
+	std::string rank_policy = "ostrich"; // a core policy: fifo, ostrich, faircamp
+	// reproduce NAME
+	std::string experiment;
+	uint32_t instances = 0; // 0: the experiment's own count
+};
+
+// argv without the program name.
+Result<CampsimOptions> parse_campsim_options(const std::vector<std::string> &arguments);
+const char *campsim_usage();
+
+} // namespace campaign::sim

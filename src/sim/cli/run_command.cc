@@ -1,0 +1,150 @@
+// `campsim run`: load, simulate each policy, score, print the table, write the files.
+#include "cli/run_command.h"
+
+#include "cli/workload_loader.h"
+#include "report/progress_bar.h"
+#include "report/comparison_table.h"
+#include "report/plots.h"
+#include "report/run_report.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+
+namespace campaign::sim
+{
+
+Result<std::vector<PolicyRun>> run_policies(const Workload &workload,
+                                             const std::vector<PolicyChoice> &policies,
+                                             const SimulationOptions &base,
+                                             const MetricOptions &metric_options, bool progress)
+{
+	std::vector<PolicyRun> all;
+	for (const PolicyChoice &policy : policies) {
+		SimulationOptions options = base;
+		options.priority = policy.priority;
+		options.backfill = policy.backfill;
+		std::unique_ptr<ProgressBar> bar;
+		if (progress) {
+			bar = std::make_unique<ProgressBar>(policy.label(), 1000);
+			options.progress = [&bar](double done) { bar->update(static_cast<uint64_t>(done * 1000)); };
+		}
+		auto run = simulate(workload, options);
+		if (bar)
+			bar->finish();
+		if (!run)
+			return Error{policy.label() + ": " + run.error()};
+		RunMetrics metrics = compute_metrics(workload, run.value(), metric_options);
+		all.push_back({std::move(run).value(), std::move(metrics)});
+	}
+	return all;
+}
+
+namespace
+{
+
+void print_input(const Workload &workload)
+{
+	const InputCounts &counts = workload.counts;
+	std::printf("workload %s: %zu jobs on %u CPUs", workload.name.c_str(), workload.jobs.size(),
+	            workload.machine_cpus);
+	if (counts.lines > 0)
+		std::printf(" (%llu lines; dropped: %llu cancelled, %llu unknown run time, %llu "
+		            "unknown CPUs, %llu outside the window, %llu malformed; kept %llu with run "
+		            "time 0)",
+		            static_cast<unsigned long long>(counts.lines),
+		            static_cast<unsigned long long>(counts.cancelled_dropped),
+		            static_cast<unsigned long long>(counts.unknown_runtime),
+		            static_cast<unsigned long long>(counts.unknown_cpus),
+		            static_cast<unsigned long long>(counts.outside_window),
+		            static_cast<unsigned long long>(counts.malformed_skipped),
+		            static_cast<unsigned long long>(counts.zero_runtime));
+	std::printf("\n");
+	for (const std::string &note : workload.notes)
+		std::printf("  note: %s\n", note.c_str());
+}
+
+Status write_text(const std::string &path, const std::string &text)
+{
+	std::ofstream out(path);
+	out << text;
+	out.close();
+	if (!out)
+		return Error{path + ": cannot write"};
+	return ok_status();
+}
+
+// <dir>/<label>.json and .jobs/.campaigns/.users.csv per run, comparison.txt and .csv.
+Status write_report(const std::string &directory, const Workload &workload,
+                    const std::vector<PolicyRun> &runs, const MetricOptions &options, bool plots)
+{
+	std::error_code error;
+	std::filesystem::create_directories(directory, error);
+	if (error)
+		return Error{directory + ": " + error.message()};
+	std::vector<RunMetrics> metrics;
+	for (const PolicyRun &run : runs) {
+		std::string stem = run.run.label;
+		std::replace(stem.begin(), stem.end(), '/', '_');
+		if (Status written = write_run_json(directory + "/" + stem + ".json", workload, run.run,
+		                                    run.metrics, options);
+		    !written)
+			return written;
+		if (auto written = write_run_csv(directory, stem, workload, run.run, run.metrics, options);
+		    !written)
+			return Error{written.error()};
+		metrics.push_back(run.metrics);
+	}
+	if (Status written = write_text(directory + "/comparison.txt", comparison_table_text(metrics));
+	    !written)
+		return written;
+	if (Status written = write_text(directory + "/comparison.csv", comparison_table_csv(metrics));
+	    !written)
+		return written;
+	if (!plots)
+		return ok_status();
+	auto images = write_plots(directory + "/plots", metrics, PlotOptions{});
+	if (!images) // no gnuplot: the data and script are there; say so and go on
+		std::fprintf(stderr, "campsim: plots: %s\n", images.error().c_str());
+	return ok_status();
+}
+
+} // namespace
+
+int run_command(const CampsimOptions &options)
+{
+	auto loaded = load_workload(options);
+	if (!loaded) {
+		std::fprintf(stderr, "campsim: %s\n", loaded.error().c_str());
+		return 1;
+	}
+	const Workload &workload = loaded.value().workload;
+	print_input(workload);
+	MetricOptions metric_options;
+	metric_options.user_profiles = loaded.value().user_profiles;
+	auto runs = run_policies(workload, options.policies, options.simulation, metric_options,
+	                         options.progress);
+	if (!runs) {
+		std::fprintf(stderr, "campsim: %s\n", runs.error().c_str());
+		return 1;
+	}
+	std::vector<RunMetrics> metrics;
+	for (const PolicyRun &run : runs.value())
+		metrics.push_back(run.metrics);
+	std::cout << comparison_table_text(metrics);
+	if (!options.out_dir.empty()) {
+		if (Status written = write_report(options.out_dir, workload, runs.value(), metric_options,
+		                                  options.plots);
+		    !written) {
+			std::fprintf(stderr, "campsim: %s\n", written.error().c_str());
+			return 1;
+		}
+		std::printf("report written to %s\n", options.out_dir.c_str());
+	}
+	return 0;
+}
+
+} // namespace campaign::sim

@@ -1,0 +1,78 @@
+// Workload loading for the CLI: options -> reader or generator.
+#include "cli/workload_loader.h"
+
+#include "trace/job_list_reader.h"
+#include "trace/swf_reader.h"
+#include "workload/faircamp_zipf.h"
+#include "workload/ostrich_profiles.h"
+
+namespace campaign::sim
+{
+
+namespace
+{
+
+Result<LoadedWorkload> generated(const CampsimOptions &options)
+{
+	LoadedWorkload loaded;
+	if (options.generator == "ostrich-profiles") {
+		OstrichProfileOptions generator;
+		generator.seed = options.seed;
+		generator.users = options.users;
+		generator.jobs = options.job_count;
+		if (options.machine_cpus)
+			generator.machine_cpus = *options.machine_cpus;
+		if (Status valid = check_ostrich_profile_options(generator); !valid)
+			return Error{"--generate ostrich-profiles: " + valid.error()};
+		loaded.workload = generate_ostrich_profiles(generator);
+		const auto profiles = ostrich_user_profiles(generator);
+		for (uint32_t user = 0; user < profiles.size(); ++user)
+			loaded.user_profiles[user] = profiles[user];
+		return loaded;
+	}
+	FairCampZipfOptions generator;
+	generator.seed = options.seed;
+	generator.users = options.users;
+	generator.jobs = options.job_count;
+	if (options.machine_cpus)
+		generator.machine_cpus = *options.machine_cpus;
+	if (Status valid = check_faircamp_zipf_options(generator); !valid)
+		return Error{"--generate faircamp-zipf: " + valid.error()};
+	loaded.workload = generate_faircamp_zipf(generator);
+	return loaded;
+}
+
+} // namespace
+
+Result<LoadedWorkload> load_workload(const CampsimOptions &options)
+{
+	if (!options.generator.empty())
+		return generated(options);
+	LoadedWorkload loaded;
+	if (!options.swf_path.empty()) {
+		SwfOptions swf;
+		swf.from_s = options.from_s;
+		swf.to_s = options.to_s;
+		swf.lenient = options.lenient;
+		swf.machine_cpus = options.machine_cpus;
+		auto workload = read_swf(options.swf_path, swf);
+		if (!workload)
+			return Error{workload.error()};
+		loaded.workload = std::move(workload).value();
+	} else {
+		JobListOptions list;
+		list.from_s = options.from_s;
+		list.to_s = options.to_s;
+		list.lenient = options.lenient;
+		list.machine_cpus = options.machine_cpus;
+		auto workload = read_job_list(options.jobs_path, list);
+		if (!workload)
+			return Error{workload.error()};
+		loaded.workload = std::move(workload).value();
+	}
+	if (loaded.workload.machine_cpus == 0)
+		return Error{loaded.workload.name + ": machine size unknown: give --cpus N"};
+	return loaded;
+}
+
+} // namespace campaign::sim
