@@ -18,7 +18,7 @@ namespace
 {
 
 enum Column : size_t { id, user, submit, cpus, limit, start, end, runtime, account, column_count };
-constexpr size_t required_column_count = 5; // id .. limit
+constexpr size_t required_column_count = 5; // id .. limit, the header must name them
 const char *const column_names[column_count] = {"id",    "user", "submit",  "cpus",   "limit",
                                                 "start", "end",  "runtime", "account"};
 
@@ -257,29 +257,31 @@ void JobListBuilder::state_notes(const std::string &format, const std::string &m
 template <typename Source> Result<ListedJob> listed_job(const Source &source)
 {
 	ListedJob job;
-	int64_t *const required[] = {&job.id, nullptr, &job.submit_s, &job.cpus, &job.limit_s};
-	for (size_t column = 0; column < required_column_count; ++column) {
-		if (!required[column])
-			continue;
-		Result<std::optional<int64_t>> value = source.integer(Column(column), true);
+	const std::pair<Column, int64_t *> required[] = {
+	    {id, &job.id}, {submit, &job.submit_s}, {cpus, &job.cpus}, {limit, &job.limit_s}};
+	const std::pair<Column, std::optional<int64_t> *> optional[] = {
+	    {start, &job.start_s}, {end, &job.end_s}, {runtime, &job.runtime_s}};
+	Result<std::string> user_name = source.name(user, true);
+	if (!user_name)
+		return Error{user_name.error()};
+	job.user = std::move(user_name.value());
+	for (const auto &[column, target] : required) {
+		Result<std::optional<int64_t>> value = source.integer(column, true);
 		if (!value)
 			return Error{value.error()};
-		*required[column] = *value.value();
+		*target = *value.value();
 	}
-	std::optional<int64_t> *const optional[] = {&job.start_s, &job.end_s, &job.runtime_s};
-	for (size_t column = start; column <= runtime; ++column) {
-		Result<std::optional<int64_t>> value = source.integer(Column(column), false);
+	for (const auto &[column, target] : optional) {
+		Result<std::optional<int64_t>> value = source.integer(column, false);
 		if (!value)
 			return Error{value.error()};
-		if (value.value() && *value.value() != -1)
-			*optional[column - start] = value.value();
+		if (value.value() && *value.value() != -1) // -1: unknown, as empty
+			*target = value.value();
 	}
-	for (const auto &[column, target] : {std::pair{user, &job.user}, {account, &job.account}}) {
-		Result<std::string> value = source.name(column, column == user);
-		if (!value)
-			return Error{value.error()};
-		*target = std::move(value.value());
-	}
+	Result<std::string> account_name = source.name(account, false);
+	if (!account_name)
+		return Error{account_name.error()};
+	job.account = std::move(account_name.value());
 	return job;
 }
 
