@@ -57,13 +57,14 @@ Result<PolicySetup> policy_setup(const SimulationOptions &options)
 	    {"ostrich-strict", {"policy=ostrich,mode=strict", false}},
 	    {"faircamp", {"policy=faircamp", false}},
 	    {"faircamp-paper", {"policy=faircamp,faircamp_mode=paper", true}},
+	    {"fifo-blocks", {"policy=fifo", true}},
 	    {"fairshare", {"", false}},
 	    {"fairtree", {"", false}},
 	};
 	auto found = setups.find(options.priority);
 	if (found == setups.end())
-		return Error{"priority '" + options.priority + "': expected one of fifo, ostrich, " +
-		             "ostrich-strict, faircamp, faircamp-paper, fairshare, fairtree"};
+		return Error{"priority '" + options.priority + "': expected one of fifo, fifo-blocks, " +
+		             "ostrich, ostrich-strict, faircamp, faircamp-paper, fairshare, fairtree"};
 	PolicySetup setup = found->second;
 	if (!setup.core_parameters.empty() && !options.core_parameters.empty())
 		setup.core_parameters += "," + options.core_parameters;
@@ -375,7 +376,8 @@ Status Simulation::start(uint32_t job, int64_t now_s)
 const std::vector<std::string> &priority_names()
 {
 	static const std::vector<std::string> names = {
-	    "fifo", "ostrich", "ostrich-strict", "faircamp", "faircamp-paper", "fairshare", "fairtree"};
+	    "fifo",     "fifo-blocks", "ostrich",  "ostrich-strict",
+	    "faircamp", "faircamp-paper", "fairshare", "fairtree"};
 	return names;
 }
 

@@ -16,8 +16,9 @@ namespace campaign::sim
 {
 
 struct SimulationOptions {
-	// fifo, ostrich, ostrich-strict, faircamp, faircamp-paper (whole-machine blocks in EDF
-	// order, the FairCamp paper's exact mode), fairshare (Slurm classic), fairtree.
+	// fifo, fifo-blocks (whole-machine campaign blocks in arrival order), ostrich,
+	// ostrich-strict, faircamp, faircamp-paper (whole-machine blocks in EDF order, the FairCamp
+	// paper's exact mode), fairshare (Slurm classic), fairtree.
 	std::string priority = "ostrich";
 	std::string core_parameters;  // more PriorityParameters for the core policies
 	BackfillKind backfill = BackfillKind::per_campaign;
