@@ -7,6 +7,8 @@
 #include "trace/sim_job.h"
 
 #include <cmath>
+#include <filesystem>
+#include <unistd.h>
 
 namespace metrics_test
 {
@@ -65,6 +67,22 @@ inline bool near(double actual, double expected, double tolerance = 1e-9)
 {
 	return std::abs(actual - expected) <= tolerance;
 }
+
+// A fresh directory under /tmp, removed with everything in it when the test ends.
+struct TemporaryDirectory {
+	std::string path;
+	TemporaryDirectory()
+	{
+		char name[] = "/tmp/campsim-test-XXXXXX";
+		ck_assert_ptr_nonnull(mkdtemp(name));
+		path = name;
+	}
+	~TemporaryDirectory()
+	{
+		std::error_code ignored;
+		std::filesystem::remove_all(path, ignored);
+	}
+};
 
 #define ck_assert_near(actual, expected)                                                           \
 	ck_assert_msg(metrics_test::near((actual), (expected)), "%s = %.12g, expected %.12g",      \

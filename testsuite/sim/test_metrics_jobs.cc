@@ -142,6 +142,19 @@ START_TEST(test_metrics_unfinished_jobs_counted_and_excluded)
 }
 END_TEST
 
+// Two 1-CPU jobs at once on m = 1: utilization 20 / 10 = 2, and a note says so.
+START_TEST(test_metrics_over_committed_run_is_noted)
+{
+	const Run run = make_run(1, {{1, 1, 1, 0, 0, 10}, {2, 1, 2, 0, 0, 10}});
+	const RunMetrics metrics = compute_metrics(run.workload, run.result, MetricOptions{});
+	ck_assert_near(metrics.utilization, 2);
+	bool noted = false;
+	for (const std::string &note : metrics.notes)
+		noted |= note.find("more CPUs than the machine") != std::string::npos;
+	ck_assert(noted);
+}
+END_TEST
+
 START_TEST(test_metrics_scheduler_cost_per_event)
 {
 	Run run = make_run(1, {{1, 1, 1, 0, 0, 10}});
@@ -163,6 +176,7 @@ int main()
 	tcase_add_test(tc, test_metrics_utilization_and_series);
 	tcase_add_test(tc, test_metrics_utilization_partial_bins);
 	tcase_add_test(tc, test_metrics_unfinished_jobs_counted_and_excluded);
+	tcase_add_test(tc, test_metrics_over_committed_run_is_noted);
 	tcase_add_test(tc, test_metrics_scheduler_cost_per_event);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);

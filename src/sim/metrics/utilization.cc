@@ -91,12 +91,18 @@ void score_utilization(const ScoredRun &scored, const MetricOptions &options, Ru
 	out.utilization_bin_s = bins.width_s;
 	const std::vector<double> busy = busy_cpu_s(scored, bins);
 	out.utilization_series.reserve(bins.count);
+	bool over_committed = false;
 	for (size_t bin = 0; bin < bins.count; bin++) {
 		const double bin_start_s = bins.origin_s + bin * bins.width_s;
 		const double width_s = std::min(bins.width_s, out.last_end_s - bin_start_s);
-		out.utilization_series.push_back(
-		    {bin_start_s, busy[bin] / (scored.machine_cpus * width_s)});
+		const double busy_fraction = busy[bin] / (scored.machine_cpus * width_s);
+		over_committed |= busy_fraction > 1 + 1e-9;
+		out.utilization_series.push_back({bin_start_s, busy_fraction});
 	}
+	if (over_committed)
+		out.notes.push_back("busy fraction above 1 in the utilization series: the run uses "
+		                    "more CPUs than the machine's " +
+		                    std::to_string(scored.machine_cpus));
 }
 
 } // namespace campaign::sim::metrics_detail
