@@ -158,8 +158,8 @@ START_TEST(test_every_mode_finishes_every_job_and_is_deterministic)
 		                            static_cast<int64_t>((state >> 20) % 200)));
 		workload.jobs.back().limit_s = workload.jobs.back().runtime_s * 2 + 10;
 	}
-	for (const std::string &priority :
-	     {"fifo", "ostrich", "ostrich-strict", "faircamp", "faircamp-paper"})
+	for (const std::string &priority : {"fcfs", "fifo", "fifo-blocks", "ostrich", "ostrich-strict",
+	                                    "faircamp", "faircamp-paper", "fairshare", "fairtree"})
 		for (BackfillKind backfill : {BackfillKind::none, BackfillKind::greedy, BackfillKind::easy,
 		                              BackfillKind::conservative, BackfillKind::per_campaign})
 			for (EstimateKind estimate : {EstimateKind::exact, EstimateKind::requested,
@@ -181,6 +181,25 @@ START_TEST(test_every_mode_finishes_every_job_and_is_deterministic)
 					ck_assert_int_eq(a.start_s, second.value().jobs[i].start_s);
 				}
 			}
+}
+END_TEST
+
+// The plain FCFS floor and the core's FIFO rank the same way, so their schedules agree job
+// for job (the floor is only faster).
+START_TEST(test_plain_fcfs_equals_core_fifo)
+{
+	Workload workload;
+	workload.machine_cpus = 16;
+	uint64_t state = 11;
+	for (uint64_t i = 0; i < 500; ++i) {
+		state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+		workload.jobs.push_back(job(i + 1, static_cast<uint32_t>(state >> 61),
+		                            static_cast<int64_t>(i * 3), // arrivals in id order
+		                            static_cast<uint32_t>(1 + (state >> 40) % 16),
+		                            static_cast<int64_t>(1 + (state >> 20) % 300)));
+	}
+	for (BackfillKind backfill : {BackfillKind::none, BackfillKind::easy})
+		check_starts(starts(workload, "fcfs", backfill), starts(workload, "fifo", backfill));
 }
 END_TEST
 
@@ -208,6 +227,7 @@ int main()
 	tcase_add_test(tc, test_closed_loop_releases_next_campaign_at_completion);
 	tcase_add_test(tc, test_ostrich_lets_the_light_user_pass);
 	tcase_add_test(tc, test_every_mode_finishes_every_job_and_is_deterministic);
+	tcase_add_test(tc, test_plain_fcfs_equals_core_fifo);
 	tcase_add_test(tc, test_unknown_policy_is_named);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);

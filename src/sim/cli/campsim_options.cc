@@ -24,7 +24,7 @@ const char *campsim_usage()
 	       "                          --job-count N)\n"
 	       "input: --cpus N  --from S  --to S  --lenient\n"
 	       "policies:\n"
-	       "  --policy LIST           comma list of PRIORITY[/BACKFILL]; PRIORITY: fifo,\n"
+	       "  --policy LIST           comma list of PRIORITY[/BACKFILL]; PRIORITY: fcfs, fifo, fifo-blocks,\n"
 	       "                          fairshare, fairtree, ostrich, ostrich-strict, faircamp,\n"
 	       "                          faircamp-paper; BACKFILL: none, greedy, easy,\n"
 	       "                          conservative, per_campaign (default per_campaign)\n"

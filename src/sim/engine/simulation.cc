@@ -5,6 +5,7 @@
 
 #include "engine/core_priority.h"
 #include "engine/fair_share_priority.h"
+#include "engine/fcfs_priority.h"
 #include "engine/shared_campaigns.h"
 
 #include <algorithm>
@@ -58,12 +59,13 @@ Result<PolicySetup> policy_setup(const SimulationOptions &options)
 	    {"faircamp", {"policy=faircamp", false}},
 	    {"faircamp-paper", {"policy=faircamp,faircamp_mode=paper", true}},
 	    {"fifo-blocks", {"policy=fifo", true}},
+	    {"fcfs", {"", false}},
 	    {"fairshare", {"", false}},
 	    {"fairtree", {"", false}},
 	};
 	auto found = setups.find(options.priority);
 	if (found == setups.end())
-		return Error{"priority '" + options.priority + "': expected one of fifo, fifo-blocks, " +
+		return Error{"priority '" + options.priority + "': expected one of fcfs, fifo, fifo-blocks, " +
 		             "ostrich, ostrich-strict, faircamp, faircamp-paper, fairshare, fairtree"};
 	PolicySetup setup = found->second;
 	if (!setup.core_parameters.empty() && !options.core_parameters.empty())
@@ -106,6 +108,9 @@ private:
 	std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
 	RunResult result_;
 	size_t pending_ = 0, running_ = 0, ended_ = 0;
+	std::vector<uint32_t> pending_by_cpus_; // pending jobs by CPU count
+	uint32_t smallest_cpus_ = 0;            // no pending job is smaller (lower bound)
+	uint32_t smallest_pending_cpus();
 	int64_t wake_s_ = -1;
 	uint64_t block_campaign_ = 0;
 	// Closed loop: each user's campaigns in order, and what is left of each.
@@ -117,6 +122,10 @@ private:
 
 Status Simulation::create_priority()
 {
+	if (options_.priority == "fcfs") {
+		priority_ = std::make_unique<FcfsPriority>();
+		return ok_status();
+	}
 	if (setup_.core_parameters.empty()) {
 		FairShareOptions fair_share;
 		fair_share.variant = options_.priority == "fairshare" ? FairShareVariant::classic
@@ -145,6 +154,8 @@ Status Simulation::prepare()
 	setup_ = setup.value();
 	runtimes_s_ = effective_runtimes(workload_);
 	estimates_s_ = static_estimates(workload_, runtimes_s_, options_.estimate);
+	pending_by_cpus_.assign(workload_.machine_cpus + 1, 0);
+	smallest_cpus_ = workload_.machine_cpus;
 	cpus_.reserve(workload_.jobs.size());
 	for (const SimJob &job : workload_.jobs)
 		cpus_.push_back(std::clamp<uint32_t>(job.cpus, 1, workload_.machine_cpus));
@@ -257,6 +268,8 @@ Status Simulation::handle(const Event &event)
 	case EventKind::submit:
 		result_.jobs[job].submit_s = event.time_s;
 		++pending_;
+		++pending_by_cpus_[cpus_[job]];
+		smallest_cpus_ = std::min(smallest_cpus_, cpus_[job]);
 		return priority_->submit(job, workload_.jobs[job], event.time_s);
 	case EventKind::wake:
 		return ok_status();
@@ -291,8 +304,9 @@ Status Simulation::on_end(uint32_t job, int64_t now_s)
 
 Status Simulation::pass(int64_t now_s)
 {
-	if (pending_ == 0)
-		return ok_status();
+	if (pending_ == 0 || dispatch_->free_cpus() < smallest_pending_cpus())
+		return ok_status(); // nothing could start now: no pass needed
+
 	const double cpu_start = process_cpu_s();
 	auto order = priority_->rank(now_s);
 	if (!order)
@@ -322,6 +336,13 @@ void Simulation::wake_at(int64_t wake_s, int64_t now_s)
 		return;
 	wake_s_ = wake_s;
 	events_.push({wake_s, EventKind::wake, 0});
+}
+
+uint32_t Simulation::smallest_pending_cpus()
+{
+	while (smallest_cpus_ < workload_.machine_cpus && pending_by_cpus_[smallest_cpus_] == 0)
+		++smallest_cpus_;
+	return smallest_cpus_;
 }
 
 std::vector<uint32_t> Simulation::startable(const std::vector<uint32_t> &order)
@@ -358,6 +379,7 @@ Status Simulation::start(uint32_t job, int64_t now_s)
 {
 	result_.jobs[job].start_s = now_s;
 	--pending_;
+	--pending_by_cpus_[cpus_[job]];
 	++running_;
 	if (Status started = priority_->start(job, now_s); !started)
 		return started;
@@ -376,8 +398,8 @@ Status Simulation::start(uint32_t job, int64_t now_s)
 const std::vector<std::string> &priority_names()
 {
 	static const std::vector<std::string> names = {
-	    "fifo",     "fifo-blocks", "ostrich",  "ostrich-strict",
-	    "faircamp", "faircamp-paper", "fairshare", "fairtree"};
+	    "fcfs",     "fifo",           "fifo-blocks", "ostrich", "ostrich-strict",
+	    "faircamp", "faircamp-paper", "fairshare",   "fairtree"};
 	return names;
 }
 

@@ -16,7 +16,8 @@ namespace campaign::sim
 {
 
 struct SimulationOptions {
-	// fifo, fifo-blocks (whole-machine campaign blocks in arrival order), ostrich,
+	// fcfs (the plain submission-order queue, campsim's speed floor), fifo (the core's FIFO,
+	// campaigns tracked), fifo-blocks (whole-machine campaign blocks in arrival order), ostrich,
 	// ostrich-strict, faircamp, faircamp-paper (whole-machine blocks in EDF order, the FairCamp
 	// paper's exact mode), fairshare (Slurm classic), fairtree.
 	std::string priority = "ostrich";
