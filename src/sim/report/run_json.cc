@@ -58,7 +58,8 @@ json_t *workload_json(const Workload &workload)
 	    {"unknown_cpus", counts.unknown_cpus},
 	    {"clamped_cpus", counts.clamped_cpus},
 	    {"outside_window", counts.outside_window},
-	    {"malformed_skipped", counts.malformed_skipped}};
+	    {"malformed_skipped", counts.malformed_skipped},
+	    {"limit_below_runtime", counts.limit_below_runtime}};
 	for (const auto &[key, value] : fields)
 		json_object_set_new(counts_json, key, count(value));
 	json_t *out = json_object();
