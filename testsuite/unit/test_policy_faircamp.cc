@@ -18,6 +18,55 @@ START_TEST(test_faircamp_list_schedule_is_lpt_on_rigid_jobs)
 }
 END_TEST
 
+// The packed list is a plain list of ListJob in another form: put replaces the first job with
+// its id in place, remove drops every one, push_back appends; extreme values survive.
+START_TEST(test_faircamp_packed_jobs_match_a_plain_list_random)
+{
+	std::mt19937_64 random(11);
+	const std::vector<uint32_t> ids = {0, 1, 2, 3, 127, 128, 70000, UINT32_MAX - 1, UINT32_MAX};
+	const std::vector<int64_t> lengths = {0, 1, 59, 86400, -5, INT64_MAX, INT64_MIN};
+	const std::vector<uint32_t> counts = {0, 1, 2, 127, 128, 65536, UINT32_MAX};
+	for (int instance = 0; instance < 300; instance++) {
+		PackedListJobs packed;
+		std::vector<ListJob> plain;
+		for (int step = 0; step < 60; step++) {
+			const ListJob job = {
+			    ids[random() % ids.size()], counts[random() % counts.size()],
+			    counts[random() % counts.size()], lengths[random() % lengths.size()]};
+			const uint64_t action = random() % 5;
+			if (action == 0) {
+				packed.push_back(job);
+				plain.push_back(job);
+			} else if (action == 1) {
+				packed.remove(job.job_id);
+				std::erase_if(plain, [&](const ListJob &old) {
+					return old.job_id == job.job_id;
+				});
+			} else {
+				packed.put(job);
+				auto same = std::find_if(
+				    plain.begin(), plain.end(),
+				    [&](const ListJob &old) { return old.job_id == job.job_id; });
+				if (same != plain.end())
+					*same = job;
+				else
+					plain.push_back(job);
+			}
+			const std::vector<ListJob> unpacked = packed.unpack();
+			ck_assert_uint_eq(packed.size(), plain.size());
+			ck_assert_uint_eq(unpacked.size(), plain.size());
+			for (size_t index = 0; index < plain.size(); index++)
+				ck_assert_msg(unpacked[index].job_id == plain[index].job_id &&
+				                  unpacked[index].cpus == plain[index].cpus &&
+				                  unpacked[index].tasks == plain[index].tasks &&
+				                  unpacked[index].length_s == plain[index].length_s,
+				              "instance %d step %d: job %zu differs", instance,
+				              step, index);
+		}
+	}
+}
+END_TEST
+
 // Thesis §4.2 / FC §VI-C, k = 2: user 1 Delta = 5, 3 -> d = 10, 16; user 2 Delta = 3, 3, 10 ->
 // d = 6, 12, 32. The paper prints 22 for the last one; the formula k*Delta + d_prev gives 32.
 START_TEST(test_faircamp_deadlines_thesis_example)
@@ -141,6 +190,7 @@ int main()
 	Suite *suite = suite_create("faircamp");
 	TCase *tc = tcase_create("deadlines");
 	tcase_add_test(tc, test_faircamp_list_schedule_is_lpt_on_rigid_jobs);
+	tcase_add_test(tc, test_faircamp_packed_jobs_match_a_plain_list_random);
 	tcase_add_test(tc, test_faircamp_deadlines_thesis_example);
 	tcase_add_test(tc, test_faircamp_anchored_deadline_starts_at_arrival);
 	tcase_add_test(tc, test_faircamp_core_ranks_by_deadline);

@@ -234,9 +234,7 @@ size_t CampaignCore::approximate_bytes() const
 		bytes +=
 		    domain.schedule.campaigns().size() * (sizeof(VirtualSchedule::Campaign) + 48) +
 		    domain.schedule.units().size() * (sizeof(VirtualSchedule::Unit) + 48);
-	for (const auto &[campaign_id, campaign] : deadlines_.campaigns())
-		bytes += sizeof(campaign) + campaign.jobs.capacity() * sizeof(ListJob) + 48;
-	return bytes;
+	return bytes + deadlines_.approximate_bytes();
 }
 
 } // namespace campaign

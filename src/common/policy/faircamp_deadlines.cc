@@ -1,5 +1,5 @@
-// FairCamp deadlines: list-schedule makespans and the per-group deadline chain, recomputed
-// lazily when a job joins or changes. No Slurm types, no clock reads.
+// FairCamp deadlines: list-schedule makespans over varint-packed job lists and the per-group
+// deadline chain, recomputed lazily when a job joins or changes. No Slurm types, no clock reads.
 #include "policy/faircamp_deadlines.h"
 
 #include <algorithm>
@@ -8,6 +8,188 @@
 
 namespace campaign
 {
+
+namespace
+{
+
+// The longest record: a 33-bit zigzag id difference and two 32-bit counts (5 bytes each), a
+// 64-bit zigzag length (10 bytes).
+constexpr size_t kMaxRecordBytes = 25;
+
+struct EncodedRecord {
+	uint8_t bytes[kMaxRecordBytes];
+	size_t size = 0;
+
+	void append_varint(uint64_t value)
+	{
+		for (; value >= 0x80; value >>= 7)
+			bytes[size++] = static_cast<uint8_t>(value | 0x80);
+		bytes[size++] = static_cast<uint8_t>(value);
+	}
+};
+
+uint64_t zigzag(int64_t value)
+{
+	return (static_cast<uint64_t>(value) << 1) ^ static_cast<uint64_t>(value >> 63);
+}
+
+int64_t unzigzag(uint64_t value)
+{
+	return static_cast<int64_t>(value >> 1) ^ -static_cast<int64_t>(value & 1);
+}
+
+EncodedRecord encode(const ListJob &job, uint32_t previous_job_id)
+{
+	EncodedRecord record;
+	record.append_varint(zigzag(static_cast<int64_t>(job.job_id) - previous_job_id));
+	record.append_varint(job.cpus);
+	record.append_varint(job.tasks);
+	record.append_varint(zigzag(job.length_s));
+	return record;
+}
+
+uint64_t read_varint(const uint8_t *&cursor)
+{
+	uint64_t value = 0;
+	for (unsigned shift = 0;; shift += 7) {
+		const uint8_t byte = *cursor++;
+		value |= static_cast<uint64_t>(byte & 0x7f) << shift;
+		if (byte < 0x80)
+			return value;
+	}
+}
+
+// Decodes the record at `cursor` into `job`; returns the next record's first byte.
+const uint8_t *decode(const uint8_t *cursor, uint32_t previous_job_id, ListJob &job)
+{
+	job.job_id = static_cast<uint32_t>(previous_job_id + unzigzag(read_varint(cursor)));
+	job.cpus = static_cast<uint32_t>(read_varint(cursor));
+	job.tasks = static_cast<uint32_t>(read_varint(cursor));
+	job.length_s = unzigzag(read_varint(cursor));
+	return cursor;
+}
+
+// A hash node (value, next pointer, malloc header) and a vector's block (malloc header).
+template <typename Value> constexpr size_t kNodeBytes = sizeof(Value) + 2 * sizeof(void *);
+size_t block_bytes(size_t capacity_bytes)
+{
+	return capacity_bytes == 0 ? 0 : capacity_bytes + sizeof(void *);
+}
+
+} // namespace
+
+// Constructed at the first record (or at the end): the id difference starts from 0.
+PackedListJobs::const_iterator::const_iterator(const uint8_t *cursor, const uint8_t *end)
+    : cursor_(cursor), next_(cursor), end_(end)
+{
+	if (cursor_ != end_)
+		next_ = decode(cursor_, 0, job_);
+}
+
+PackedListJobs::const_iterator &PackedListJobs::const_iterator::operator++()
+{
+	cursor_ = next_;
+	if (cursor_ != end_)
+		next_ = decode(cursor_, job_.job_id, job_);
+	return *this;
+}
+
+PackedListJobs::const_iterator PackedListJobs::begin() const
+{
+	return {bytes_.data(), bytes_.data() + bytes_.size()};
+}
+
+PackedListJobs::const_iterator PackedListJobs::end() const
+{
+	return {bytes_.data() + bytes_.size(), bytes_.data() + bytes_.size()};
+}
+
+std::vector<ListJob> PackedListJobs::unpack() const
+{
+	std::vector<ListJob> jobs;
+	jobs.reserve(count_);
+	for (const ListJob &job : *this)
+		jobs.push_back(job);
+	return jobs;
+}
+
+PackedListJobs::Record PackedListJobs::find(uint32_t job_id) const
+{
+	if (job_id > max_job_id_)
+		return {}; // the common case, a new job: no scan
+	const uint8_t *const first = bytes_.data();
+	const uint8_t *const last = first + bytes_.size();
+	uint32_t previous_job_id = 0;
+	for (const uint8_t *cursor = first; cursor != last;) {
+		ListJob job;
+		const uint8_t *next = decode(cursor, previous_job_id, job);
+		if (job.job_id == job_id)
+			return {static_cast<size_t>(cursor - first),
+			        static_cast<size_t>(next - first), previous_job_id, true};
+		previous_job_id = job.job_id;
+		cursor = next;
+	}
+	return {};
+}
+
+// Replaces bytes [begin, end) with `size` new bytes, growing the capacity by an eighth at a
+// time (amortized O(1) appends with little slack).
+void PackedListJobs::splice(size_t begin, size_t end, const uint8_t *bytes, size_t size)
+{
+	const size_t old_size = end - begin;
+	const size_t new_total = bytes_.size() - old_size + size;
+	if (new_total > bytes_.capacity())
+		bytes_.reserve(new_total + new_total / 8 + 8);
+	if (size > old_size)
+		bytes_.insert(bytes_.begin() + static_cast<std::ptrdiff_t>(end), size - old_size,
+		              0);
+	else
+		bytes_.erase(bytes_.begin() + static_cast<std::ptrdiff_t>(begin + size),
+		             bytes_.begin() + static_cast<std::ptrdiff_t>(end));
+	std::copy(bytes, bytes + size, bytes_.begin() + static_cast<std::ptrdiff_t>(begin));
+}
+
+void PackedListJobs::push_back(const ListJob &job)
+{
+	const EncodedRecord record = encode(job, last_job_id_);
+	splice(bytes_.size(), bytes_.size(), record.bytes, record.size);
+	count_++;
+	last_job_id_ = job.job_id;
+	max_job_id_ = std::max(max_job_id_, job.job_id);
+}
+
+void PackedListJobs::put(const ListJob &job)
+{
+	const Record old = find(job.job_id);
+	if (!old.found) {
+		push_back(job);
+		return;
+	}
+	// Same id, same difference: the next record stays as it is.
+	const EncodedRecord record = encode(job, old.previous_job_id);
+	splice(old.begin, old.end, record.bytes, record.size);
+}
+
+void PackedListJobs::remove(uint32_t job_id)
+{
+	for (Record old = find(job_id); old.found; old = find(job_id)) {
+		count_--;
+		if (old.end == bytes_.size()) {
+			last_job_id_ = old.previous_job_id;
+			bytes_.resize(old.begin);
+			continue;
+		}
+		// The next record's id difference is rebased on the removed record's predecessor.
+		ListJob next;
+		const uint8_t *next_end = decode(bytes_.data() + old.end, job_id, next);
+		const EncodedRecord record = encode(next, old.previous_job_id);
+		splice(old.begin, static_cast<size_t>(next_end - bytes_.data()), record.bytes,
+		       record.size);
+	}
+	// A campaign that lost most of its jobs gives the bytes back.
+	if (bytes_.capacity() > 2 * bytes_.size() + 64)
+		bytes_.shrink_to_fit();
+}
 
 double list_schedule_makespan_s(std::vector<ListJob> jobs, uint64_t capacity_cpus)
 {
@@ -57,12 +239,7 @@ void FairCampDeadlines::put_job(uint64_t campaign_id, const ListJob &job, uint64
 	if (entry == campaigns_.end())
 		return;
 	Campaign &campaign = entry->second;
-	auto same = std::find_if(campaign.jobs.begin(), campaign.jobs.end(),
-	                         [&](const ListJob &old) { return old.job_id == job.job_id; });
-	if (same != campaign.jobs.end())
-		*same = job;
-	else
-		campaign.jobs.push_back(job);
+	campaign.jobs.put(job);
 	campaign.capacity_cpus = capacity_cpus;
 	campaign.delta_stale = true;
 	groups_[campaign.group].stale = true;
@@ -74,7 +251,7 @@ void FairCampDeadlines::remove_job(uint64_t campaign_id, uint32_t job_id)
 	if (entry == campaigns_.end())
 		return;
 	Campaign &campaign = entry->second;
-	std::erase_if(campaign.jobs, [&](const ListJob &job) { return job.job_id == job_id; });
+	campaign.jobs.remove(job_id);
 	campaign.delta_stale = true;
 	groups_[campaign.group].stale = true;
 }
@@ -85,8 +262,8 @@ void FairCampDeadlines::refresh_group(Group &group)
 	for (const uint64_t campaign_id : group.campaigns) {
 		Campaign &campaign = campaigns_.at(campaign_id);
 		if (campaign.delta_stale) {
-			campaign.delta_s =
-			    list_schedule_makespan_s(campaign.jobs, campaign.capacity_cpus);
+			campaign.delta_s = list_schedule_makespan_s(campaign.jobs.unpack(),
+			                                            campaign.capacity_cpus);
 			campaign.delta_stale = false;
 		}
 		double anchor_s = previous_deadline_s;
@@ -129,7 +306,7 @@ void FairCampDeadlines::retire(uint64_t campaign_id)
 	while (!group.campaigns.empty() && campaigns_.at(group.campaigns.front()).retired) {
 		const uint64_t front = group.campaigns.front();
 		group.base_deadline_s = campaigns_.at(front).deadline_s;
-		group.campaigns.pop_front();
+		group.campaigns.erase(group.campaigns.begin()); // a handful of live campaigns
 		campaigns_.erase(front);
 	}
 }
@@ -139,6 +316,18 @@ void FairCampDeadlines::restore(std::unordered_map<uint64_t, Campaign> campaigns
 {
 	campaigns_ = std::move(campaigns);
 	groups_ = std::move(groups);
+}
+
+size_t FairCampDeadlines::approximate_bytes() const
+{
+	size_t bytes = (campaigns_.bucket_count() + groups_.bucket_count()) * sizeof(void *);
+	for (const auto &[campaign_id, campaign] : campaigns_)
+		bytes += kNodeBytes<std::pair<const uint64_t, Campaign>> +
+		         block_bytes(campaign.jobs.allocated_bytes());
+	for (const auto &[group_index, group] : groups_)
+		bytes += kNodeBytes<std::pair<const uint32_t, Group>> +
+		         block_bytes(group.campaigns.capacity() * sizeof(uint64_t));
+	return bytes;
 }
 
 } // namespace campaign

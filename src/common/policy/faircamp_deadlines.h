@@ -1,10 +1,12 @@
 // FairCamp deadlines (DESIGN §3): Delta_i = makespan of an LPT list schedule of the campaign's
 // jobs on the domain's capacity, d_i = max(t_i, d_{i-1}) + k * Delta_i (anchored) or the
-// paper's d_i = k * Delta_i + d_{i-1}. No Slurm types, no clock reads.
+// paper's d_i = k * Delta_i + d_{i-1}; each campaign's jobs kept varint-packed (PackedListJobs).
+// No Slurm types, no clock reads.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
-#include <deque>
+#include <iterator>
 #include <unordered_map>
 #include <vector>
 
@@ -27,24 +29,83 @@ struct ListJob {
 // capacity are clamped to it.
 double list_schedule_makespan_s(std::vector<ListJob> jobs, uint64_t capacity_cpus);
 
+// A campaign's list-schedule jobs in the order they joined, packed as LEB128 varints: the job
+// id as the zigzag difference from the previous job's, then cpus, tasks and the zigzag length
+// (about 7 bytes a job instead of a 24-byte ListJob). Lossless for every ListJob value.
+class PackedListJobs
+{
+public:
+	// Decodes one job at a time; `*it` returns the job by value.
+	class const_iterator
+	{
+	public:
+		using iterator_category = std::input_iterator_tag;
+		using value_type = ListJob;
+		using difference_type = std::ptrdiff_t;
+		using pointer = const ListJob *;
+		using reference = ListJob;
+
+		const_iterator(const uint8_t *cursor, const uint8_t *end);
+		ListJob operator*() const { return job_; }
+		const_iterator &operator++();
+		bool operator==(const const_iterator &other) const
+		{
+			return cursor_ == other.cursor_;
+		}
+
+	private:
+		const uint8_t *cursor_; // the current job's first byte (end: past the last job)
+		const uint8_t *next_;   // the next job's first byte
+		const uint8_t *end_;
+		ListJob job_;
+	};
+
+	const_iterator begin() const;
+	const_iterator end() const;
+	size_t size() const { return count_; }
+	bool empty() const { return count_ == 0; }
+	// Append without looking for the id (restore keeps the saved order as it is).
+	void push_back(const ListJob &job);
+	// Replace the first job with this id in place, else append.
+	void put(const ListJob &job);
+	// Remove every job with this id.
+	void remove(uint32_t job_id);
+	std::vector<ListJob> unpack() const;
+	size_t allocated_bytes() const { return bytes_.capacity(); }
+
+private:
+	struct Record {
+		size_t begin = 0, end = 0;    // byte offsets of the job's record
+		uint32_t previous_job_id = 0; // the base of its id difference
+		bool found = false;
+	};
+	Record find(uint32_t job_id) const;
+	void splice(size_t begin, size_t end, const uint8_t *bytes, size_t size);
+
+	std::vector<uint8_t> bytes_;
+	uint32_t count_ = 0;
+	uint32_t last_job_id_ = 0; // the last record's id: the base of an appended record
+	uint32_t max_job_id_ = 0;  // no record has a larger id (an upper bound after removals)
+};
+
 class FairCampDeadlines
 {
 public:
 	enum class Mode : uint8_t { Anchored, Paper };
 	struct Campaign {
 		uint32_t group = 0;
-		int64_t opened_s = 0; // t_i
 		uint32_t k = 1;       // frozen when the campaign opens
+		int64_t opened_s = 0; // t_i
 		uint64_t capacity_cpus = 1;
-		std::vector<ListJob> jobs;
+		PackedListJobs jobs;
 		double delta_s = 0;
 		double deadline_s = 0;
 		bool delta_stale = false;
 		bool retired = false; // kept until every earlier campaign of the group retires
 	};
 	struct Group {
-		std::deque<uint64_t> campaigns; // live campaigns in opening order
-		double base_deadline_s = 0;     // d of the last retired campaign (d_0 = 0)
+		std::vector<uint64_t> campaigns; // live campaigns in opening order
+		double base_deadline_s = 0;      // d of the last retired campaign (d_0 = 0)
 		bool stale = false;
 	};
 
@@ -67,6 +128,8 @@ public:
 	const std::unordered_map<uint32_t, Group> &groups() const { return groups_; }
 	void restore(std::unordered_map<uint64_t, Campaign> campaigns,
 	             std::unordered_map<uint32_t, Group> groups);
+	// Heap bytes held: hash nodes and buckets, packed jobs and live lists by capacity.
+	size_t approximate_bytes() const;
 
 private:
 	void refresh_group(Group &group);
