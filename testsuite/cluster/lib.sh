@@ -63,6 +63,7 @@ stop_cluster() {
 }
 
 scampaign_bin=${BUILD_DIR:-$cluster_dir/../../build}/src/scampaign/scampaign
+campsim_bin=${BUILD_DIR:-$cluster_dir/../../build}/src/sim/campsim
 
 # campaign_field USER FIELD: FIELD of USER's campaign with pending jobs, as scampaign --json
 # lists it ("none" if there is no such campaign).
@@ -165,4 +166,45 @@ plugin_errors() { grep -E 'error|fatal' "$(ctld_log)" | grep -E '(priority|sched
 finish() {
 	echo "$(basename "$0" .sh): $checks checks, $failures failed"
 	[ "$failures" -eq 0 ]
+}
+
+# Slurm's own records of a partition's jobs (scontrol, not the plugin) as a campsim job list:
+# id, user, submit (= EligibleTime: when the core sees the job arrive), cpus, limit (s), and
+# start/end where the job has run.
+capture_job_list() { # partition file
+	scontrol show job -o | python3 -c '
+import sys, time
+def epoch(text):
+    return int(time.mktime(time.strptime(text, "%Y-%m-%dT%H:%M:%S")))
+def seconds(limit):
+    days, _, clock = limit.rpartition("-")
+    parts = [int(p) for p in clock.split(":")]
+    while len(parts) < 3:
+        parts.insert(0, 0)
+    return (int(days) if days else 0) * 86400 + parts[0] * 3600 + parts[1] * 60 + parts[2]
+print("id,user,submit,cpus,limit,start,end")
+for line in sys.stdin:
+    fields = dict(item.split("=", 1) for item in line.split() if "=" in item)
+    if fields.get("Partition") != sys.argv[1]:
+        continue
+    state = fields["JobState"]
+    start = end = ""
+    if state in ("RUNNING", "COMPLETED", "COMPLETING"):
+        start = str(epoch(fields["StartTime"]))
+    if state == "COMPLETED":
+        end = str(epoch(fields["EndTime"]))
+    print(",".join([fields["JobId"], fields["UserId"].split("(")[0],
+                    str(epoch(fields["EligibleTime"])), fields["NumCPUs"],
+                    str(seconds(fields["TimeLimit"])), start, end]))
+' "$1" >"$2"
+}
+
+# The order campsim's core gives the pending jobs of a partition of `cpus` CPUs when fed the
+# events captured from Slurm (capture_job_list), as "id id ... " like pending_order.
+campsim_order() { # partition cpus core-policy
+	local list now
+	list=$("$localcluster" path dir)/captured-$1.csv
+	now=$(date +%s)
+	capture_job_list "$1" "$list"
+	"$campsim_bin" rank --jobs "$list" --cpus "$2" --at "$now" --rank-policy "$3" | tr '\n' ' '
 }

@@ -35,6 +35,8 @@ while [ "$(date +%s)" -lt $((t0 + 43)) ]; do sleep 1; done
 
 order=$(pending_order batch)
 check_equal "Slurm's priority order is EDF's (B, A, C)" "$b_job ${a_jobs[*]} ${c_jobs[*]} " "$order"
+check_equal "campsim's FairCamp order from scontrol's records (captured, replayed)" \
+	"$b_job ${a_jobs[*]} ${c_jobs[*]} " "$(campsim_order batch 32 faircamp)"
 check "that order is not FIFO (C, A, B)" test "$order" != "${c_jobs[*]} ${a_jobs[*]} $b_job "
 check "nor fewest-jobs-first / least-work-first (B, C, A)" test "$order" != "$b_job ${c_jobs[*]} ${a_jobs[*]} "
 

@@ -45,6 +45,9 @@ check "that order is not FIFO (B, C, A)" test "$order" != "$fifo"
 check "nor fewest-jobs-first (B, C, A)" test "$order" != "$b_job ${c_jobs[*]} ${a_jobs[*]} "
 check "nor least-work-first (C, B, A)" test "$order" != "${c_jobs[*]} $b_job ${a_jobs[*]} "
 
+echo "== the same events, captured from Slurm's job records and replayed by campsim, give that order"
+check_equal "campsim's OStrich order from scontrol's records" "$expected" "$(campsim_order batch 32 ostrich)"
+
 echo "== virtual completion times, as scampaign shows them, against the hand computation"
 check_campaign_times virtual_finish "$t0" camp1:75 camp3:86.25 camp2:120
 
