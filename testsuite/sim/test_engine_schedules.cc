@@ -2,6 +2,7 @@
 // schedules are worked out by hand below; plus closed-loop release, strict mode and
 // determinism.
 #include "check_main.h"
+#include "engine/shared_campaigns.h"
 #include "engine/simulation.h"
 
 using namespace campaign::sim;
@@ -203,6 +204,52 @@ START_TEST(test_plain_fcfs_equals_core_fifo)
 }
 END_TEST
 
+// Campaigns counted by hand on the log's own schedule (MAX rule: a job joins iff it arrives
+// strictly before the latest end of its user's campaign; numbered in order of opening):
+//   user 1: a at 0 (log 0-10) opens 1; b at 5 (log 5-20) joins 1 (5 < 10); c at 20 does not
+//           (20 is not before b's end 20): opens 3
+//   user 2: d at 3 (log 3-4) opens 2
+// Threshold 5 s: c at 20 < 20 + 5 joins 1. Window 10 s: b (5 < 0 + 10) joins, c opens 3.
+START_TEST(test_shared_campaigns_hand_counted)
+{
+	Workload workload;
+	workload.machine_cpus = 4;
+	workload.jobs = {job(1, 1, 0, 1, 10), job(4, 2, 3, 1, 1), job(2, 1, 5, 1, 15),
+	                 job(3, 1, 20, 1, 5)};
+	const int64_t log_starts[] = {0, 3, 5, 25};
+	for (size_t i = 0; i < workload.jobs.size(); ++i)
+		workload.jobs[i].trace_start_s = log_starts[i];
+	const std::vector<int64_t> runtimes = {10, 1, 15, 5};
+	auto as_vector = [](std::vector<uint64_t> ids) { return ids; };
+	campaign::DetectionRule max_rule;
+	ck_assert(shared_campaigns(workload, runtimes, max_rule) ==
+	          as_vector({1, 2, 1, 3}));
+	campaign::DetectionRule threshold;
+	threshold.threshold_s = 5;
+	ck_assert(shared_campaigns(workload, runtimes, threshold) == as_vector({1, 2, 1, 1}));
+	campaign::DetectionRule window;
+	window.kind = campaign::DetectionRule::Kind::Window;
+	window.window_s = 10;
+	ck_assert(shared_campaigns(workload, runtimes, window) == as_vector({1, 2, 1, 3}));
+}
+END_TEST
+
+// --campaigns online: jobs are scored in the campaigns the core detected while simulating.
+START_TEST(test_online_campaigns_come_from_the_core)
+{
+	Workload workload = backfill_trace();
+	SimulationOptions options;
+	options.priority = "ostrich";
+	options.online_campaigns = true;
+	auto result = simulate(workload, options);
+	ck_assert(result.ok());
+	const auto &jobs = result.value().jobs;
+	ck_assert_int_eq(jobs[1].campaign, jobs[2].campaign); // X and Y: user 2, one campaign
+	ck_assert_int_ne(jobs[0].campaign, jobs[1].campaign);
+	ck_assert_int_ne(jobs[3].campaign, jobs[4].campaign);
+}
+END_TEST
+
 START_TEST(test_unknown_policy_is_named)
 {
 	SimulationOptions options;
@@ -228,6 +275,8 @@ int main()
 	tcase_add_test(tc, test_ostrich_lets_the_light_user_pass);
 	tcase_add_test(tc, test_every_mode_finishes_every_job_and_is_deterministic);
 	tcase_add_test(tc, test_plain_fcfs_equals_core_fifo);
+	tcase_add_test(tc, test_shared_campaigns_hand_counted);
+	tcase_add_test(tc, test_online_campaigns_come_from_the_core);
 	tcase_add_test(tc, test_unknown_policy_is_named);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);

@@ -33,6 +33,8 @@ const char *campsim_usage()
 	       "  --parameters STR        more PriorityParameters for the core policies\n"
 	       "  --depth N --horizon S   reservation depth and horizon of the planner\n"
 	       "  --threshold S | --window S   campaign rule of the scored campaigns (MAX rule)\n"
+	       "  --campaigns shared|online   score the campaigns detected once from the log\n"
+	       "                          (default) or each policy's own online detection\n"
 	       "reproduce NAME: faircamp-zipf, ostrich-profiles, lpc-egee\n"
 	       "output: --out DIR (JSON, CSV, table), --plots (PNG, needs gnuplot), --progress\n";
 }
@@ -163,6 +165,13 @@ const std::map<std::string, Setter> &setters()
 			     return Status(Error{"option " + option + ": '" + v + "' is not seconds >= 0"});
 		     o.simulation.scoring_rule.kind = DetectionRule::Kind::Threshold;
 		     o.simulation.scoring_rule.threshold_s = threshold.value();
+		     return ok_status();
+	     }},
+	    {"--campaigns",
+	     [](auto &o, auto &option, auto &v) {
+		     if (v != "shared" && v != "online")
+			     return Status(Error{"option " + option + ": '" + v + "' is not shared or online"});
+		     o.simulation.online_campaigns = v == "online";
 		     return ok_status();
 	     }},
 	    {"--window",

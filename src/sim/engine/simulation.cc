@@ -383,6 +383,8 @@ Status Simulation::start(uint32_t job, int64_t now_s)
 	++running_;
 	if (Status started = priority_->start(job, now_s); !started)
 		return started;
+	if (options_.online_campaigns && priority_->campaign_of(job) != 0)
+		result_.jobs[job].campaign = priority_->campaign_of(job);
 	const int64_t end_s = now_s + runtimes_s_[job];
 	events_.push({end_s, EventKind::end, job});
 	if (options_.estimate.kind == EstimateKind::predicted) {

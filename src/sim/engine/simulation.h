@@ -25,6 +25,9 @@ struct SimulationOptions {
 	BackfillKind backfill = BackfillKind::per_campaign;
 	EstimateOptions estimate;
 	DetectionRule scoring_rule;   // the shared campaigns the metrics score (MAX rule)
+	// Score each job in the campaign the policy's own online detection put it in (core
+	// policies; others keep the shared campaigns) instead of the shared ones.
+	bool online_campaigns = false;
 	int32_t depth = 100000;       // reservation depth (conservative, per_campaign)
 	int64_t horizon_s = 7 * 86400;
 	std::function<void(double done_fraction)> progress; // optional
