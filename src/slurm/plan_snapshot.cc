@@ -2,6 +2,8 @@
 // (node and job memory 0): the planner counts CPUs and whole nodes only.
 #include "plan_snapshot.h"
 
+#include "query/campaign_directory.h"
+
 #include <unordered_set>
 
 namespace campaign::slurm
@@ -93,6 +95,8 @@ plan::PendingJob pending_of(const job_record_t *job, const part_record_t *part)
 	pending.limit_s = limit_s_of(job, part);
 	pending.allowed_nodes = allowed_nodes_of(job, part);
 	pending.exclusive = details->whole_node & WHOLE_NODE_REQUIRED;
+	// 0 (one pseudo-campaign) unless priority/campaign published the job's campaign.
+	pending.campaign_id = process_campaign_directory().campaign_of(job->job_id);
 	return pending;
 }
 

@@ -11,6 +11,7 @@
 #include "scampaign_service.h"
 
 #include "policy/priority_parameters.h"
+#include "query/campaign_directory.h"
 #include "query/munge_credential.h"
 #include "util/parameters.h"
 
@@ -126,6 +127,7 @@ __attribute__((visibility("default"))) int fini(void)
 			state->worker.stop();
 			state->scampaign.stop();
 			state->ranker->save_state();
+			process_campaign_directory().clear(); // no stale campaigns for sched/campaign
 			delete state;
 			state = nullptr;
 		}

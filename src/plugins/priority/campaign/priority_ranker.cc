@@ -8,6 +8,7 @@
 #include "priority_factors.h"
 #include "state_file.h"
 
+#include "query/campaign_directory.h"
 #include "state/priority_state.h"
 #include "util/rank_priority.h"
 
@@ -185,6 +186,16 @@ void PriorityRanker::publish(Ranking &ranking, int64_t now_s)
 	report_ = std::move(report);
 }
 
+// sched/campaign's per-campaign reservations read the campaigns from here.
+void PriorityRanker::publish_campaigns(const Ranking &ranking) const
+{
+	std::vector<CampaignDirectory::Entry> entries;
+	entries.reserve(ranking.order.size());
+	for (size_t i = 0; i < ranking.order.size(); i++)
+		entries.push_back({ranking.order[i], ranking.explanations[i].campaign_id});
+	process_campaign_directory().publish(entries);
+}
+
 void PriorityRanker::rank_pass()
 {
 	const auto began = std::chrono::steady_clock::now();
@@ -212,6 +223,7 @@ void PriorityRanker::rank_pass()
 		error("priority/campaign: ranking failed: %s", ranking.error.c_str());
 	const size_t changed = apply(ranking, shadow);
 	const size_t ranked = ranking.order.size();
+	publish_campaigns(ranking);
 	const bool events = counts.submitted + counts.started + counts.ended + counts.cancelled +
 	                        counts.updated >
 	                    0;

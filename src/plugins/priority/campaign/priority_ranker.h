@@ -22,6 +22,7 @@ public:
 	uint32_t priority_at_submit(uint32_t last_priority, job_record_t *job);
 	// One full pass from the plugin thread (takes and releases slurmctld locks itself).
 	void rank_pass();
+	void publish_campaigns(const Ranking &ranking) const;
 	// fini: save the state one last time (no slurmctld locks taken).
 	void save_state();
 	void set_parameters(ParameterValues parameters);
