@@ -44,6 +44,10 @@ start_cluster() {
 start_ranked_cluster() {
 	local parameters=$1
 	shift
+	# The scampaign channel on a port of this cluster's range, so clusters side by side
+	# (CLUSTER_PORT_BASE) never share it.
+	[[ $parameters == *query_port=* ]] ||
+		parameters+=",query_port=$((${CLUSTER_PORT_BASE:-17800} + 99))"
 	start_cluster --conf "PriorityType=priority/campaign" \
 		--conf "PriorityParameters=$parameters" \
 		--conf "SchedulerType=sched/campaign" \

@@ -5,7 +5,7 @@
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 installed_scampaign=${WORK_DIR:-/var/tmp/slurm-campaign}/install/bin/scampaign
-port=6830
+port=$((${CLUSTER_PORT_BASE:-17800} + 98))
 
 start_ranked_cluster "policy=ostrich,calc_period=1,query_port=$port" --nodes 2 --cpus 8 \
 	--conf "PrivateData=jobs"
