@@ -1,5 +1,5 @@
 // Delta(zeta) for the FairCamp user stretch: the makespan of an LPT list schedule of one
-// campaign's jobs on the whole machine. Exact integer event simulation; no policy state.
+// campaign's jobs on the whole machine, computed by the core (policy/faircamp_deadlines.h).
 #pragma once
 
 #include <cstdint>
