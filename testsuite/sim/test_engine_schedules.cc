@@ -130,6 +130,34 @@ START_TEST(test_closed_loop_releases_next_campaign_at_completion)
 }
 END_TEST
 
+// Generation-order release (a sensitivity variant): campaigns 1 (u1), 2 (u1), 3 (u2) on m = 2.
+// Per-user chains: 1 and 3 start at 0, 2 when 1 ends (5). In generation order, 2 waits for
+// u1's campaign 1 and holds back 3: both enter at 5.
+START_TEST(test_generation_order_release_holds_later_campaigns)
+{
+	Workload workload;
+	workload.machine_cpus = 2;
+	workload.closed_loop = true;
+	workload.jobs = {job(1, 1, 0, 1, 5), job(2, 1, 0, 1, 5), job(3, 2, 0, 1, 3)};
+	for (uint64_t i = 0; i < 3; ++i)
+		workload.jobs[i].campaign = i + 1;
+	SimulationOptions options;
+	options.priority = "fifo";
+	options.backfill = BackfillKind::none;
+	options.estimate.kind = EstimateKind::exact;
+	auto chains = simulate(workload, options);
+	ck_assert(chains.ok());
+	ck_assert_int_eq(chains.value().jobs[1].start_s, 5);
+	ck_assert_int_eq(chains.value().jobs[2].start_s, 0);
+	options.release_in_generation_order = true;
+	auto in_order = simulate(workload, options);
+	ck_assert(in_order.ok());
+	ck_assert_int_eq(in_order.value().jobs[1].start_s, 5);
+	ck_assert_int_eq(in_order.value().jobs[2].submit_s, 5);
+	ck_assert_int_eq(in_order.value().jobs[2].start_s, 5);
+}
+END_TEST
+
 // OStrich on the same closed loop ranks user 2's campaign (C~ = 6 in a 2-way fluid share)
 // ahead of user 1's second campaign (s~ = 10, C~ = 15): same order as FIFO here, but user 2's
 // short job jumps user 1's queued 5 s job when both are waiting: m = 1, u1 submits two 5 s
@@ -272,6 +300,7 @@ int main()
 	tcase_add_test(tc, test_per_campaign_protects_each_campaign_head);
 	tcase_add_test(tc, test_greedy_starts_whatever_fits);
 	tcase_add_test(tc, test_closed_loop_releases_next_campaign_at_completion);
+	tcase_add_test(tc, test_generation_order_release_holds_later_campaigns);
 	tcase_add_test(tc, test_ostrich_lets_the_light_user_pass);
 	tcase_add_test(tc, test_every_mode_finishes_every_job_and_is_deterministic);
 	tcase_add_test(tc, test_plain_fcfs_equals_core_fifo);

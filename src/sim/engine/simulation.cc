@@ -87,6 +87,7 @@ private:
 	Status create_priority();
 	void prepare_closed_loop();
 	void release_campaign(uint64_t campaign, int64_t now_s);
+	void release_in_generation_order(int64_t now_s);
 	Status handle(const Event &event);
 	Status on_end(uint32_t job, int64_t now_s);
 	Status pass(int64_t now_s);
@@ -118,6 +119,8 @@ private:
 	std::map<uint64_t, uint32_t> unfinished_;
 	std::map<uint32_t, std::vector<uint64_t>> user_campaigns_;
 	std::map<uint32_t, size_t> user_next_;
+	std::map<uint32_t, bool> user_busy_; // generation-order release: a campaign is out
+	std::map<uint64_t, std::vector<uint32_t>>::const_iterator next_generation_;
 };
 
 Status Simulation::create_priority()
@@ -196,11 +199,31 @@ void Simulation::prepare_closed_loop()
 	}
 	for (const auto &[campaign, jobs] : campaign_jobs_)
 		unfinished_[campaign] = static_cast<uint32_t>(jobs.size());
+	next_generation_ = campaign_jobs_.begin();
+	if (options_.release_in_generation_order) {
+		release_in_generation_order(0);
+		return;
+	}
 	// Every user's first campaign at its first job's submit time (the generators use 0).
 	for (const auto &[user, campaigns] : user_campaigns_) {
 		user_next_[user] = 1;
 		const uint32_t first = campaign_jobs_[campaigns.front()].front();
 		release_campaign(campaigns.front(), workload_.jobs[first].submit_s);
+	}
+}
+
+// The sensitivity variant: campaigns enter in the order they were generated; one whose owner
+// still runs an earlier campaign holds back every later one.
+void Simulation::release_in_generation_order(int64_t now_s)
+{
+	while (next_generation_ != campaign_jobs_.end()) {
+		const auto &[campaign, jobs] = *next_generation_;
+		const uint32_t user = workload_.jobs[jobs.front()].user;
+		if (user_busy_[user])
+			return;
+		user_busy_[user] = true;
+		release_campaign(campaign, now_s + workload_.jobs[jobs.front()].think_s);
+		++next_generation_;
 	}
 }
 
@@ -292,6 +315,11 @@ Status Simulation::on_end(uint32_t job, int64_t now_s)
 	const SimJob &fields = workload_.jobs[job];
 	if (--unfinished_[fields.campaign] > 0)
 		return ok_status();
+	if (options_.release_in_generation_order) {
+		user_busy_[fields.user] = false;
+		release_in_generation_order(now_s);
+		return ok_status();
+	}
 	size_t &next = user_next_[fields.user];
 	const auto &campaigns = user_campaigns_[fields.user];
 	if (next < campaigns.size()) {

@@ -28,6 +28,9 @@ struct SimulationOptions {
 	// Score each job in the campaign the policy's own online detection put it in (core
 	// policies; others keep the shared campaigns) instead of the shared ones.
 	bool online_campaigns = false;
+	// Closed loop: release campaigns in generation order (a campaign whose owner is still busy
+	// holds back all later ones) instead of each user's own chain from t = 0.
+	bool release_in_generation_order = false;
 	int32_t depth = 100000;       // reservation depth (conservative, per_campaign)
 	int64_t horizon_s = 7 * 86400;
 	std::function<void(double done_fraction)> progress; // optional

@@ -22,6 +22,7 @@ struct ZipfInstance {
 	double faircamp_worst_user = 0; // the largest user stretch under FairCamp
 	double fcfs_blocks_max_stretch = 0; // sensitivity: FCFS also in whole-machine blocks
 	double faircamp_jobs_max_stretch = 0; // sensitivity: FairCamp deadlines, job-level dispatch
+	double fcfs_in_order = 0, faircamp_in_order = 0; // sensitivity: generation-order release
 };
 
 // Seeds are fixed: instance i of k uses seed 1,000,000 * k + i.
@@ -49,6 +50,15 @@ ZipfInstance run_zipf_instance(uint32_t k, uint32_t instance)
 	result.faircamp_worst_user = runs.value()[1].metrics.user_cumulative_stretch_lpt.max;
 	result.fcfs_blocks_max_stretch = runs.value()[2].metrics.max_user_cumulative_stretch_lpt;
 	result.faircamp_jobs_max_stretch = runs.value()[3].metrics.max_user_cumulative_stretch_lpt;
+	options.release_in_generation_order = true;
+	auto in_order = run_policies(workload, {policies[0], policies[1]}, options, MetricOptions{},
+	                             false);
+	if (!in_order) {
+		result.error = workload.name + ": " + in_order.error();
+		return result;
+	}
+	result.fcfs_in_order = in_order.value()[0].metrics.max_user_cumulative_stretch_lpt;
+	result.faircamp_in_order = in_order.value()[1].metrics.max_user_cumulative_stretch_lpt;
 	return result;
 }
 
@@ -92,6 +102,7 @@ Result<ExperimentReport> reproduce_faircamp_zipf(const ReproduceOptions &options
 		    instances, [&](uint32_t i) { return run_zipf_instance(band.k, i); }, progress);
 		finished += instances;
 		double fcfs = 0, faircamp = 0, worst = 0, fcfs_blocks = 0, faircamp_jobs = 0;
+		double fcfs_in_order = 0, faircamp_in_order = 0;
 		for (const ZipfInstance &result : results) {
 			if (!result.error.empty())
 				return Error{result.error};
@@ -100,7 +111,11 @@ Result<ExperimentReport> reproduce_faircamp_zipf(const ReproduceOptions &options
 			worst = std::max(worst, result.faircamp_worst_user);
 			fcfs_blocks += result.fcfs_blocks_max_stretch;
 			faircamp_jobs += result.faircamp_jobs_max_stretch;
+			fcfs_in_order += result.fcfs_in_order;
+			faircamp_in_order += result.faircamp_in_order;
 		}
+		fcfs_in_order /= instances;
+		faircamp_in_order /= instances;
 		fcfs_blocks /= instances;
 		faircamp_jobs /= instances;
 		fcfs /= instances;
@@ -116,6 +131,11 @@ Result<ExperimentReport> reproduce_faircamp_zipf(const ReproduceOptions &options
 		              "FairCamp anchored, job-level %.3f (FCFS/that %.3f)",
 		              fcfs_blocks, fcfs_blocks / faircamp, faircamp_jobs, fcfs / faircamp_jobs);
 		report.figures.push_back(line);
+		std::snprintf(line, sizeof line,
+		              "        sensitivity: campaigns released in generation order: FCFS %.3f, "
+		              "FairCamp %.3f (ratio %.3f)",
+		              fcfs_in_order, faircamp_in_order, fcfs_in_order / faircamp_in_order);
+		report.figures.push_back(line);
 		report.checks.push_back({"k=" + std::to_string(band.k) + " FCFS/FairCamp max-stretch",
 		                         fcfs / faircamp, band.paper, band.low, band.high});
 		report.checks.push_back({"k=" + std::to_string(band.k) +
@@ -130,8 +150,9 @@ Result<ExperimentReport> reproduce_faircamp_zipf(const ReproduceOptions &options
 	    "schedule serves the k first campaigns one after another, so the user whose first "
 	    "block comes last waits for k - 1 others and its stretch approaches k under any block "
 	    "order; our FairCamp max-stretch stays near k (the bound holds) instead of the paper's "
-	    "~8 at k = 20. FCFS in blocks gives ~24 at k = 20, near the paper's implied ~27. We "
-	    "suspect the paper released first campaigns differently (not stated); unresolved"};
+	    "~8 at k = 20. FCFS in blocks gives ~24 at k = 20, near the paper's implied ~27. Releasing "
+	    "campaigns in generation order instead (printed above) lowers both but not the paper's "
+	    "ratio either. The paper's release model is not stated; unresolved"};
 	return report;
 }
 
