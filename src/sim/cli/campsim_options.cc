@@ -35,6 +35,8 @@ const char *campsim_usage()
 	       "  --threshold S | --window S   campaign rule of the scored campaigns (MAX rule)\n"
 	       "  --campaigns shared|online   score the campaigns detected once from the log\n"
 	       "                          (default) or each policy's own online detection\n"
+	       "  --release chains|generation  closed loop: each user's chain from t = 0 (default)\n"
+	       "                          or campaigns in generation order\n"
 	       "reproduce NAME: faircamp-zipf, ostrich-profiles, lpc-egee\n"
 	       "output: --out DIR (JSON, CSV, table), --plots (PNG, needs gnuplot), --progress\n";
 }
@@ -165,6 +167,14 @@ const std::map<std::string, Setter> &setters()
 			     return Status(Error{"option " + option + ": '" + v + "' is not seconds >= 0"});
 		     o.simulation.scoring_rule.kind = DetectionRule::Kind::Threshold;
 		     o.simulation.scoring_rule.threshold_s = threshold.value();
+		     return ok_status();
+	     }},
+	    {"--release",
+	     [](auto &o, auto &option, auto &v) {
+		     if (v != "chains" && v != "generation")
+			     return Status(
+			         Error{"option " + option + ": '" + v + "' is not chains or generation"});
+		     o.simulation.release_in_generation_order = v == "generation";
 		     return ok_status();
 	     }},
 	    {"--campaigns",
