@@ -47,6 +47,19 @@ StartOutcome start_on(job_record_t *job, part_record_t *partition,
 	return outcome;
 }
 
+// Forgets every pending job's published start and planned nodes, as backfill.c's
+// _clear_job_estimates: build_job_queue zeroes start_time but keeps sched_nodes, so a job that
+// lost its reservation would show its old nodes in squeue --start.
+int clear_estimate(void *record, void *)
+{
+	auto *job = static_cast<job_record_t *>(record);
+	if (IS_JOB_PENDING(job)) {
+		job->start_time = 0;
+		xfree(job->sched_nodes);
+	}
+	return SLURM_SUCCESS;
+}
+
 void publish_reservation(job_record_t *job, const plan::PlannedJob &planned)
 {
 	job->start_time = static_cast<time_t>(planned.start_s);
@@ -96,7 +109,8 @@ bool CampaignScheduler::due(time_t now)
 CampaignScheduler::PassFigures CampaignScheduler::plan_and_start(const ParameterValues &parameters)
 {
 	PassFigures figures;
-	List queue = build_job_queue(true, false); // clears pending jobs' published start times
+	list_for_each(job_list, clear_estimate, nullptr);
+	List queue = build_job_queue(true, false);
 	sort_job_queue(queue);
 	const time_t now = time(nullptr);
 	PlanInput input = plan_input_from(queue, now);
