@@ -278,6 +278,27 @@ START_TEST(test_online_campaigns_come_from_the_core)
 }
 END_TEST
 
+// With single-CPU jobs and exact estimates no backfilling can reorder anything: every mode is
+// list scheduling in rank order. per_campaign must not let a later campaign's reserved head
+// take a CPU ahead of an earlier campaign's unreserved job (as a kept plan would).
+START_TEST(test_single_cpu_jobs_start_in_rank_order_in_every_mode)
+{
+	Workload workload;
+	workload.machine_cpus = 4;
+	uint64_t state = 5;
+	for (uint64_t i = 0; i < 400; ++i) {
+		state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+		workload.jobs.push_back(job(i + 1, static_cast<uint32_t>(state >> 61),
+		                            static_cast<int64_t>(i * 2), 1,
+		                            static_cast<int64_t>(1 + (state >> 20) % 60)));
+	}
+	const auto in_order = starts(workload, "ostrich", BackfillKind::none);
+	for (BackfillKind backfill :
+	     {BackfillKind::easy, BackfillKind::conservative, BackfillKind::per_campaign})
+		check_starts(starts(workload, "ostrich", backfill), in_order);
+}
+END_TEST
+
 START_TEST(test_unknown_policy_is_named)
 {
 	SimulationOptions options;
@@ -304,6 +325,7 @@ int main()
 	tcase_add_test(tc, test_ostrich_lets_the_light_user_pass);
 	tcase_add_test(tc, test_every_mode_finishes_every_job_and_is_deterministic);
 	tcase_add_test(tc, test_plain_fcfs_equals_core_fifo);
+	tcase_add_test(tc, test_single_cpu_jobs_start_in_rank_order_in_every_mode);
 	tcase_add_test(tc, test_shared_campaigns_hand_counted);
 	tcase_add_test(tc, test_online_campaigns_come_from_the_core);
 	tcase_add_test(tc, test_unknown_policy_is_named);

@@ -84,7 +84,11 @@ class PlanDispatch final : public JobDispatch
 {
 public:
 	PlanDispatch(uint32_t machine_cpus, plan::PlannerConfig config, DispatchJobs jobs)
-	    : planner_(config), free_cpus_(machine_cpus), jobs_(std::move(jobs))
+	    : planner_(config), free_cpus_(machine_cpus), jobs_(std::move(jobs)),
+	      // per_campaign reserves later campaigns' heads while earlier campaigns' other jobs
+	      // wait unprotected: a kept plan would let such a head take CPUs freed at its start
+	      // ahead of them, where sched/campaign (which plans afresh each pass) would not.
+	      rebuild_every_pass_(config.mode == plan::ReservationMode::per_campaign)
 	{
 		// One node of the whole machine: SWF traces count processors, not nodes.
 		cluster_.nodes.push_back({"machine", static_cast<int32_t>(machine_cpus), 0,
@@ -171,7 +175,7 @@ private:
 		for (uint32_t job : order)
 			if (job >= in_planner_.size())
 				in_planner_.resize(job + 1, 0);
-		if (!rebuild_next_ && only_adds(order)) {
+		if (!rebuild_every_pass_ && !rebuild_next_ && only_adds(order)) {
 			for (size_t k = order.size(); k-- > 0;) {
 				const uint32_t job = order[k];
 				if (in_planner_[job])
@@ -214,6 +218,7 @@ private:
 	std::vector<uint8_t> in_planner_; // by job: pending in the planner
 	std::unordered_map<uint32_t, plan::RunningJob> running_;
 	bool rebuild_next_ = true;
+	bool rebuild_every_pass_;
 	int64_t next_planned_start_s_ = -1;
 };
 
