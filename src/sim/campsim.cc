@@ -12,9 +12,11 @@ int main(int argc, char **argv)
 {
 	using namespace campaign::sim;
 	try {
-		auto options = parse_campsim_options(std::vector<std::string>(argv + 1, argv + argc));
+		auto options =
+		    parse_campsim_options(std::vector<std::string>(argv + 1, argv + argc));
 		if (!options) {
-			std::fprintf(stderr, "campsim: %s\n%s", options.error().c_str(), campsim_usage());
+			std::fprintf(stderr, "campsim: %s\n%s", options.error().c_str(),
+			             campsim_usage());
 			return 2;
 		}
 		if (options.value().command == "help") {

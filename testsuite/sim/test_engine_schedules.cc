@@ -187,12 +187,15 @@ START_TEST(test_every_mode_finishes_every_job_and_is_deterministic)
 		                            static_cast<int64_t>((state >> 20) % 200)));
 		workload.jobs.back().limit_s = workload.jobs.back().runtime_s * 2 + 10;
 	}
-	for (const std::string &priority : {"fcfs", "fifo", "fifo-blocks", "ostrich", "ostrich-strict",
-	                                    "faircamp", "faircamp-paper", "fairshare", "fairtree"})
-		for (BackfillKind backfill : {BackfillKind::none, BackfillKind::greedy, BackfillKind::easy,
-		                              BackfillKind::conservative, BackfillKind::per_campaign})
-			for (EstimateKind estimate : {EstimateKind::exact, EstimateKind::requested,
-			                              EstimateKind::fmodel, EstimateKind::predicted}) {
+	for (const std::string &priority :
+	     {"fcfs", "fifo", "fifo-blocks", "ostrich", "ostrich-strict", "faircamp",
+	      "faircamp-paper", "fairshare", "fairtree"})
+		for (BackfillKind backfill :
+		     {BackfillKind::none, BackfillKind::greedy, BackfillKind::easy,
+		      BackfillKind::conservative, BackfillKind::per_campaign})
+			for (EstimateKind estimate :
+			     {EstimateKind::exact, EstimateKind::requested, EstimateKind::fmodel,
+			      EstimateKind::predicted}) {
 				SimulationOptions options;
 				options.priority = priority;
 				options.backfill = backfill;
@@ -204,9 +207,10 @@ START_TEST(test_every_mode_finishes_every_job_and_is_deterministic)
 				              first.ok() ? "" : first.error().c_str());
 				for (size_t i = 0; i < workload.jobs.size(); ++i) {
 					const JobOutcome &a = first.value().jobs[i];
-					ck_assert_msg(a.end_s >= a.start_s && a.start_s >= a.submit_s,
-					              "%s/%s/%s: job %zu did not run", priority.c_str(),
-					              to_string(backfill), to_string(estimate), i);
+					ck_assert_msg(
+					    a.end_s >= a.start_s && a.start_s >= a.submit_s,
+					    "%s/%s/%s: job %zu did not run", priority.c_str(),
+					    to_string(backfill), to_string(estimate), i);
 					ck_assert_int_eq(a.start_s, second.value().jobs[i].start_s);
 				}
 			}
@@ -228,7 +232,8 @@ START_TEST(test_plain_fcfs_equals_core_fifo)
 		                            static_cast<int64_t>(1 + (state >> 20) % 300)));
 	}
 	for (BackfillKind backfill : {BackfillKind::none, BackfillKind::easy})
-		check_starts(starts(workload, "fcfs", backfill), starts(workload, "fifo", backfill));
+		check_starts(starts(workload, "fcfs", backfill),
+		             starts(workload, "fifo", backfill));
 }
 END_TEST
 
@@ -250,8 +255,7 @@ START_TEST(test_shared_campaigns_hand_counted)
 	const std::vector<int64_t> runtimes = {10, 1, 15, 5};
 	auto as_vector = [](std::vector<uint64_t> ids) { return ids; };
 	campaign::DetectionRule max_rule;
-	ck_assert(shared_campaigns(workload, runtimes, max_rule) ==
-	          as_vector({1, 2, 1, 3}));
+	ck_assert(shared_campaigns(workload, runtimes, max_rule) == as_vector({1, 2, 1, 3}));
 	campaign::DetectionRule threshold;
 	threshold.threshold_s = 5;
 	ck_assert(shared_campaigns(workload, runtimes, threshold) == as_vector({1, 2, 1, 1}));

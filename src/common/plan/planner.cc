@@ -232,6 +232,8 @@ Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &runn
 	queue_.clear();
 	pending_ids_.clear();
 	running_.clear();
+	std::vector<ResourceProfile::Held> held;
+	held.reserve(running.size());
 	for (const RunningJob &job : running) {
 		if (Status valid = check_running(job); !valid)
 			return Error{"rebuild: " + valid.error()};
@@ -240,8 +242,9 @@ Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &runn
 		RunningJob &kept = running_[job.id];
 		kept.expected_end_s =
 		    std::max(job.expected_end_s, now_s + 1); // overrunning: ends soon
-		profile_.book(kept.allocations, now_s, kept.expected_end_s);
+		held.push_back({&kept.allocations, kept.expected_end_s});
 	}
+	profile_.book_from_origin(std::move(held)); // map nodes do not move: pointers hold
 	std::unordered_map<JobId, int64_t> refusals;
 	for (const PendingJob &job : pending_in_rank_order) {
 		auto entry = make_entry(job);

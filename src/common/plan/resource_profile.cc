@@ -93,6 +93,43 @@ void ResourceProfile::release(const std::vector<NodeAllocation> &allocations, in
 	apply(allocations, start_s, end_s, -1);
 }
 
+void ResourceProfile::book_from_origin(std::vector<Held> held)
+{
+	if (slots_.size() != 1) { // not a fresh profile: book one by one
+		for (const Held &job : held)
+			book(*job.allocations, origin_s(), job.end_s);
+		return;
+	}
+	std::sort(held.begin(), held.end(),
+	          [](const Held &a, const Held &b) { return a.end_s < b.end_s; });
+	auto change = [this](Slot &slot, const std::vector<NodeAllocation> &allocations, int sign) {
+		for (const NodeAllocation &allocation : allocations) {
+			NodeFree &free = slot.nodes[allocation.node];
+			const int32_t before = std::max(free.cpus, 0);
+			free.cpus -= sign * allocation.cpus;
+			free.memory_mb -= sign * allocation.memory_mb;
+			if (usable_[allocation.node])
+				slot.usable_free_cpus += std::max(free.cpus, 0) - before;
+		}
+	};
+	const int64_t origin = origin_s();
+	for (const Held &job : held)
+		if (job.end_s > origin)
+			change(slots_.front(), *job.allocations, +1);
+	for (size_t i = 0; i < held.size();) {
+		const int64_t end_s = std::min(held[i].end_s, never_s);
+		Slot next = slots_.back();
+		next.start_s = end_s;
+		for (; i < held.size() && std::min(held[i].end_s, never_s) == end_s; ++i)
+			if (held[i].end_s > origin)
+				change(next, *held[i].allocations, -1);
+		if (end_s <= origin || next.nodes == slots_.back().nodes)
+			continue; // nothing changes there: no new slot (as book() would merge it)
+		starts_.push_back(end_s);
+		slots_.push_back(std::move(next));
+	}
+}
+
 void ResourceProfile::advance_to(int64_t now_s)
 {
 	if (now_s <= origin_s())

@@ -29,6 +29,14 @@ public:
 	void book(const std::vector<NodeAllocation> &allocations, int64_t start_s, int64_t end_s);
 	void release(const std::vector<NodeAllocation> &allocations, int64_t start_s,
 	             int64_t end_s);
+	// Books allocations held from the origin to their own end (a snapshot's running jobs) in
+	// one sweep over their sorted ends: the profile booking them one by one gives, in
+	// O(n log n + slots x nodes) instead of a split and a pass over earlier slots per job.
+	struct Held {
+		const std::vector<NodeAllocation> *allocations = nullptr;
+		int64_t end_s = 0;
+	};
+	void book_from_origin(std::vector<Held> held);
 	// Forget the past: the first slot starts at now_s.
 	void advance_to(int64_t now_s);
 	// True if any of these nodes has negative free CPUs or memory somewhere in [start_s,

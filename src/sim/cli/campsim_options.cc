@@ -8,7 +8,10 @@
 namespace campaign::sim
 {
 
-std::string PolicyChoice::label() const { return priority + "/" + to_string(backfill); }
+std::string PolicyChoice::label() const
+{
+	return priority + "/" + to_string(backfill);
+}
 
 const char *campsim_usage()
 {
@@ -19,12 +22,14 @@ const char *campsim_usage()
 	       "       campsim help\n"
 	       "WORKLOAD (one of):\n"
 	       "  --swf FILE              Standard Workload Format trace (plain or .gz)\n"
-	       "  --jobs FILE             job list, CSV or JSON (id,user,submit,cpus,limit[,start,end])\n"
+	       "  --jobs FILE             job list, CSV or JSON "
+	       "(id,user,submit,cpus,limit[,start,end])\n"
 	       "  --generate NAME         ostrich-profiles | faircamp-zipf (--users N --seed S\n"
 	       "                          --job-count N)\n"
 	       "input: --cpus N  --from S  --to S  --lenient\n"
 	       "policies:\n"
-	       "  --policy LIST           comma list of PRIORITY[/BACKFILL]; PRIORITY: fcfs, fifo, fifo-blocks,\n"
+	       "  --policy LIST           comma list of PRIORITY[/BACKFILL]; PRIORITY: fcfs, fifo, "
+	       "fifo-blocks,\n"
 	       "                          fairshare, fairtree, ostrich, ostrich-strict, faircamp,\n"
 	       "                          faircamp-paper; BACKFILL: none, greedy, easy,\n"
 	       "                          conservative, per_campaign (default per_campaign)\n"
@@ -35,7 +40,8 @@ const char *campsim_usage()
 	       "  --threshold S | --window S   campaign rule of the scored campaigns (MAX rule)\n"
 	       "  --campaigns shared|online   score the campaigns detected once from the log\n"
 	       "                          (default) or each policy's own online detection\n"
-	       "  --release chains|generation  closed loop: each user's chain from t = 0 (default)\n"
+	       "  --release chains|generation  closed loop: each user's chain from t = 0 "
+	       "(default)\n"
 	       "                          or campaigns in generation order\n"
 	       "reproduce NAME: faircamp-zipf, ostrich-profiles, lpc-egee\n"
 	       "output: --out DIR (JSON, CSV, table), --plots (PNG, needs gnuplot), --progress\n";
@@ -83,24 +89,36 @@ Result<std::vector<PolicyChoice>> policy_list(const std::string &text)
 
 using Setter = std::function<Status(CampsimOptions &, const std::string &, const std::string &)>;
 
-template <typename Number, typename Target>
-Setter numeric(Target CampsimOptions::*field)
+template <typename Number, typename Target> Setter numeric(Target CampsimOptions::*field)
 {
-	return [field](CampsimOptions &options, const std::string &option, const std::string &text) {
-		auto value = number<Number>(option, text);
-		if (!value)
-			return Status(Error{value.error()});
-		options.*field = value.value();
-		return ok_status();
-	};
+	return
+	    [field](CampsimOptions &options, const std::string &option, const std::string &text) {
+		    auto value = number<Number>(option, text);
+		    if (!value)
+			    return Status(Error{value.error()});
+		    options.*field = value.value();
+		    return ok_status();
+	    };
 }
 
 const std::map<std::string, Setter> &setters()
 {
 	static const std::map<std::string, Setter> table = {
-	    {"--swf", [](auto &o, auto &, auto &v) { o.swf_path = v; return ok_status(); }},
-	    {"--jobs", [](auto &o, auto &, auto &v) { o.jobs_path = v; return ok_status(); }},
-	    {"--generate", [](auto &o, auto &, auto &v) { o.generator = v; return ok_status(); }},
+	    {"--swf",
+	     [](auto &o, auto &, auto &v) {
+		     o.swf_path = v;
+		     return ok_status();
+	     }},
+	    {"--jobs",
+	     [](auto &o, auto &, auto &v) {
+		     o.jobs_path = v;
+		     return ok_status();
+	     }},
+	    {"--generate",
+	     [](auto &o, auto &, auto &v) {
+		     o.generator = v;
+		     return ok_status();
+	     }},
 	    {"--users", numeric<uint32_t>(&CampsimOptions::users)},
 	    {"--seed", numeric<uint64_t>(&CampsimOptions::seed)},
 	    {"--job-count", numeric<uint64_t>(&CampsimOptions::job_count)},
@@ -117,9 +135,16 @@ const std::map<std::string, Setter> &setters()
 		     o.rank_policy = v;
 		     return ok_status();
 	     }},
-	    {"--out", [](auto &o, auto &, auto &v) { o.out_dir = v; return ok_status(); }},
+	    {"--out",
+	     [](auto &o, auto &, auto &v) {
+		     o.out_dir = v;
+		     return ok_status();
+	     }},
 	    {"--parameters",
-	     [](auto &o, auto &, auto &v) { o.simulation.core_parameters = v; return ok_status(); }},
+	     [](auto &o, auto &, auto &v) {
+		     o.simulation.core_parameters = v;
+		     return ok_status();
+	     }},
 	    {"--policy",
 	     [](auto &o, auto &, auto &v) {
 		     auto list = policy_list(v);
@@ -140,7 +165,8 @@ const std::map<std::string, Setter> &setters()
 	     [](auto &o, auto &option, auto &v) {
 		     auto f = number<double>(option, v);
 		     if (!f || f.value() < 1)
-			     return Status(Error{"option " + option + ": '" + v + "' is not a factor >= 1"});
+			     return Status(
+			         Error{"option " + option + ": '" + v + "' is not a factor >= 1"});
 		     o.simulation.estimate.f = f.value();
 		     return ok_status();
 	     }},
@@ -148,7 +174,8 @@ const std::map<std::string, Setter> &setters()
 	     [](auto &o, auto &option, auto &v) {
 		     auto depth = number<int32_t>(option, v);
 		     if (!depth || depth.value() < 0)
-			     return Status(Error{"option " + option + ": '" + v + "' is not a depth >= 0"});
+			     return Status(
+			         Error{"option " + option + ": '" + v + "' is not a depth >= 0"});
 		     o.simulation.depth = depth.value();
 		     return ok_status();
 	     }},
@@ -156,7 +183,8 @@ const std::map<std::string, Setter> &setters()
 	     [](auto &o, auto &option, auto &v) {
 		     auto horizon = number<int64_t>(option, v);
 		     if (!horizon || horizon.value() <= 0)
-			     return Status(Error{"option " + option + ": '" + v + "' is not a horizon > 0"});
+			     return Status(
+			         Error{"option " + option + ": '" + v + "' is not a horizon > 0"});
 		     o.simulation.horizon_s = horizon.value();
 		     return ok_status();
 	     }},
@@ -164,7 +192,8 @@ const std::map<std::string, Setter> &setters()
 	     [](auto &o, auto &option, auto &v) {
 		     auto threshold = number<int64_t>(option, v);
 		     if (!threshold || threshold.value() < 0)
-			     return Status(Error{"option " + option + ": '" + v + "' is not seconds >= 0"});
+			     return Status(
+			         Error{"option " + option + ": '" + v + "' is not seconds >= 0"});
 		     o.simulation.scoring_rule.kind = DetectionRule::Kind::Threshold;
 		     o.simulation.scoring_rule.threshold_s = threshold.value();
 		     return ok_status();
@@ -172,15 +201,16 @@ const std::map<std::string, Setter> &setters()
 	    {"--release",
 	     [](auto &o, auto &option, auto &v) {
 		     if (v != "chains" && v != "generation")
-			     return Status(
-			         Error{"option " + option + ": '" + v + "' is not chains or generation"});
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not chains or generation"});
 		     o.simulation.release_in_generation_order = v == "generation";
 		     return ok_status();
 	     }},
 	    {"--campaigns",
 	     [](auto &o, auto &option, auto &v) {
 		     if (v != "shared" && v != "online")
-			     return Status(Error{"option " + option + ": '" + v + "' is not shared or online"});
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not shared or online"});
 		     o.simulation.online_campaigns = v == "online";
 		     return ok_status();
 	     }},
@@ -188,7 +218,8 @@ const std::map<std::string, Setter> &setters()
 	     [](auto &o, auto &option, auto &v) {
 		     auto window = number<int64_t>(option, v);
 		     if (!window || window.value() < 0)
-			     return Status(Error{"option " + option + ": '" + v + "' is not seconds >= 0"});
+			     return Status(
+			         Error{"option " + option + ": '" + v + "' is not seconds >= 0"});
 		     o.simulation.scoring_rule.kind = DetectionRule::Kind::Window;
 		     o.simulation.scoring_rule.window_s = window.value();
 		     return ok_status();
@@ -209,10 +240,11 @@ const std::map<std::string, bool CampsimOptions::*> &flags()
 
 Status check_workload_choice(const CampsimOptions &options)
 {
-	const int given = !options.swf_path.empty() + !options.jobs_path.empty() +
-	                  !options.generator.empty();
+	const int given =
+	    !options.swf_path.empty() + !options.jobs_path.empty() + !options.generator.empty();
 	if (given != 1)
-		return Error{"run: give exactly one workload: --swf FILE, --jobs FILE or --generate NAME"};
+		return Error{
+		    "run: give exactly one workload: --swf FILE, --jobs FILE or --generate NAME"};
 	if (!options.generator.empty() && options.generator != "ostrich-profiles" &&
 	    options.generator != "faircamp-zipf")
 		return Error{"option --generate: unknown generator '" + options.generator +
@@ -235,12 +267,14 @@ Result<CampsimOptions> parse_campsim_options(const std::vector<std::string> &arg
 	}
 	if (options.command == "reproduce") {
 		if (arguments.size() < 2 || arguments[1].starts_with("--"))
-			return Error{"reproduce: name an experiment (faircamp-zipf, ostrich-profiles, "
-			             "lpc-egee)"};
+			return Error{
+			    "reproduce: name an experiment (faircamp-zipf, ostrich-profiles, "
+			    "lpc-egee)"};
 		options.experiment = arguments[1];
 		next = 2;
 	} else if (options.command != "run" && options.command != "rank") {
-		return Error{"unknown command '" + options.command + "' (run, rank, reproduce, help)"};
+		return Error{"unknown command '" + options.command +
+		             "' (run, rank, reproduce, help)"};
 	}
 	for (size_t i = next; i < arguments.size(); ++i) {
 		std::string option = arguments[i], value;

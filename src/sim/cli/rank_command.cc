@@ -42,7 +42,8 @@ Result<std::vector<uint64_t>> rank_at(const Workload &workload, const std::strin
 		              : kind == start ? core.start(job, time_s)
 		                              : core.end(job, time_s);
 		if (!done)
-			return Error{"job " + std::to_string(workload.jobs[job].id) + ": " + done.error()};
+			return Error{"job " + std::to_string(workload.jobs[job].id) + ": " +
+			             done.error()};
 	}
 	auto order = core.rank(at_s);
 	if (!order)

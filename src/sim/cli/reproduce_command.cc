@@ -1,8 +1,8 @@
 // `campsim reproduce NAME`: runs one fixed experiment and prints its report; exit 0 on PASS.
 #include "cli/reproduce_command.h"
 
-#include "reproduce/experiment_report.h"
 #include "report/progress_bar.h"
+#include "reproduce/experiment_report.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -25,12 +25,15 @@ int reproduce_command(const CampsimOptions &options)
 {
 	ReproduceOptions reproduce;
 	reproduce.instances = options.instances;
-	reproduce.trace_path =
-	    options.swf_path.empty() ? default_trace("LPC-EGEE-2004-1.2-cln.swf.gz") : options.swf_path;
+	reproduce.trace_path = options.swf_path.empty()
+	                           ? default_trace("LPC-EGEE-2004-1.2-cln.swf.gz")
+	                           : options.swf_path;
 	std::unique_ptr<ProgressBar> bar;
 	if (options.progress) {
 		bar = std::make_unique<ProgressBar>(options.experiment, 1000);
-		reproduce.progress = [&bar](double done) { bar->update(static_cast<uint64_t>(done * 1000)); };
+		reproduce.progress = [&bar](double done) {
+			bar->update(static_cast<uint64_t>(done * 1000));
+		};
 	}
 	Result<ExperimentReport> report = Error{"unknown experiment '" + options.experiment +
 	                                        "' (faircamp-zipf, ostrich-profiles, lpc-egee)"};
@@ -53,7 +56,8 @@ int reproduce_command(const CampsimOptions &options)
 		std::ofstream out(options.out_dir + "/reproduce-" + options.experiment + ".txt");
 		out << text;
 		if (!out) {
-			std::fprintf(stderr, "campsim: cannot write to %s\n", options.out_dir.c_str());
+			std::fprintf(stderr, "campsim: cannot write to %s\n",
+			             options.out_dir.c_str());
 			return 1;
 		}
 	}

@@ -2,9 +2,9 @@
 #include "cli/run_command.h"
 
 #include "cli/workload_loader.h"
-#include "report/progress_bar.h"
 #include "report/comparison_table.h"
 #include "report/plots.h"
+#include "report/progress_bar.h"
 #include "report/run_report.h"
 
 #include <filesystem>
@@ -18,9 +18,9 @@ namespace campaign::sim
 {
 
 Result<std::vector<PolicyRun>> run_policies(const Workload &workload,
-                                             const std::vector<PolicyChoice> &policies,
-                                             const SimulationOptions &base,
-                                             const MetricOptions &metric_options, bool progress)
+                                            const std::vector<PolicyChoice> &policies,
+                                            const SimulationOptions &base,
+                                            const MetricOptions &metric_options, bool progress)
 {
 	std::vector<PolicyRun> all;
 	for (const PolicyChoice &policy : policies) {
@@ -30,7 +30,9 @@ Result<std::vector<PolicyRun>> run_policies(const Workload &workload,
 		std::unique_ptr<ProgressBar> bar;
 		if (progress) {
 			bar = std::make_unique<ProgressBar>(policy.label(), 1000);
-			options.progress = [&bar](double done) { bar->update(static_cast<uint64_t>(done * 1000)); };
+			options.progress = [&bar](double done) {
+				bar->update(static_cast<uint64_t>(done * 1000));
+			};
 		}
 		auto run = simulate(workload, options);
 		if (bar)
@@ -52,16 +54,17 @@ void print_input(const Workload &workload)
 	std::printf("workload %s: %zu jobs on %u CPUs", workload.name.c_str(), workload.jobs.size(),
 	            workload.machine_cpus);
 	if (counts.lines > 0)
-		std::printf(" (%llu lines; dropped: %llu cancelled, %llu unknown run time, %llu "
-		            "unknown CPUs, %llu outside the window, %llu malformed; kept %llu with run "
-		            "time 0)",
-		            static_cast<unsigned long long>(counts.lines),
-		            static_cast<unsigned long long>(counts.cancelled_dropped),
-		            static_cast<unsigned long long>(counts.unknown_runtime),
-		            static_cast<unsigned long long>(counts.unknown_cpus),
-		            static_cast<unsigned long long>(counts.outside_window),
-		            static_cast<unsigned long long>(counts.malformed_skipped),
-		            static_cast<unsigned long long>(counts.zero_runtime));
+		std::printf(
+		    " (%llu lines; dropped: %llu cancelled, %llu unknown run time, %llu "
+		    "unknown CPUs, %llu outside the window, %llu malformed; kept %llu with run "
+		    "time 0)",
+		    static_cast<unsigned long long>(counts.lines),
+		    static_cast<unsigned long long>(counts.cancelled_dropped),
+		    static_cast<unsigned long long>(counts.unknown_runtime),
+		    static_cast<unsigned long long>(counts.unknown_cpus),
+		    static_cast<unsigned long long>(counts.outside_window),
+		    static_cast<unsigned long long>(counts.malformed_skipped),
+		    static_cast<unsigned long long>(counts.zero_runtime));
 	std::printf("\n");
 	for (const std::string &note : workload.notes)
 		std::printf("  note: %s\n", note.c_str());
@@ -89,19 +92,22 @@ Status write_report(const std::string &directory, const Workload &workload,
 	for (const PolicyRun &run : runs) {
 		std::string stem = run.run.label;
 		std::replace(stem.begin(), stem.end(), '/', '_');
-		if (Status written = write_run_json(directory + "/" + stem + ".json", workload, run.run,
-		                                    run.metrics, options);
+		if (Status written = write_run_json(directory + "/" + stem + ".json", workload,
+		                                    run.run, run.metrics, options);
 		    !written)
 			return written;
-		if (auto written = write_run_csv(directory, stem, workload, run.run, run.metrics, options);
+		if (auto written =
+		        write_run_csv(directory, stem, workload, run.run, run.metrics, options);
 		    !written)
 			return Error{written.error()};
 		metrics.push_back(run.metrics);
 	}
-	if (Status written = write_text(directory + "/comparison.txt", comparison_table_text(metrics));
+	if (Status written =
+	        write_text(directory + "/comparison.txt", comparison_table_text(metrics));
 	    !written)
 		return written;
-	if (Status written = write_text(directory + "/comparison.csv", comparison_table_csv(metrics));
+	if (Status written =
+	        write_text(directory + "/comparison.csv", comparison_table_csv(metrics));
 	    !written)
 		return written;
 	if (!plots)
@@ -136,8 +142,8 @@ int run_command(const CampsimOptions &options)
 		metrics.push_back(run.metrics);
 	std::cout << comparison_table_text(metrics);
 	if (!options.out_dir.empty()) {
-		if (Status written = write_report(options.out_dir, workload, runs.value(), metric_options,
-		                                  options.plots);
+		if (Status written = write_report(options.out_dir, workload, runs.value(),
+		                                  metric_options, options.plots);
 		    !written) {
 			std::fprintf(stderr, "campsim: %s\n", written.error().c_str());
 			return 1;

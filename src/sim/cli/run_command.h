@@ -19,10 +19,9 @@ struct PolicyRun {
 
 // Runs `policies` on `workload` and scores each run. Errors name the policy.
 Result<std::vector<PolicyRun>> run_policies(const Workload &workload,
-                                             const std::vector<PolicyChoice> &policies,
-                                             const SimulationOptions &base,
-                                             const MetricOptions &metric_options,
-                                             bool progress);
+                                            const std::vector<PolicyChoice> &policies,
+                                            const SimulationOptions &base,
+                                            const MetricOptions &metric_options, bool progress);
 
 int run_command(const CampsimOptions &options);
 

@@ -27,7 +27,8 @@ Result<CorePriority> CorePriority::create(const std::string &parameters, uint32_
 	partition.partition = kPartition;
 	partition.cpus_up = machine_cpus;
 	if (Status done = core.value().capacity(partition, 0); !done)
-		return Error{"machine of " + std::to_string(machine_cpus) + " CPUs: " + done.error()};
+		return Error{"machine of " + std::to_string(machine_cpus) +
+		             " CPUs: " + done.error()};
 	return CorePriority(std::move(core).value(), std::move(estimates_s));
 }
 
@@ -45,7 +46,10 @@ Status CorePriority::submit(uint32_t job, const SimJob &fields, int64_t now_s)
 	return core_.submit(core_job, now_s);
 }
 
-Status CorePriority::start(uint32_t job, int64_t now_s) { return core_.start(core_id(job), now_s); }
+Status CorePriority::start(uint32_t job, int64_t now_s)
+{
+	return core_.start(core_id(job), now_s);
+}
 
 Status CorePriority::end(uint32_t job, int64_t now_s)
 {
@@ -80,6 +84,9 @@ uint64_t CorePriority::campaign_of(uint32_t job) const
 	return job < campaign_.size() ? campaign_[job] : 0;
 }
 
-bool CorePriority::may_start(uint32_t job) const { return may_start_.at(job) != 0; }
+bool CorePriority::may_start(uint32_t job) const
+{
+	return may_start_.at(job) != 0;
+}
 
 } // namespace campaign::sim

@@ -55,7 +55,8 @@ double noise_factor(std::mt19937_64 &random)
 	for (;;) {
 		const double u1 = (static_cast<double>(random() >> 11) + 1.0) * 0x1.0p-53;
 		const double u2 = static_cast<double>(random() >> 11) * 0x1.0p-53;
-		const double k = 1.0 + 0.05 * std::sqrt(-2.0 * std::log(u1)) * std::cos(2 * M_PI * u2);
+		const double k =
+		    1.0 + 0.05 * std::sqrt(-2.0 * std::log(u1)) * std::cos(2 * M_PI * u2);
 		if (k > 0.9 && k < 1.1)
 			return k;
 	}
@@ -71,7 +72,8 @@ std::vector<int64_t> static_estimates(const Workload &workload,
 	estimates.reserve(workload.jobs.size());
 	for (size_t i = 0; i < workload.jobs.size(); ++i) {
 		const int64_t runtime = runtimes_s[i];
-		const int64_t limit = workload.jobs[i].limit_s >= 0 ? workload.jobs[i].limit_s : runtime;
+		const int64_t limit =
+		    workload.jobs[i].limit_s >= 0 ? workload.jobs[i].limit_s : runtime;
 		int64_t estimate = limit;
 		if (options.kind == EstimateKind::exact)
 			estimate = runtime;

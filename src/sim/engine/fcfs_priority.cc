@@ -24,7 +24,10 @@ Status FcfsPriority::start(uint32_t job, int64_t)
 	return ok_status();
 }
 
-Status FcfsPriority::end(uint32_t, int64_t) { return ok_status(); }
+Status FcfsPriority::end(uint32_t, int64_t)
+{
+	return ok_status();
+}
 
 Result<std::vector<uint32_t>> FcfsPriority::rank(int64_t)
 {

@@ -19,8 +19,8 @@ public:
 	uint64_t campaign_of(uint32_t) const override { return 0; }
 
 private:
-	std::vector<uint32_t> queue_;   // submission order; started jobs removed at the next rank
-	std::vector<uint8_t> started_;  // by job
+	std::vector<uint32_t> queue_;  // submission order; started jobs removed at the next rank
+	std::vector<uint8_t> started_; // by job
 	size_t started_in_queue_ = 0;
 };
 

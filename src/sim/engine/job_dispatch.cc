@@ -38,7 +38,10 @@ const char *to_string(BackfillKind kind)
 namespace
 {
 
-plan::JobId plan_id(uint32_t job) { return static_cast<plan::JobId>(job) + 1; }
+plan::JobId plan_id(uint32_t job)
+{
+	return static_cast<plan::JobId>(job) + 1;
+}
 
 // List scheduling on free CPUs: none stops at the first job that does not fit (no backfill),
 // greedy skips it (every job that fits starts, no reservation protects anyone).
@@ -86,13 +89,13 @@ public:
 	PlanDispatch(uint32_t machine_cpus, plan::PlannerConfig config, DispatchJobs jobs)
 	    : planner_(config), free_cpus_(machine_cpus), jobs_(std::move(jobs)),
 	      // per_campaign reserves later campaigns' heads while earlier campaigns' other jobs
-	      // wait unprotected: a kept plan would let such a head take CPUs freed at its start
-	      // ahead of them, where sched/campaign (which plans afresh each pass) would not.
+	      // wait unprotected: a kept plan would keep such a head's booking ahead of them, where
+	      // sched/campaign, which plans afresh each pass, lets the higher-ranked job go first.
 	      rebuild_every_pass_(config.mode == plan::ReservationMode::per_campaign)
 	{
 		// One node of the whole machine: SWF traces count processors, not nodes.
-		cluster_.nodes.push_back({"machine", static_cast<int32_t>(machine_cpus), 0,
-		                          plan::NodeState::up});
+		cluster_.nodes.push_back(
+		    {"machine", static_cast<int32_t>(machine_cpus), 0, plan::NodeState::up});
 	}
 
 	Result<std::vector<uint32_t>> dispatch(const std::vector<uint32_t> &order,
@@ -132,7 +135,8 @@ public:
 	{
 		auto found = running_.find(job);
 		if (found == running_.end())
-			return Error{"job index " + std::to_string(job) + " extended but not running"};
+			return Error{"job index " + std::to_string(job) +
+			             " extended but not running"};
 		found->second.expected_end_s = expected_end_s;
 		rebuild_next_ = true;
 		return ok_status();
@@ -180,8 +184,11 @@ private:
 				const uint32_t job = order[k];
 				if (in_planner_[job])
 					continue;
-				const plan::JobId before = k + 1 < order.size() ? plan_id(order[k + 1]) : 0;
-				if (Status added = planner_.job_submitted(pending(job), now_s, before); !added)
+				const plan::JobId before =
+				    k + 1 < order.size() ? plan_id(order[k + 1]) : 0;
+				if (Status added =
+				        planner_.job_submitted(pending(job), now_s, before);
+				    !added)
 					return added;
 				in_planner_[job] = 1;
 			}
@@ -225,8 +232,7 @@ private:
 } // namespace
 
 Result<std::unique_ptr<JobDispatch>> make_dispatch(uint32_t machine_cpus, BackfillKind kind,
-                                                        plan::PlannerConfig config,
-                                                        DispatchJobs jobs)
+                                                   plan::PlannerConfig config, DispatchJobs jobs)
 {
 	if (machine_cpus == 0)
 		return Error{"machine has 0 CPUs"};

@@ -10,9 +10,9 @@ namespace campaign::sim
 {
 
 struct JobOutcome {
-	uint32_t job = 0;      // index into Workload::jobs
-	int64_t submit_s = 0;  // as simulated (closed loop: when its campaign was released)
-	int64_t start_s = -1;  // -1: never started (the run stopped first)
+	uint32_t job = 0;     // index into Workload::jobs
+	int64_t submit_s = 0; // as simulated (closed loop: when its campaign was released)
+	int64_t start_s = -1; // -1: never started (the run stopped first)
 	int64_t end_s = -1;
 	uint64_t campaign = 0; // the shared campaign the metrics score (same for every policy)
 };
@@ -23,7 +23,7 @@ struct RunResult {
 	std::string backfill; // none, easy, conservative, per_campaign
 	std::string estimate; // exact, requested, fmodel, predicted
 	uint32_t machine_cpus = 0;
-	std::vector<JobOutcome> jobs; // in workload order
+	std::vector<JobOutcome> jobs;  // in workload order
 	uint64_t scheduler_events = 0; // scheduling decisions (passes) taken
 	double scheduler_cpu_s = 0;    // CPU time spent ranking and planning
 	double wall_s = 0;             // the whole run

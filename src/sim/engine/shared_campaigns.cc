@@ -33,8 +33,10 @@ std::vector<uint64_t> shared_campaigns(const Workload &workload,
 	trace.reserve(jobs.size());
 	for (uint32_t index : order) {
 		const SimJob &job = jobs[index];
-		const int64_t start = job.trace_start_s >= job.submit_s ? job.trace_start_s : job.submit_s;
-		const auto group = group_of_user.emplace(job.user, group_of_user.size()).first->second;
+		const int64_t start =
+		    job.trace_start_s >= job.submit_s ? job.trace_start_s : job.submit_s;
+		const auto group =
+		    group_of_user.emplace(job.user, group_of_user.size()).first->second;
 		trace.push_back({group, job.submit_s, start + runtimes_s[index]});
 	}
 	const std::vector<uint64_t> sorted = detect_campaigns_offline(trace, rule);

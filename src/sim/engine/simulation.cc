@@ -65,8 +65,10 @@ Result<PolicySetup> policy_setup(const SimulationOptions &options)
 	};
 	auto found = setups.find(options.priority);
 	if (found == setups.end())
-		return Error{"priority '" + options.priority + "': expected one of fcfs, fifo, fifo-blocks, " +
-		             "ostrich, ostrich-strict, faircamp, faircamp-paper, fairshare, fairtree"};
+		return Error{
+		    "priority '" + options.priority +
+		    "': expected one of fcfs, fifo, fifo-blocks, " +
+		    "ostrich, ostrich-strict, faircamp, faircamp-paper, fairshare, fairtree"};
 	PolicySetup setup = found->second;
 	if (!setup.core_parameters.empty() && !options.core_parameters.empty())
 		setup.core_parameters += "," + options.core_parameters;
@@ -138,7 +140,8 @@ Status Simulation::create_priority()
 		priority_ = std::make_unique<FairSharePriority>(fair_share);
 		return ok_status();
 	}
-	auto core = CorePriority::create(setup_.core_parameters, workload_.machine_cpus, estimates_s_);
+	auto core =
+	    CorePriority::create(setup_.core_parameters, workload_.machine_cpus, estimates_s_);
 	if (!core)
 		return Error{core.error()};
 	auto owned = std::make_unique<CorePriority>(std::move(core).value());
@@ -269,8 +272,8 @@ Result<RunResult> Simulation::run()
 	result_.estimate = to_string(options_.estimate.kind);
 	result_.label = result_.priority + "/" + result_.backfill;
 	result_.machine_cpus = workload_.machine_cpus;
-	result_.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start)
-	                     .count();
+	result_.wall_s =
+	    std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 	rusage usage{};
 	getrusage(RUSAGE_SELF, &usage);
 	result_.peak_rss_kb = static_cast<uint64_t>(usage.ru_maxrss);

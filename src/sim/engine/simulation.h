@@ -17,21 +17,21 @@ namespace campaign::sim
 
 struct SimulationOptions {
 	// fcfs (the plain submission-order queue, campsim's speed floor), fifo (the core's FIFO,
-	// campaigns tracked), fifo-blocks (whole-machine campaign blocks in arrival order), ostrich,
-	// ostrich-strict, faircamp, faircamp-paper (whole-machine blocks in EDF order, the FairCamp
-	// paper's exact mode), fairshare (Slurm classic), fairtree.
+	// campaigns tracked), fifo-blocks (whole-machine campaign blocks in arrival order),
+	// ostrich, ostrich-strict, faircamp, faircamp-paper (whole-machine blocks in EDF order, the
+	// FairCamp paper's exact mode), fairshare (Slurm classic), fairtree.
 	std::string priority = "ostrich";
-	std::string core_parameters;  // more PriorityParameters for the core policies
+	std::string core_parameters; // more PriorityParameters for the core policies
 	BackfillKind backfill = BackfillKind::per_campaign;
 	EstimateOptions estimate;
-	DetectionRule scoring_rule;   // the shared campaigns the metrics score (MAX rule)
+	DetectionRule scoring_rule; // the shared campaigns the metrics score (MAX rule)
 	// Score each job in the campaign the policy's own online detection put it in (core
 	// policies; others keep the shared campaigns) instead of the shared ones.
 	bool online_campaigns = false;
 	// Closed loop: release campaigns in generation order (a campaign whose owner is still busy
 	// holds back all later ones) instead of each user's own chain from t = 0.
 	bool release_in_generation_order = false;
-	int32_t depth = 100000;       // reservation depth (conservative, per_campaign)
+	int32_t depth = 100000; // reservation depth (conservative, per_campaign)
 	int64_t horizon_s = 7 * 86400;
 	std::function<void(double done_fraction)> progress; // optional
 };

@@ -28,14 +28,15 @@ std::string format_report(const ExperimentReport &report)
 	for (const BandCheck &check : report.checks) {
 		char band[64];
 		std::snprintf(band, sizeof band, "[%g, %g]", check.low, check.high);
-		std::snprintf(line, sizeof line, "%-58s %12.4g %14s %21s  %s\n", check.figure.c_str(),
-		              check.ours, check.paper.c_str(), band, check.pass() ? "PASS" : "FAIL");
+		std::snprintf(line, sizeof line, "%-58s %12.4g %14s %21s  %s\n",
+		              check.figure.c_str(), check.ours, check.paper.c_str(), band,
+		              check.pass() ? "PASS" : "FAIL");
 		text += line;
 	}
 	for (const std::string &note : report.notes)
 		text += "note: " + note + "\n";
-	text += std::string("reproduce ") + report.name + ": " + (report.passed() ? "PASS" : "FAIL") +
-	        "\n";
+	text += std::string("reproduce ") + report.name + ": " +
+	        (report.passed() ? "PASS" : "FAIL") + "\n";
 	return text;
 }
 

@@ -26,7 +26,7 @@ struct ExperimentReport {
 	std::vector<std::string> setup;   // seeds, counts, policies: fixed in the code
 	std::vector<std::string> figures; // more of our figures, one line each (not checked)
 	std::vector<BandCheck> checks;
-	std::vector<std::string> notes;   // where and why we differ
+	std::vector<std::string> notes; // where and why we differ
 	bool passed() const;
 };
 

@@ -27,7 +27,8 @@ RunResult log_schedule(const Workload &workload, const std::vector<uint64_t> &ca
 	run.machine_cpus = workload.machine_cpus;
 	for (uint32_t i = 0; i < workload.jobs.size(); ++i) {
 		const SimJob &job = workload.jobs[i];
-		const int64_t start = job.trace_start_s >= job.submit_s ? job.trace_start_s : job.submit_s;
+		const int64_t start =
+		    job.trace_start_s >= job.submit_s ? job.trace_start_s : job.submit_s;
 		run.jobs.push_back({i, job.submit_s, start, start + runtimes[i], campaigns[i]});
 	}
 	return run;
@@ -52,8 +53,8 @@ Result<ExperimentReport> reproduce_lpc_egee(const ReproduceOptions &options)
 	const Workload &workload = read.value();
 	ExperimentReport report;
 	report.name = "lpc-egee";
-	report.setup = {"trace " + options.trace_path + ": " + std::to_string(workload.jobs.size()) +
-	                    " jobs kept on 140 CPUs",
+	report.setup = {"trace " + options.trace_path + ": " +
+	                    std::to_string(workload.jobs.size()) + " jobs kept on 140 CPUs",
 	                "campaigns: MAX rule (threshold 0) per user on the log's own end times, "
 	                "shared by every schedule scored",
 	                "OStrich: work-conserving, per-campaign backfilling, exact run times; no "
@@ -91,9 +92,10 @@ Result<ExperimentReport> reproduce_lpc_egee(const ReproduceOptions &options)
 	    {"log's share with stretch 1 (%)", 100 * log.share_stretch_one, "0.3", 0, 3},
 	    {"log's share with stretch < 1.5 (%)", 100 * log.share_stretch_below_1_5, "55.2", 45,
 	     65}};
-	report.notes = {"the thesis replays with dependencies inside campaigns and splits the trace "
-	                "at downtimes; campsim does neither yet, so its OStrich runs jobs of a "
-	                "campaign in parallel when CPUs allow"};
+	report.notes = {
+	    "the thesis replays with dependencies inside campaigns and splits the trace "
+	    "at downtimes; campsim does neither yet, so its OStrich runs jobs of a "
+	    "campaign in parallel when CPUs allow"};
 	return report;
 }
 

@@ -73,7 +73,8 @@ ProfileInstance run_profile_instance(uint32_t users, uint32_t instance)
 			const double users_of = static_cast<double>(profile.users);
 			if (profile.profile == "short") {
 				totals.short_users += users_of;
-				totals.short_max_sum += profile.mean_max_campaign_stretch * users_of;
+				totals.short_max_sum +=
+				    profile.mean_max_campaign_stretch * users_of;
 			} else if (profile.profile == "long") {
 				totals.long_users += users_of;
 				totals.long_max_sum += profile.mean_max_campaign_stretch * users_of;
@@ -102,16 +103,20 @@ Result<ExperimentReport> reproduce_ostrich_profiles(const ReproduceOptions &opti
 	ExperimentReport report;
 	report.name = "ostrich-profiles";
 	report.setup = {
-	    "OStrich paper Sec. 6 / thesis Sec. 5.5: m = 64, 10^4 single-CPU jobs per instance, new "
+	    "OStrich paper Sec. 6 / thesis Sec. 5.5: m = 64, 10^4 single-CPU jobs per instance, "
+	    "new "
 	    "campaign with probability 0.02, owner uniform; short users U[1,3600] s, long users "
 	    "U[3600,36000] s",
-	    "users 10, 20 and 40, the first half short, the second half long; closed loop, zero think "
+	    "users 10, 20 and 40, the first half short, the second half long; closed loop, zero "
+	    "think "
 	    "time",
-	    std::to_string(instances) + " instances per user count; instance i with u users has seed "
-	                                "1000*u + i",
+	    std::to_string(instances) +
+	        " instances per user count; instance i with u users has seed "
+	        "1000*u + i",
 	    "FCFS: FIFO by campaign arrival; OStrich: strict mode (the paper) and work-conserving; "
 	    "intra-campaign LPT; no backfill (all jobs serial)",
-	    "bands (fixed before any run): a factor 2 around each paper figure, checked at the user "
+	    "bands (fixed before any run): a factor 2 around each paper figure, checked at the "
+	    "user "
 	    "count nearest the paper"};
 	PolicyTotals totals[3][kPolicyCount];
 	double best_distance = -1;
@@ -132,12 +137,13 @@ Result<ExperimentReport> reproduce_ostrich_profiles(const ReproduceOptions &opti
 		}
 		for (size_t p = 0; p < kPolicyCount; ++p) {
 			char line[256];
-			std::snprintf(line, sizeof line,
-			              "users %2u %-15s campaigns %6.0f, stretch > 20: %5.1f %%, mean max "
-			              "stretch short %7.2f, long %6.2f",
-			              kUserCounts[u], kPolicies[p], totals[u][p].campaigns,
-			              100 * totals[u][p].share_above_20(), totals[u][p].short_mean(),
-			              totals[u][p].long_mean());
+			std::snprintf(
+			    line, sizeof line,
+			    "users %2u %-15s campaigns %6.0f, stretch > 20: %5.1f %%, mean max "
+			    "stretch short %7.2f, long %6.2f",
+			    kUserCounts[u], kPolicies[p], totals[u][p].campaigns,
+			    100 * totals[u][p].share_above_20(), totals[u][p].short_mean(),
+			    totals[u][p].long_mean());
 			report.figures.push_back(line);
 		}
 		const double distance = distance_to_paper(totals[u][0], totals[u][1]);
@@ -155,8 +161,8 @@ Result<ExperimentReport> reproduce_ostrich_profiles(const ReproduceOptions &opti
 	report.checks = {
 	    {at + "FCFS share of campaigns with stretch > 20 (%)", 100 * fcfs.share_above_20(),
 	     "42.3", 21.15, 84.6},
-	    {at + "OStrich share of campaigns with stretch > 20 (%)", 100 * ostrich.share_above_20(),
-	     "1.3", 0, 2.6},
+	    {at + "OStrich share of campaigns with stretch > 20 (%)",
+	     100 * ostrich.share_above_20(), "1.3", 0, 2.6},
 	    {at + "FCFS short users' mean max stretch", fcfs.short_mean(), "> 50", 25, 1e12},
 	    {at + "OStrich short users' mean max stretch", ostrich.short_mean(), "12.8", 6.4, 25.6},
 	    {at + "FCFS long users' mean max stretch", fcfs.long_mean(), "6.3", 3.15, 12.6},

@@ -127,7 +127,8 @@ __attribute__((visibility("default"))) int fini(void)
 			state->worker.stop();
 			state->scampaign.stop();
 			state->ranker->save_state();
-			process_campaign_directory().clear(); // no stale campaigns for sched/campaign
+			process_campaign_directory()
+			    .clear(); // no stale campaigns for sched/campaign
 			delete state;
 			state = nullptr;
 		}

@@ -224,9 +224,9 @@ void PriorityRanker::rank_pass()
 	const size_t changed = apply(ranking, shadow);
 	const size_t ranked = ranking.order.size();
 	publish_campaigns(ranking);
-	const bool events = counts.submitted + counts.started + counts.ended + counts.cancelled +
-	                        counts.updated >
-	                    0;
+	const bool events =
+	    counts.submitted + counts.started + counts.ended + counts.cancelled + counts.updated >
+	    0;
 	unsigned long pass = 0;
 	{
 		std::lock_guard<std::mutex> hold(mutex_);
@@ -243,9 +243,8 @@ void PriorityRanker::rank_pass()
 	log_flag(PRIO,
 	         "priority/campaign: pass %lu: %zu jobs seen, %u submitted, %u started, %u ended, "
 	         "%u cancelled; %zu pending ranked, %zu changed; %ld us",
-	         pass, snapshot.jobs.size(), counts.submitted,
-	         counts.started, counts.ended, counts.cancelled, ranked, changed,
-	         static_cast<long>(took_us));
+	         pass, snapshot.jobs.size(), counts.submitted, counts.started, counts.ended,
+	         counts.cancelled, ranked, changed, static_cast<long>(took_us));
 }
 
 } // namespace campaign::slurm
