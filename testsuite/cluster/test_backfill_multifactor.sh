@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# sched/campaign under Slurm's priority/multifactor (no campaign core): the large head job is not
+# starved, every job the plan reserved shows a start in squeue --start, and sdiag's backfill cycle
+# time agrees with the CPU time /proc gives the plugin's thread.
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+
+# Not start_ranked_cluster: it forces priority/campaign. Age and job size weigh in (large jobs
+# first, then older ones); fair-share stays off (it needs the accounting database).
+start_cluster --nodes 4 --cpus 8 \
+	--conf "PriorityType=priority/multifactor" \
+	--conf "PriorityWeightAge=1000" --conf "PriorityWeightJobSize=1000" \
+	--conf "PriorityMaxAge=1-0" --conf "PriorityWeightFairshare=0" \
+	--conf "SchedulerType=sched/campaign" \
+	--conf "SchedulerParameters=sched_interval=-1,defer,campaign_period=1,campaign_mode=conservative"
+
+check_equal "slurmctld runs priority/multifactor" "priority/multifactor" \
+	"$(scontrol show config | awk '$1 == "PriorityType" { print $3 }')"
+
+# pass_consistent COMMAND...: runs COMMAND between two reads of our pass counter and again until
+# no pass ended meanwhile, so what it prints describes one plan. COMMAND ends with a pause, as the
+# counter's file is written just after a pass unlocks.
+pass_consistent() {
+	local before output try
+	for try in $(seq 1 20); do
+		before=$(sched_stat passes)
+		output=$("$@")
+		[ "$before" = "$(sched_stat passes)" ] && break
+	done
+	printf '%s\n' "$output"
+}
+
+# pending_starts: one line per pending queue record, "START SCHEDNODES" as squeue --start prints
+# them, and then the last pass's reservation count (sched/campaign's stats file).
+pending_starts() {
+	squeue -h -t PD --start -o '%S %Y'
+	sleep 0.2
+	echo "reserved $(sched_stat last_reserved)"
+}
+
+# check_reservations_published WHAT: the jobs the last pass reserved are exactly the pending
+# records with a start, and a record without a start names no planned nodes (no stale plan).
+check_reservations_published() {
+	local listing with_start reserved stale
+	listing=$(pass_consistent pending_starts)
+	reserved=$(sed -n 's/^reserved //p' <<<"$listing")
+	with_start=$(grep -c '^20' <<<"$listing")
+	stale=$(awk '$1 == "N/A" && $2 != "(null)"' <<<"$listing" | wc -l)
+	echo "  $1: $with_start pending records with a start, the plan reserved $reserved"
+	check_equal "$1: every job the plan reserved shows a start" "$reserved" "$with_start"
+	check_equal "$1: no pending record without a start shows planned nodes" 0 "$stale"
+}
+
+echo "== the head job is not starved"
+# 24 of 32 CPUs busy for 70 s (limit 2 min: the plan expects them back at start + 120 s).
+runner=$(submit camp1 -n 24 -t 2 -J runner --wrap "sleep 70")
+check "the 24-CPU job starts" wait_until 20 job_state_is "$runner" R
+head_job=$(submit camp2 -n 32 -t 1 -J head --wrap "sleep 2")
+sleep 3
+published=$(squeue -h -j "$head_job" -o %S)
+echo "  head job $head_job: expected start $published" \
+	"(runner started $(squeue -h -j "$runner" -o %S))"
+check "squeue --start shows a start for the head job" grep -q '^20' <<<"$published"
+
+# Twelve 4-CPU jobs of 1-minute limit that run 3 s: they fit the 8 free CPUs now and end before
+# the head job's reservation, so they backfill; job size puts them below the head job.
+small=()
+for i in $(seq 1 12); do small+=("$(submit camp3 -n 4 -t 1 -J small$i --wrap "sleep 3")"); done
+sleep 3
+head_priority=$(squeue -h -j "$head_job" -o %Q)
+top_small=$(squeue -h -j "$(IFS=,; echo "${small[*]}")" -o %Q | sort -n | tail -1)
+echo "  multifactor priorities: head $head_priority, highest small job ${top_small:-none}"
+check "multifactor ranks the head job above the small jobs" \
+	test "$head_priority" -gt "${top_small:-0}"
+starts=$(squeue -h -t PD --start -o '%S') # one listing: jobs start meanwhile
+check_equal "every pending job has a published start (conservative)" "$(wc -l <<<"$starts")" \
+	"$(grep -c '^20' <<<"$starts")"
+check_reservations_published "while the small jobs backfill"
+
+check "the queue drains within 150 s" wait_until 150 queue_empty
+jobcomp=$("$localcluster" path jobcomp)
+epoch() { date -d "$1" +%s; }
+field() { grep "^JobId=$1 " "$jobcomp" | sed -n "s/.* $2=\([^ ]*\).*/\1/p"; }
+head_start=$(epoch "$(field "$head_job" StartTime)")
+backfilled=0
+for id in "${small[@]}"; do
+	[ "$(epoch "$(field "$id" EndTime)")" -le "$head_start" ] && backfilled=$((backfilled + 1))
+done
+echo "  $backfilled small jobs ended before the head job started at $(field "$head_job" StartTime)"
+check "at least 10 small jobs backfilled and finished before the head job started" \
+	test "$backfilled" -ge 10
+check "the head job started no later than its published start ($published)" \
+	test "$head_start" -le "$(epoch "$published")"
+check_equal "all 14 jobs completed" 14 "$(completed_count)"
+
+echo "== a deep queue: reservations published, sdiag's cycle time against /proc"
+# Every CPU held for ten minutes, then 96 arrays of 1000 tasks (limits 1-30 min): sched/campaign
+# plans 256 tasks of each array record, 24576 jobs, so a pass takes tens of milliseconds and a
+# window of passes amounts to many clock ticks. First 8 arrays of 1-CPU tasks: the plan reserves
+# the first 1000 tasks (campaign_depth), 4 array records. Then 88 arrays of 2-4 CPUs, which job
+# size ranks above them: the reservations move to those, and the first records must lose theirs
+# entirely.
+blocker=$(submit camp8 -n 32 -t 10 -J blocker --wrap "sleep 600")
+check "the blocker takes every CPU" wait_until 20 job_state_is "$blocker" R
+for i in $(seq 1 8); do
+	submit "camp$((i % 7 + 1))" --array=1-1000 -n 1 -t $((i + 1)) --wrap "sleep 1" >/dev/null
+done
+queue_is() { [ "$(sched_stat last_queue_length)" = "$1" ]; }
+check "a pass plans the 2048 tasks of 8 arrays" wait_until 30 queue_is 2048
+check_reservations_published "8 arrays of 1-CPU tasks"
+for i in $(seq 1 88); do
+	submit "camp$((i % 7 + 1))" --array=1-1000 -n $((i % 3 + 2)) -t $((i % 30 + 1)) \
+		--wrap "sleep 1" >/dev/null
+done
+check "a pass plans all 24576 array tasks" wait_until 30 queue_is 24576
+check_reservations_published "96 arrays"
+lost=$(squeue -h -t PD --start -o '%S %Q' | sort -k2n | head -8 | grep -c '^20')
+check_equal "the 8 lowest-ranked arrays (1 CPU) lost their reservations" 0 "$lost"
+
+# bf_snapshot: "CYCLES SUM_US CPU_TICKS": sdiag's backfill cycle count and summed cycle time
+# (Mean cycle x Total cycles: sdiag prints no sum, and the mean's truncation loses under one µs a
+# cycle), and utime + stime of the sched/campaign thread ("campsched", named by PeriodicWorker)
+# from /proc/<slurmctld>/task/<tid>/stat fields 14 and 15. The /proc read is taken between two
+# sdiag reads that show the same cycle count and no cycle in progress (bf_active), so no pass
+# ends, or is half done, between the figures.
+ctld_pid=$(cat "$("$localcluster" path dir)/run/slurmctld.pid")
+sched_tid=$(grep -lx campsched /proc/"$ctld_pid"/task/*/comm 2>/dev/null | cut -d/ -f5)
+check_equal "slurmctld has one sched/campaign thread" 1 "$(wc -w <<<"$sched_tid")"
+bf_totals() {
+	sdiag | awk '/^Backfilling stats/ { s = 1; busy = /WARNING/ } s && /Total cycles:/ { c = $3 }
+		s && /Mean cycle:/ { m = $3 } END { print (busy ? "busy" : c), c * m }'
+}
+bf_snapshot() {
+	local first cpu second try
+	for try in $(seq 1 50); do
+		first=$(bf_totals)
+		cpu=$(awk '{ print $14 + $15 }' "/proc/$ctld_pid/task/$sched_tid/stat")
+		second=$(bf_totals)
+		if [ "$first" = "$second" ] && [ "${first%% *}" != busy ]; then
+			echo "$first $cpu"
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo "unsettled"
+}
+if [ -n "$sched_tid" ]; then
+	tick_us=$((1000000 / $(getconf CLK_TCK)))
+	read -r cycles0 sum0_us cpu0 <<<"$(bf_snapshot)"
+	# The window: until the passes have summed 60 ticks, so the tick margins below are small.
+	enough_cycle_time() { [ "$(bf_totals | awk '{ print $2 }')" -ge $((sum0_us + 60 * tick_us)) ]; }
+	check "the passes sum 60 ticks of cycle time within 60 s" wait_until 60 enough_cycle_time
+	read -r cycles1 sum1_us cpu1 <<<"$(bf_snapshot)"
+	check "sdiag and /proc read between passes at both ends of the window" \
+		test "$cycles0" != unsettled -a "$cycles1" != unsettled
+	cycles=$((cycles1 - cycles0))
+	wall_us=$((sum1_us - sum0_us))
+	cpu_us=$(((cpu1 - cpu0) * tick_us))
+	echo "  $cycles cycles: sdiag's summed cycle time $wall_us us," \
+		"the thread's CPU time $cpu_us us (tick $tick_us us)"
+	# Upper bound. sdiag's cycle is the wall time the pass holds slurmctld's locks, and a thread
+	# cannot use more CPU than wall time, so CPU <= wall-sum, plus: 2 ticks, because /proc
+	# truncates utime and stime to ticks separately (each end of the window reads within 2 ticks
+	# of the true sum); 1 µs a cycle for the mean's truncation; and 1 ms a pass for the thread's
+	# work outside the timed section (choosing to run, copying the parameters, writing
+	# campaign_sched_stats.json: about 0.5 ms measured with an idle queue).
+	check "the thread's CPU time is at most sdiag's cycle time plus the margins" \
+		test "$cpu_us" -le $((wall_us + 2 * tick_us + cycles1 + cycles * 1000))
+	# Lower bound. Wall time exceeds CPU time only while the pass waits: for the CPU (2-CPU test
+	# hosts shared with other builds), page faults or a blocking call; the pass makes no RPC and
+	# waits on no lock inside the timed section, so CPU below a tenth of it means sdiag counts
+	# time that is not the pass's (a wrong unit, a lock wait, the whole sleep).
+	check "the thread's CPU time is at least a tenth of sdiag's cycle time" \
+		test $((cpu_us * 10)) -ge "$wall_us"
+fi
+check_equal "no error from our plugins in slurmctld's log" "" "$(plugin_errors)"
+finish
