@@ -1,4 +1,5 @@
-// CampaignScheduler: lock once per pass, plan and start under it, write files after unlocking.
+// CampaignScheduler: copy under the locks, plan without them, start and publish under them
+// again; write files after unlocking.
 #include "campaign_scheduler.h"
 
 #include "plan_snapshot.h"
@@ -11,6 +12,7 @@
 #include "state_file.h"
 
 #include <chrono>
+#include <unordered_map>
 
 namespace campaign::slurm
 {
@@ -106,42 +108,89 @@ bool CampaignScheduler::due(time_t now)
 	return true;
 }
 
-CampaignScheduler::PassFigures CampaignScheduler::plan_and_start(const ParameterValues &parameters)
+// What crosses the unlocked planning step: plain values only.
+struct CampaignScheduler::PassInput {
+	PlanInput plan;
+	std::vector<std::string> partitions; // plan.pending[i]'s partition, by name
+	time_t now = 0;
+	time_t conf_update = 0; // slurm.conf's last update: a reconfigure renumbers nodes
+	uint32_t node_count = 0;
+	std::string state_dir;
+};
+
+struct PlanOutcome {
+	bool built = false;
+	plan::Plan plan;
+};
+
+CampaignScheduler::PassInput CampaignScheduler::snapshot_queue() const
 {
-	PassFigures figures;
+	PassInput input;
 	list_for_each(job_list, clear_estimate, nullptr);
 	List queue = build_job_queue(true, false);
 	sort_job_queue(queue);
-	const time_t now = time(nullptr);
-	PlanInput input = plan_input_from(queue, now);
+	input.now = time(nullptr);
+	input.plan = plan_input_from(queue, input.now);
 	FREE_NULL_LIST(queue);
-	figures.queue_length = static_cast<uint32_t>(input.pending.size());
+	for (part_record_t *partition : input.plan.partition_of)
+		input.partitions.push_back(partition && partition->name ? partition->name : "");
+	input.plan.partition_of.clear(); // valid under this lock only
+	input.conf_update = slurm_conf.last_update;
+	input.node_count = static_cast<uint32_t>(node_record_count);
+	input.state_dir = slurm_conf.state_save_location ? slurm_conf.state_save_location : "";
+	return input;
+}
 
+namespace
+{
+PlanOutcome plan_queue(const PlanInput &input, time_t now, const ParameterValues &parameters)
+{
+	PlanOutcome outcome;
 	plan::Planner planner(planner_config(parameters));
 	Status built = planner.rebuild(input.cluster, input.running, input.pending, now);
 	if (!built.ok()) {
 		error("sched/campaign: plan not built: %s", built.error().c_str());
+		return outcome;
+	}
+	outcome.built = true;
+	outcome.plan = planner.plan(now);
+	return outcome;
+}
+} // namespace
+
+CampaignScheduler::PassFigures
+CampaignScheduler::apply_plan(const PassInput &input, const PlanOutcome &outcome,
+                              const ParameterValues &parameters) const
+{
+	PassFigures figures;
+	figures.queue_length = static_cast<uint32_t>(input.plan.pending.size());
+	if (!outcome.built)
+		return figures;
+	if (slurm_conf.last_update != input.conf_update ||
+	    static_cast<uint32_t>(node_record_count) != input.node_count) {
+		log_flag(BACKFILL, "sched/campaign: reconfigured while planning: plan dropped");
 		return figures;
 	}
-	const plan::Plan plan = planner.plan(now);
+	const plan::Plan &plan = outcome.plan;
 	std::unordered_map<plan::JobId, size_t> index;
-	for (size_t i = 0; i < input.pending.size(); i++)
-		index[input.pending[i].id] = i;
-
+	for (size_t i = 0; i < input.plan.pending.size(); i++)
+		index[input.plan.pending[i].id] = i;
 	const auto max_starts = static_cast<uint32_t>(parameters.integer("campaign_max_starts"));
 	for (const plan::JobId id : plan.starts_now) {
 		if (figures.started >= max_starts)
 			break;
+		// Found again by id: the job may have started, ended or moved while we planned.
 		job_record_t *job = find_job_record(job_id_of(id));
-		if (!job || !IS_JOB_PENDING(job) || !job->details)
+		std::string name = input.partitions[index.at(id)];
+		part_record_t *partition = name.empty() ? nullptr : find_part_record(name.data());
+		if (!job || !IS_JOB_PENDING(job) || !job->details || !partition)
 			continue;
-		StartOutcome outcome = start_on(job, input.partition_of[index.at(id)],
-		                                plan.planned.at(id).allocations);
-		figures.started += outcome.started;
-		if (!outcome.started) {
+		StartOutcome started = start_on(job, partition, plan.planned.at(id).allocations);
+		figures.started += started.started;
+		if (!started.started) {
 			figures.refused++;
 			log_flag(BACKFILL, "sched/campaign: start of JobId=%u refused: %s",
-			         job_id_of(id), slurm_strerror(outcome.rc));
+			         job_id_of(id), slurm_strerror(started.rc));
 		}
 	}
 	for (const auto &[id, planned] : plan.planned) {
@@ -167,17 +216,22 @@ void CampaignScheduler::tick()
 		std::lock_guard<std::mutex> hold(mutex_);
 		parameters = parameters_;
 	}
-	PassFigures figures;
-	std::string state_dir;
-	uint64_t took_us = 0;
 	set_cycle_active(true);
+	const auto began = std::chrono::steady_clock::now();
+	PassInput input;
 	{
 		CtldLock hold(kSchedule);
-		const auto locked = std::chrono::steady_clock::now();
-		state_dir = slurm_conf.state_save_location ? slurm_conf.state_save_location : "";
-		figures = plan_and_start(parameters);
+		input = snapshot_queue();
+	}
+	// The yield: planning, the costly step, holds no slurmctld lock.
+	const PlanOutcome outcome = plan_queue(input.plan, input.now, parameters);
+	PassFigures figures;
+	uint64_t took_us = 0;
+	{
+		CtldLock hold(kSchedule);
+		figures = apply_plan(input, outcome, parameters);
 		took_us = std::chrono::duration_cast<std::chrono::microseconds>(
-		              std::chrono::steady_clock::now() - locked)
+		              std::chrono::steady_clock::now() - began)
 		              .count();
 		record_cycle({.cycle_us = static_cast<uint32_t>(took_us),
 		              .queue_length = figures.queue_length,
@@ -186,6 +240,7 @@ void CampaignScheduler::tick()
 		              .plan_records = figures.reserved + figures.started});
 	}
 	set_cycle_active(false);
+	const std::string &state_dir = input.state_dir;
 	{
 		std::lock_guard<std::mutex> hold(mutex_);
 		stats_.passes++;

@@ -1,6 +1,8 @@
-// The sched/campaign pass: under the scheduler locks, plan Slurm's sorted queue with the core
-// planner (reservations up to the configured depth), start through select_nodes the jobs the
-// plan places now, on the plan's nodes, and publish the reserved jobs' starts for squeue --start.
+// The sched/campaign pass, in three steps: under the scheduler locks, copy Slurm's nodes,
+// running jobs and sorted queue; without any lock (the pass's yield), plan the copy with the
+// core planner; under the locks again, start through select_nodes the jobs the plan places now,
+// on the plan's nodes, and publish the reserved jobs' starts for squeue --start. Only job ids,
+// partition names and node indices cross the unlocked step, never a Slurm pointer.
 #pragma once
 
 #include "slurm_api.h"
@@ -8,6 +10,8 @@
 #include "util/parameters.h"
 
 #include <ctime>
+#include <mutex>
+#include <string>
 
 namespace campaign::slurm
 {
@@ -39,7 +43,10 @@ private:
 	struct PassFigures {
 		uint32_t queue_length = 0, started = 0, refused = 0, reserved = 0;
 	};
-	PassFigures plan_and_start(const ParameterValues &parameters);
+	struct PassInput;
+	PassInput snapshot_queue() const;
+	PassFigures apply_plan(const PassInput &input, const struct PlanOutcome &outcome,
+	                       const ParameterValues &parameters) const;
 	void publish_stats(const std::string &state_dir) const;
 
 	mutable std::mutex mutex_;
