@@ -21,6 +21,9 @@ sleep 5
 reserved=$(squeue -h -t PD --start -o '%i %S' | awk '$2 ~ /^20/ {print $1}' | sort -n | tr '\n' ' ')
 squeue -t PD --start -o '  %i %j %u %S'
 check_equal "one reservation per campaign: A1 and B1" "$a1 $b1 " "$reserved"
+reasons=$(squeue -h -t PD -o '%i %r' | sort -n | awk '{print $2}' | tr '\n' ' ')
+check_equal "pending reasons: reserved jobs wait for Resources, the others for Priority" \
+	"Resources Priority Resources Priority " "$reasons"
 check "campaigns come from priority/campaign (scampaign lists camp2 and camp3)" \
 	test "$(campaign_field camp2 pending)" = 2 -a "$(campaign_field camp3 pending)" = 2
 

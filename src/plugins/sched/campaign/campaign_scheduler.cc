@@ -62,6 +62,24 @@ int clear_estimate(void *record, void *)
 	return SLURM_SUCCESS;
 }
 
+// Pending reasons as the main scheduler gives them (sched_interval=-1 leaves them to us): a
+// job the plan reserved, or could not place, waits for Resources; one behind the reservations
+// for Priority. Slurm's own reasons (held, dependency, limits, ...) are left alone. Not a job
+// update for due(): a reason alone must not trigger another pass.
+void publish_reason(job_record_t *job, plan::JobStatus status)
+{
+	const uint32_t current = job->state_reason;
+	if (current != WAIT_NO_REASON && current != WAIT_RESOURCES && current != WAIT_PRIORITY)
+		return;
+	if (status == plan::JobStatus::starts_now || status == plan::JobStatus::refused)
+		return;
+	const uint32_t reason = status == plan::JobStatus::waiting ? WAIT_PRIORITY : WAIT_RESOURCES;
+	if (current != reason) {
+		job->state_reason = reason;
+		xfree(job->state_desc);
+	}
+}
+
 void publish_reservation(job_record_t *job, const plan::PlannedJob &planned)
 {
 	job->start_time = static_cast<time_t>(planned.start_s);
@@ -121,6 +139,7 @@ struct CampaignScheduler::PassInput {
 struct PlanOutcome {
 	bool built = false;
 	plan::Plan plan;
+	std::vector<plan::PlannedJob> queue; // every pending job's status, rank order
 };
 
 CampaignScheduler::PassInput CampaignScheduler::snapshot_queue() const
@@ -154,6 +173,7 @@ PlanOutcome plan_queue(const PlanInput &input, time_t now, const ParameterValues
 	}
 	outcome.built = true;
 	outcome.plan = planner.plan(now);
+	outcome.queue = planner.queue();
 	return outcome;
 }
 } // namespace
@@ -201,6 +221,13 @@ CampaignScheduler::apply_plan(const PassInput &input, const PlanOutcome &outcome
 			publish_reservation(job, planned);
 			figures.reserved++;
 		}
+	}
+	for (const plan::PlannedJob &queued : outcome.queue) {
+		if (!first_task(queued.id))
+			continue;
+		job_record_t *job = find_job_record(job_id_of(queued.id));
+		if (job && IS_JOB_PENDING(job))
+			publish_reason(job, queued.status);
 	}
 	return figures;
 }
