@@ -52,5 +52,8 @@ check "sdiag counts backfill cycles" test "${counter:-0}" -gt 0
 check "sdiag's cycle count is our pass count" \
 	test "${counter:-0}" -ge "$passes_before" -a "${counter:-0}" -le $((passes_after + 1))
 check_equal "sdiag's backfilled jobs are all our starts" "$(sched_stat jobs_started)" "$backfilled_jobs"
+echo "  plans kept across passes: $(sched_stat plans_kept), planned afresh: $(sched_stat plans_rebuilt)"
+check "the plan was kept across passes (updated in place, not only rebuilt)" \
+	test "$(sched_stat plans_kept)" -gt 0
 check_equal "no error from our plugins in slurmctld's log" "" "$(plugin_errors)"
 finish

@@ -160,27 +160,30 @@ CampaignScheduler::PassInput CampaignScheduler::snapshot_queue() const
 	return input;
 }
 
-namespace
-{
-PlanOutcome plan_queue(const PlanInput &input, time_t now, const ParameterValues &parameters)
+PlanOutcome CampaignScheduler::plan_queue(const PassInput &input,
+                                          const ParameterValues &parameters)
 {
 	PlanOutcome outcome;
-	plan::Planner planner(planner_config(parameters));
-	Status built = planner.rebuild(input.cluster, input.running, input.pending, now);
-	if (!built.ok()) {
-		error("sched/campaign: plan not built: %s", built.error().c_str());
+	const std::string wanted = parameters.describe();
+	if (!keeper_ || keeper_parameters_ != wanted) {
+		keeper_ = std::make_unique<plan::PlanKeeper>(planner_config(parameters));
+		keeper_parameters_ = wanted;
+	}
+	const PlanInput &snapshot = input.plan;
+	auto plan = keeper_->update(snapshot.cluster, snapshot.running, snapshot.pending, input.now);
+	if (!plan.ok()) {
+		error("sched/campaign: plan not built: %s", plan.error().c_str());
 		return outcome;
 	}
 	outcome.built = true;
-	outcome.plan = planner.plan(now);
-	outcome.queue = planner.queue();
+	outcome.plan = std::move(plan).value();
+	outcome.queue = keeper_->queue();
 	return outcome;
 }
-} // namespace
 
 CampaignScheduler::PassFigures
 CampaignScheduler::apply_plan(const PassInput &input, const PlanOutcome &outcome,
-                              const ParameterValues &parameters) const
+                              const ParameterValues &parameters)
 {
 	PassFigures figures;
 	figures.queue_length = static_cast<uint32_t>(input.plan.pending.size());
@@ -207,7 +210,12 @@ CampaignScheduler::apply_plan(const PassInput &input, const PlanOutcome &outcome
 			continue;
 		StartOutcome started = start_on(job, partition, plan.planned.at(id).allocations);
 		figures.started += started.started;
-		if (!started.started) {
+		if (started.started) { // the kept plan books it as planned
+			const int64_t limit_s = input.plan.pending[index.at(id)].limit_s;
+			(void)keeper_->started({id, plan.planned.at(id).allocations, input.now + limit_s},
+			                       input.now);
+		} else {
+			(void)keeper_->refused(id, input.now);
 			figures.refused++;
 			log_flag(BACKFILL, "sched/campaign: start of JobId=%u refused: %s",
 			         job_id_of(id), slurm_strerror(started.rc));
@@ -251,7 +259,7 @@ void CampaignScheduler::tick()
 		input = snapshot_queue();
 	}
 	// The yield: planning, the costly step, holds no slurmctld lock.
-	const PlanOutcome outcome = plan_queue(input.plan, input.now, parameters);
+	const PlanOutcome outcome = plan_queue(input, parameters);
 	PassFigures figures;
 	uint64_t took_us = 0;
 	{
@@ -277,6 +285,10 @@ void CampaignScheduler::tick()
 		stats_.max_pass_us = std::max(stats_.max_pass_us, took_us);
 		stats_.last_queue_length = figures.queue_length;
 		stats_.last_reserved = figures.reserved;
+		if (keeper_) {
+			stats_.plans_kept = keeper_->updates();
+			stats_.plans_rebuilt = keeper_->rebuilds();
+		}
 	}
 	log_flag(BACKFILL,
 	         "sched/campaign: pass over %u queued jobs: %u started, %u reserved, %u refused, "
@@ -296,7 +308,9 @@ void CampaignScheduler::publish_stats(const std::string &state_dir) const
 	    ", \"max_pass_us\": " + std::to_string(now.max_pass_us) +
 	    ", \"last_queue_length\": " + std::to_string(now.last_queue_length) +
 	    ", \"last_reserved\": " + std::to_string(now.last_reserved) +
-	    ", \"refused\": " + std::to_string(now.refused) + "}\n";
+	    ", \"refused\": " + std::to_string(now.refused) +
+	    ", \"plans_kept\": " + std::to_string(now.plans_kept) +
+	    ", \"plans_rebuilt\": " + std::to_string(now.plans_rebuilt) + "}\n";
 	Status written = write_file_atomically(state_dir, "campaign_sched_stats.json", json);
 	if (!written.ok())
 		error("sched/campaign: %s", written.error().c_str());

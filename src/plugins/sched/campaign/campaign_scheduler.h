@@ -7,9 +7,11 @@
 
 #include "slurm_api.h"
 
+#include "plan/plan_keeper.h"
 #include "util/parameters.h"
 
 #include <ctime>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -24,6 +26,8 @@ struct SchedulerStats {
 	uint64_t last_queue_length = 0;
 	uint64_t last_reserved = 0;
 	uint64_t refused = 0; // starts the plan chose that select_nodes refused
+	uint64_t plans_kept = 0;    // passes that updated the kept plan
+	uint64_t plans_rebuilt = 0; // passes that planned afresh
 };
 
 class CampaignScheduler
@@ -45,8 +49,9 @@ private:
 	};
 	struct PassInput;
 	PassInput snapshot_queue() const;
+	struct PlanOutcome plan_queue(const PassInput &input, const ParameterValues &parameters);
 	PassFigures apply_plan(const PassInput &input, const struct PlanOutcome &outcome,
-	                       const ParameterValues &parameters) const;
+	                       const ParameterValues &parameters);
 	void publish_stats(const std::string &state_dir) const;
 
 	mutable std::mutex mutex_;
@@ -55,6 +60,9 @@ private:
 	time_t last_pass_ = 0;
 	time_t seen_job_update_ = 0;
 	time_t seen_node_update_ = 0;
+	// The plan kept across passes (scheduler thread only); made anew when parameters change.
+	std::unique_ptr<plan::PlanKeeper> keeper_;
+	std::string keeper_parameters_;
 };
 
 } // namespace campaign::slurm

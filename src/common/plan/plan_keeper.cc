@@ -1,0 +1,183 @@
+// PlanKeeper: snapshot differences -> Planner updates, or a fresh plan.
+#include "plan/plan_keeper.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace campaign::plan
+{
+
+namespace
+{
+
+bool same_nodes(const Cluster &a, const Cluster &b)
+{
+	if (a.nodes.size() != b.nodes.size())
+		return false;
+	for (size_t i = 0; i < a.nodes.size(); ++i)
+		if (a.nodes[i].cpus != b.nodes[i].cpus || a.nodes[i].memory_mb != b.nodes[i].memory_mb ||
+		    a.nodes[i].state != b.nodes[i].state)
+			return false;
+	return true;
+}
+
+bool same_shape(const PendingJob &a, const PendingJob &b)
+{
+	return a.cpus == b.cpus && a.nodes_min == b.nodes_min && a.nodes_max == b.nodes_max &&
+	       a.memory_per_node_mb == b.memory_per_node_mb &&
+	       a.memory_per_cpu_mb == b.memory_per_cpu_mb && a.limit_s == b.limit_s &&
+	       a.allowed_nodes == b.allowed_nodes && a.exclusive == b.exclusive &&
+	       a.campaign_id == b.campaign_id;
+}
+
+// An overrunning job's expected end is "now + 1" in every snapshot: not a change. Nor is a
+// second or two: a scheduler's start time trails the plan's by the time it took to start.
+bool same_end(int64_t kept_s, int64_t seen_s, int64_t now_s)
+{
+	constexpr int64_t kStartSlackS = 2;
+	return (kept_s - seen_s <= kStartSlackS && seen_s - kept_s <= kStartSlackS) ||
+	       (kept_s <= now_s + 1 && seen_s <= now_s + 1);
+}
+
+} // namespace
+
+PlanKeeper::PlanKeeper(PlannerConfig config) : config_(config), planner_(config) {}
+
+Result<Plan> PlanKeeper::update(const Cluster &cluster, const std::vector<RunningJob> &running,
+                                const std::vector<PendingJob> &pending, int64_t now_s)
+{
+	// A reservation that came due unstarted would be planned again after lower-ranked ones
+	// moved into its place: plan afresh instead, as the rebuild gives it its rank back.
+	const bool came_due = next_reserved_s_ >= 0 && next_reserved_s_ <= now_s;
+	const bool in_place = has_plan_ && config_.mode != ReservationMode::per_campaign &&
+	                      !came_due && now_s >= planner_.now_s() &&
+	                      same_nodes(cluster, cluster_) && update_in_place(running, pending, now_s);
+	if (in_place) {
+		++updates_;
+		remember(cluster, running, pending);
+	} else if (Status built = rebuild(cluster, running, pending, now_s); !built) {
+		return Error{built.error()};
+	}
+	Plan plan = planner_.plan(now_s);
+	next_reserved_s_ = -1;
+	for (const auto &[id, planned] : plan.planned)
+		if (planned.status == JobStatus::reserved &&
+		    (next_reserved_s_ < 0 || planned.start_s < next_reserved_s_))
+			next_reserved_s_ = planned.start_s;
+	return plan;
+}
+
+Status PlanKeeper::rebuild(const Cluster &cluster, const std::vector<RunningJob> &running,
+                           const std::vector<PendingJob> &pending, int64_t now_s)
+{
+	++rebuilds_;
+	planner_ = Planner(config_);
+	Status built = planner_.rebuild(cluster, running, pending, now_s);
+	has_plan_ = built.ok();
+	if (has_plan_)
+		remember(cluster, running, pending);
+	return built;
+}
+
+void PlanKeeper::remember(const Cluster &cluster, const std::vector<RunningJob> &running,
+                          const std::vector<PendingJob> &pending)
+{
+	cluster_ = cluster;
+	running_.clear();
+	for (const RunningJob &job : running)
+		running_.emplace(job.id, job);
+	pending_.clear();
+	order_.clear();
+	for (const PendingJob &job : pending) {
+		pending_.emplace(job.id, job);
+		order_.push_back(job.id);
+	}
+}
+
+bool PlanKeeper::update_in_place(const std::vector<RunningJob> &running,
+                                 const std::vector<PendingJob> &pending, int64_t now_s)
+{
+	// Any refusal from the planner means the snapshot is not what we think: plan afresh.
+	return apply_running(running, now_s) && apply_pending(pending, now_s);
+}
+
+bool PlanKeeper::apply_running(const std::vector<RunningJob> &running, int64_t now_s)
+{
+	std::unordered_set<JobId> &seen = running_now_;
+	seen.clear();
+	for (const RunningJob &job : running) {
+		seen.insert(job.id);
+		auto kept = running_.find(job.id);
+		if (kept != running_.end()) {
+			if (kept->second.allocations != job.allocations ||
+			    !same_end(kept->second.expected_end_s, job.expected_end_s, now_s))
+				return false; // a limit or an allocation changed
+			continue;
+		}
+		if (!pending_.contains(job.id) || !planner_.job_started(job, now_s).ok())
+			return false; // a job we never saw pending
+	}
+	for (const auto &[id, job] : running_)
+		if (!seen.contains(id) && !planner_.job_ended(id, now_s).ok())
+			return false;
+	return true;
+}
+
+bool PlanKeeper::apply_pending(const std::vector<PendingJob> &pending, int64_t now_s)
+{
+	std::unordered_set<JobId> still_pending;
+	for (const PendingJob &job : pending) {
+		still_pending.insert(job.id);
+		auto kept = pending_.find(job.id);
+		if (kept != pending_.end() && !same_shape(kept->second, job))
+			return false;
+	}
+	std::vector<JobId> kept_order;
+	for (JobId id : order_) {
+		if (still_pending.contains(id))
+			kept_order.push_back(id);
+		else if (!running_now_.contains(id) && !planner_.job_cancelled(id, now_s).ok())
+			return false; // (started ones were handled by apply_running)
+	}
+	// The kept jobs must keep their order; new ones go in at their rank, last first so that
+	// each one's successor is already in the plan.
+	size_t next_kept = 0;
+	for (const PendingJob &job : pending)
+		if (pending_.contains(job.id) && (next_kept == kept_order.size() ||
+		                                  kept_order[next_kept++] != job.id))
+			return false;
+	if (next_kept != kept_order.size())
+		return false;
+	for (size_t k = pending.size(); k-- > 0;) {
+		if (pending_.contains(pending[k].id))
+			continue;
+		const JobId before = k + 1 < pending.size() ? pending[k + 1].id : 0;
+		if (!planner_.job_submitted(pending[k], now_s, before).ok())
+			return false;
+	}
+	return true;
+}
+
+Status PlanKeeper::started(const RunningJob &job, int64_t now_s)
+{
+	if (!has_plan_)
+		return ok_status();
+	Status booked = planner_.job_started(job, now_s);
+	if (!booked) {
+		has_plan_ = false; // plan afresh at the next snapshot
+		return booked;
+	}
+	running_[job.id] = job;
+	pending_.erase(job.id);
+	std::erase(order_, job.id);
+	return ok_status();
+}
+
+Status PlanKeeper::refused(JobId id, int64_t now_s)
+{
+	if (!has_plan_)
+		return ok_status();
+	return planner_.refused(id, now_s);
+}
+
+} // namespace campaign::plan

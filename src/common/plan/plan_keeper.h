@@ -1,0 +1,60 @@
+// PlanKeeper: one Planner kept across successive snapshots of the same machine. When a
+// snapshot differs from the last only by jobs started, ended, cancelled or submitted at some
+// rank, the kept plan is updated (reservations keep their starts or move earlier); when ranks,
+// a job's shape, the nodes or a running job's expected end changed, or a reservation came due
+// (its start passed before this snapshot), it plans afresh. Also
+// afresh in per_campaign mode, where a kept plan would protect a later campaign's head from an
+// earlier campaign's unreserved jobs. No Slurm types.
+#pragma once
+
+#include "plan/planner.h"
+
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace campaign::plan
+{
+
+class PlanKeeper
+{
+public:
+	explicit PlanKeeper(PlannerConfig config = {});
+
+	// Brings the kept plan to this snapshot (pending jobs in rank order) and plans at now_s.
+	Result<Plan> update(const Cluster &cluster, const std::vector<RunningJob> &running,
+	                    const std::vector<PendingJob> &pending_in_rank_order, int64_t now_s);
+	// The caller started a job of the last plan's starts_now, at that plan's time: the kept
+	// plan books it as planned (a start first seen in the next snapshot would be taken for a
+	// start that did not happen and planned again).
+	Status started(const RunningJob &job, int64_t now_s);
+	// The caller could not start a job the plan started now.
+	Status refused(JobId id, int64_t now_s);
+	std::vector<PlannedJob> queue() const { return planner_.queue(); }
+	uint64_t rebuilds() const { return rebuilds_; }
+	uint64_t updates() const { return updates_; }
+
+private:
+	Status rebuild(const Cluster &cluster, const std::vector<RunningJob> &running,
+	               const std::vector<PendingJob> &pending, int64_t now_s);
+	// Applies the differences; false: they are more than starts, ends, cancels and inserts.
+	bool update_in_place(const std::vector<RunningJob> &running,
+	                     const std::vector<PendingJob> &pending, int64_t now_s);
+	bool apply_running(const std::vector<RunningJob> &running, int64_t now_s);
+	bool apply_pending(const std::vector<PendingJob> &pending, int64_t now_s);
+	void remember(const Cluster &cluster, const std::vector<RunningJob> &running,
+	              const std::vector<PendingJob> &pending);
+
+	PlannerConfig config_;
+	Planner planner_;
+	bool has_plan_ = false;
+	Cluster cluster_;
+	std::unordered_map<JobId, RunningJob> running_; // as last seen
+	std::unordered_map<JobId, PendingJob> pending_; // as last given to the planner
+	std::vector<JobId> order_;                      // pending_ in rank order
+	std::unordered_set<JobId> running_now_;         // the snapshot being applied
+	int64_t next_reserved_s_ = -1; // the last plan's earliest reserved start
+	uint64_t rebuilds_ = 0, updates_ = 0;
+};
+
+} // namespace campaign::plan
