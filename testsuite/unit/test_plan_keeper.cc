@@ -27,12 +27,13 @@ std::string overcommit_of(const Machine &machine, const Plan &plan, int64_t now_
 {
 	std::vector<Booking> bookings;
 	for (const RunningJob &job : machine.running)
-		bookings.push_back({now_s, std::max(job.expected_end_s, now_s + 1), job.allocations});
+		bookings.push_back(
+		    {now_s, std::max(job.expected_end_s, now_s + 1), job.allocations});
 	for (const auto &[id, planned] : plan.planned)
 		for (const PendingJob &job : machine.pending)
 			if (job.id == id)
-				bookings.push_back(
-				    {planned.start_s, planned.start_s + job.limit_s, planned.allocations});
+				bookings.push_back({planned.start_s, planned.start_s + job.limit_s,
+				                    planned.allocations});
 	return plan_checker::overcommit(machine.cluster, bookings, now_s);
 }
 
@@ -62,10 +63,12 @@ void run_machine(uint64_t seed)
 		bool inserted_above_all = false;
 		size_t inserted_at = machine.pending.size();
 		if (random.chance(40)) {
-			inserted_at = static_cast<size_t>(random.between(0, machine.pending.size()));
-			machine.pending.insert(machine.pending.begin() + inserted_at,
-			                       plan_random::random_pending(random, next_id++,
-			                                                   machine.cluster.nodes.size()));
+			inserted_at =
+			    static_cast<size_t>(random.between(0, machine.pending.size()));
+			machine.pending.insert(
+			    machine.pending.begin() + inserted_at,
+			    plan_random::random_pending(random, next_id++,
+			                                machine.cluster.nodes.size()));
 			inserted_above_all = inserted_at == 0;
 		}
 		const uint64_t updates_before = keeper.updates();
@@ -73,22 +76,28 @@ void run_machine(uint64_t seed)
 		ck_assert_msg(plan.ok(), "seed %lu: %s", static_cast<unsigned long>(seed),
 		              plan.ok() ? "" : plan.error().c_str());
 		const std::string overcommit = overcommit_of(machine, plan.value(), now_s);
-		ck_assert_msg(overcommit.empty(), "seed %lu t=%ld: %s", static_cast<unsigned long>(seed),
-		              static_cast<long>(now_s), overcommit.c_str());
+		ck_assert_msg(overcommit.empty(), "seed %lu t=%ld: %s",
+		              static_cast<unsigned long>(seed), static_cast<long>(now_s),
+		              overcommit.c_str());
 		const bool in_place = keeper.updates() > updates_before;
-		// Reserved starts never move later in place, for jobs ranked above the inserted one.
+		// Reserved starts never move later in place, for jobs ranked above the inserted
+		// one.
 		if (in_place && !inserted_above_all)
-			for (size_t rank = 0; rank < machine.pending.size() && rank < inserted_at; ++rank) {
+			for (size_t rank = 0; rank < machine.pending.size() && rank < inserted_at;
+			     ++rank) {
 				const JobId id = machine.pending[rank].id;
 				auto before = reserved_at.find(id);
 				auto now_planned = plan.value().planned.find(id);
-				if (before != reserved_at.end() && now_planned != plan.value().planned.end())
-					ck_assert_msg(now_planned->second.start_s <=
-					                  std::max(before->second, now_s), // time passes
-					              "seed %lu: job %lu moved from %ld to %ld",
-					              static_cast<unsigned long>(seed),
-					              static_cast<unsigned long>(id), static_cast<long>(before->second),
-					              static_cast<long>(now_planned->second.start_s));
+				if (before != reserved_at.end() &&
+				    now_planned != plan.value().planned.end())
+					ck_assert_msg(
+					    now_planned->second.start_s <=
+					        std::max(before->second, now_s), // time passes
+					    "seed %lu: job %lu moved from %ld to %ld",
+					    static_cast<unsigned long>(seed),
+					    static_cast<unsigned long>(id),
+					    static_cast<long>(before->second),
+					    static_cast<long>(now_planned->second.start_s));
 			}
 		reserved_at.clear();
 		for (const auto &[id, planned] : plan.value().planned)
@@ -99,7 +108,8 @@ void run_machine(uint64_t seed)
 			auto job = std::find_if(machine.pending.begin(), machine.pending.end(),
 			                        [id](const PendingJob &p) { return p.id == id; });
 			const int64_t expected = now_s + job->limit_s;
-			machine.running.push_back({id, plan.value().planned.at(id).allocations, expected});
+			machine.running.push_back(
+			    {id, plan.value().planned.at(id).allocations, expected});
 			ck_assert(keeper.started(machine.running.back(), now_s).ok());
 			machine.true_end_s[id] = now_s + random.between(1, job->limit_s);
 			machine.pending.erase(job);

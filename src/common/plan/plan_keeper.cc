@@ -15,7 +15,8 @@ bool same_nodes(const Cluster &a, const Cluster &b)
 	if (a.nodes.size() != b.nodes.size())
 		return false;
 	for (size_t i = 0; i < a.nodes.size(); ++i)
-		if (a.nodes[i].cpus != b.nodes[i].cpus || a.nodes[i].memory_mb != b.nodes[i].memory_mb ||
+		if (a.nodes[i].cpus != b.nodes[i].cpus ||
+		    a.nodes[i].memory_mb != b.nodes[i].memory_mb ||
 		    a.nodes[i].state != b.nodes[i].state)
 			return false;
 	return true;
@@ -51,7 +52,8 @@ Result<Plan> PlanKeeper::update(const Cluster &cluster, const std::vector<Runnin
 	const bool came_due = next_reserved_s_ >= 0 && next_reserved_s_ <= now_s;
 	const bool in_place = has_plan_ && config_.mode != ReservationMode::per_campaign &&
 	                      !came_due && now_s >= planner_.now_s() &&
-	                      same_nodes(cluster, cluster_) && update_in_place(running, pending, now_s);
+	                      same_nodes(cluster, cluster_) &&
+	                      update_in_place(running, pending, now_s);
 	if (in_place) {
 		++updates_;
 		remember(cluster, running, pending);
@@ -143,8 +145,8 @@ bool PlanKeeper::apply_pending(const std::vector<PendingJob> &pending, int64_t n
 	// each one's successor is already in the plan.
 	size_t next_kept = 0;
 	for (const PendingJob &job : pending)
-		if (pending_.contains(job.id) && (next_kept == kept_order.size() ||
-		                                  kept_order[next_kept++] != job.id))
+		if (pending_.contains(job.id) &&
+		    (next_kept == kept_order.size() || kept_order[next_kept++] != job.id))
 			return false;
 	if (next_kept != kept_order.size())
 		return false;

@@ -53,7 +53,7 @@ private:
 	std::unordered_map<JobId, PendingJob> pending_; // as last given to the planner
 	std::vector<JobId> order_;                      // pending_ in rank order
 	std::unordered_set<JobId> running_now_;         // the snapshot being applied
-	int64_t next_reserved_s_ = -1; // the last plan's earliest reserved start
+	int64_t next_reserved_s_ = -1;                  // the last plan's earliest reserved start
 	uint64_t rebuilds_ = 0, updates_ = 0;
 };
 

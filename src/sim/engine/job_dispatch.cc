@@ -1,9 +1,8 @@
-// Dispatchers. The plan dispatcher keeps one Planner for the whole run and updates it in place
-// when the new rank order only adds jobs to the one it holds; it re-plans from scratch when
-// ranks changed, as sched/campaign would.
+// Dispatchers. The plan dispatcher keeps its plan across passes through the PlanKeeper that
+// sched/campaign uses, so the simulator plans as the plugin does.
 #include "engine/job_dispatch.h"
 
-#include <unordered_map>
+#include <map>
 
 namespace campaign::sim
 {
@@ -87,48 +86,53 @@ class PlanDispatch final : public JobDispatch
 {
 public:
 	PlanDispatch(uint32_t machine_cpus, plan::PlannerConfig config, DispatchJobs jobs)
-	    : planner_(config), free_cpus_(machine_cpus), jobs_(std::move(jobs)),
-	      // per_campaign reserves later campaigns' heads while earlier campaigns' other jobs
-	      // wait unprotected: a kept plan would keep such a head's booking ahead of them, where
-	      // sched/campaign, which plans afresh each pass, lets the higher-ranked job go first.
-	      rebuild_every_pass_(config.mode == plan::ReservationMode::per_campaign)
+	    : keeper_(config), free_cpus_(machine_cpus), jobs_(std::move(jobs))
 	{
 		// One node of the whole machine: SWF traces count processors, not nodes.
 		cluster_.nodes.push_back(
 		    {"machine", static_cast<int32_t>(machine_cpus), 0, plan::NodeState::up});
 	}
 
+	// The same PlanKeeper sched/campaign keeps: the plan is updated with what changed since
+	// the last pass, or made afresh (always in per_campaign mode).
 	Result<std::vector<uint32_t>> dispatch(const std::vector<uint32_t> &order,
 	                                       int64_t now_s) override
 	{
-		if (Status synced = sync(order, now_s); !synced)
-			return Error{synced.error()};
-		const plan::Plan plan = planner_.plan(now_s);
+		std::vector<plan::RunningJob> running;
+		running.reserve(running_.size());
+		for (const auto &[job, record] : running_)
+			running.push_back(record);
+		std::vector<plan::PendingJob> pending;
+		pending.reserve(order.size());
+		for (uint32_t job : order)
+			pending.push_back(pending_of(job));
+		auto plan = keeper_.update(cluster_, running, pending, now_s);
+		if (!plan)
+			return Error{plan.error()};
 		next_planned_start_s_ = -1;
-		for (const auto &[id, planned] : plan.planned)
+		for (const auto &[id, planned] : plan.value().planned)
 			if (planned.start_s > now_s &&
 			    (next_planned_start_s_ < 0 || planned.start_s < next_planned_start_s_))
 				next_planned_start_s_ = planned.start_s;
 		std::vector<uint32_t> starts;
-		for (plan::JobId id : plan.starts_now) {
+		for (plan::JobId id : plan.value().starts_now) {
 			const uint32_t job = static_cast<uint32_t>(id - 1);
-			plan::RunningJob running{id, plan.planned.at(id).allocations,
-			                         now_s + jobs_.estimate_s(job)};
-			if (Status started = planner_.job_started(running, now_s); !started)
+			plan::RunningJob record{id, plan.value().planned.at(id).allocations,
+			                        now_s + jobs_.estimate_s(job)};
+			if (Status started = keeper_.started(record, now_s); !started)
 				return Error{started.error()};
-			running_.emplace(job, std::move(running));
-			in_planner_[job] = 0;
+			running_.emplace(job, std::move(record));
 			free_cpus_ -= (*jobs_.cpus)[job];
 			starts.push_back(job);
 		}
 		return starts;
 	}
 
-	Status ended(uint32_t job, int64_t now_s) override
+	Status ended(uint32_t job, int64_t) override
 	{
 		running_.erase(job);
 		free_cpus_ += (*jobs_.cpus)[job];
-		return planner_.job_ended(plan_id(job), now_s);
+		return ok_status();
 	}
 
 	Status extended(uint32_t job, int64_t expected_end_s, int64_t) override
@@ -137,15 +141,14 @@ public:
 		if (found == running_.end())
 			return Error{"job index " + std::to_string(job) +
 			             " extended but not running"};
-		found->second.expected_end_s = expected_end_s;
-		rebuild_next_ = true;
+		found->second.expected_end_s = expected_end_s; // the keeper plans afresh
 		return ok_status();
 	}
 	uint64_t free_cpus() const override { return free_cpus_; }
 	int64_t next_planned_start_s() const override { return next_planned_start_s_; }
 
 private:
-	plan::PendingJob pending(uint32_t job) const
+	plan::PendingJob pending_of(uint32_t job) const
 	{
 		plan::PendingJob pending;
 		pending.id = plan_id(job);
@@ -157,75 +160,11 @@ private:
 		return pending;
 	}
 
-	// Whether `order` keeps the planner's jobs in the planner's order (only new jobs added).
-	bool only_adds(const std::vector<uint32_t> &order) const
-	{
-		size_t kept = 0, index = 0;
-		for (uint32_t job : order) {
-			if (job >= in_planner_.size() || !in_planner_[job])
-				continue;
-			while (index < planned_.size() && !in_planner_[planned_[index]])
-				++index;
-			if (index == planned_.size() || planned_[index] != job)
-				return false;
-			++index;
-			++kept;
-		}
-		return kept == planner_.pending_count();
-	}
-
-	Status sync(const std::vector<uint32_t> &order, int64_t now_s)
-	{
-		for (uint32_t job : order)
-			if (job >= in_planner_.size())
-				in_planner_.resize(job + 1, 0);
-		if (!rebuild_every_pass_ && !rebuild_next_ && only_adds(order)) {
-			for (size_t k = order.size(); k-- > 0;) {
-				const uint32_t job = order[k];
-				if (in_planner_[job])
-					continue;
-				const plan::JobId before =
-				    k + 1 < order.size() ? plan_id(order[k + 1]) : 0;
-				if (Status added =
-				        planner_.job_submitted(pending(job), now_s, before);
-				    !added)
-					return added;
-				in_planner_[job] = 1;
-			}
-			planned_ = order;
-			return ok_status();
-		}
-		return rebuild(order, now_s);
-	}
-
-	Status rebuild(const std::vector<uint32_t> &order, int64_t now_s)
-	{
-		std::vector<plan::RunningJob> running;
-		running.reserve(running_.size());
-		for (const auto &[job, record] : running_)
-			running.push_back(record);
-		std::vector<plan::PendingJob> queue;
-		queue.reserve(order.size());
-		for (uint32_t job : planned_)
-			in_planner_[job] = 0;
-		for (uint32_t job : order) {
-			queue.push_back(pending(job));
-			in_planner_[job] = 1;
-		}
-		planned_ = order;
-		rebuild_next_ = false;
-		return planner_.rebuild(cluster_, running, queue, now_s);
-	}
-
-	plan::Planner planner_;
+	plan::PlanKeeper keeper_;
 	plan::Cluster cluster_;
 	uint64_t free_cpus_;
 	DispatchJobs jobs_;
-	std::vector<uint32_t> planned_;   // pending jobs given to the planner, rank order
-	std::vector<uint8_t> in_planner_; // by job: pending in the planner
-	std::unordered_map<uint32_t, plan::RunningJob> running_;
-	bool rebuild_next_ = true;
-	bool rebuild_every_pass_;
+	std::map<uint32_t, plan::RunningJob> running_; // ordered: the same snapshot every run
 	int64_t next_planned_start_s_ = -1;
 };
 

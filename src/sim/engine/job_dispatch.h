@@ -3,7 +3,7 @@
 // Planner (the one sched/campaign runs) in any reservation mode.
 #pragma once
 
-#include "plan/planner.h"
+#include "plan/plan_keeper.h"
 #include "util/result.h"
 
 #include <cstdint>

@@ -160,8 +160,7 @@ CampaignScheduler::PassInput CampaignScheduler::snapshot_queue() const
 	return input;
 }
 
-PlanOutcome CampaignScheduler::plan_queue(const PassInput &input,
-                                          const ParameterValues &parameters)
+PlanOutcome CampaignScheduler::plan_queue(const PassInput &input, const ParameterValues &parameters)
 {
 	PlanOutcome outcome;
 	const std::string wanted = parameters.describe();
@@ -170,7 +169,8 @@ PlanOutcome CampaignScheduler::plan_queue(const PassInput &input,
 		keeper_parameters_ = wanted;
 	}
 	const PlanInput &snapshot = input.plan;
-	auto plan = keeper_->update(snapshot.cluster, snapshot.running, snapshot.pending, input.now);
+	auto plan =
+	    keeper_->update(snapshot.cluster, snapshot.running, snapshot.pending, input.now);
 	if (!plan.ok()) {
 		error("sched/campaign: plan not built: %s", plan.error().c_str());
 		return outcome;
@@ -181,9 +181,9 @@ PlanOutcome CampaignScheduler::plan_queue(const PassInput &input,
 	return outcome;
 }
 
-CampaignScheduler::PassFigures
-CampaignScheduler::apply_plan(const PassInput &input, const PlanOutcome &outcome,
-                              const ParameterValues &parameters)
+CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &input,
+                                                             const PlanOutcome &outcome,
+                                                             const ParameterValues &parameters)
 {
 	PassFigures figures;
 	figures.queue_length = static_cast<uint32_t>(input.plan.pending.size());
@@ -212,8 +212,8 @@ CampaignScheduler::apply_plan(const PassInput &input, const PlanOutcome &outcome
 		figures.started += started.started;
 		if (started.started) { // the kept plan books it as planned
 			const int64_t limit_s = input.plan.pending[index.at(id)].limit_s;
-			(void)keeper_->started({id, plan.planned.at(id).allocations, input.now + limit_s},
-			                       input.now);
+			(void)keeper_->started(
+			    {id, plan.planned.at(id).allocations, input.now + limit_s}, input.now);
 		} else {
 			(void)keeper_->refused(id, input.now);
 			figures.refused++;

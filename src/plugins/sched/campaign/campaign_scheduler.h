@@ -25,7 +25,7 @@ struct SchedulerStats {
 	uint64_t max_pass_us = 0;
 	uint64_t last_queue_length = 0;
 	uint64_t last_reserved = 0;
-	uint64_t refused = 0; // starts the plan chose that select_nodes refused
+	uint64_t refused = 0;       // starts the plan chose that select_nodes refused
 	uint64_t plans_kept = 0;    // passes that updated the kept plan
 	uint64_t plans_rebuilt = 0; // passes that planned afresh
 };

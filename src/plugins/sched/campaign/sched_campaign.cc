@@ -14,12 +14,13 @@ using namespace campaign::slurm;
 
 extern "C" {
 __attribute__((visibility("default"))) extern const char plugin_name[] =
-	"Campaign-aware schedule-based backfill plugin";
+    "Campaign-aware schedule-based backfill plugin";
 __attribute__((visibility("default"))) extern const char plugin_type[] = "sched/campaign";
 __attribute__((visibility("default"))) extern const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 }
 
-namespace {
+namespace
+{
 
 struct PluginState {
 	std::unique_ptr<CampaignScheduler> scheduler;
