@@ -212,3 +212,23 @@ campsim_order() { # partition cpus core-policy
 	capture_job_list "$1" "$list"
 	"$campsim_bin" rank --jobs "$list" --cpus "$2" --at "$now" --rank-policy "$3" | tr '\n' ' '
 }
+
+# check_head_not_starved HEAD_JOB PUBLISHED SMALL_JOB...: after the queue drained, at least 10
+# of the small jobs ended before the head job started, and the head job started no later than
+# the start published for it (`squeue --start` when it reached the head).
+check_head_not_starved() {
+	local head_job=$1 published=$2 jobcomp head_start backfilled=0 id
+	shift 2
+	jobcomp=$("$localcluster" path jobcomp)
+	epoch() { date -d "$1" +%s; }
+	field() { grep "^JobId=$1 " "$jobcomp" | sed -n "s/.* $2=\([^ ]*\).*/\1/p"; }
+	head_start=$(epoch "$(field "$head_job" StartTime)")
+	for id in "$@"; do
+		[ "$(epoch "$(field "$id" EndTime)")" -le "$head_start" ] && backfilled=$((backfilled + 1))
+	done
+	echo "  $backfilled small jobs ended before the head job started at $(field "$head_job" StartTime)"
+	check "at least 10 small jobs backfilled and finished before the head job started" \
+		test "$backfilled" -ge 10
+	check "the head job started no later than its published start ($published)" \
+		test "$head_start" -le "$(epoch "$published")"
+}

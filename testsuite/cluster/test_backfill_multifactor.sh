@@ -78,19 +78,7 @@ check_equal "every pending job has a published start (conservative)" "$(wc -l <<
 check_reservations_published "while the small jobs backfill"
 
 check "the queue drains within 150 s" wait_until 150 queue_empty
-jobcomp=$("$localcluster" path jobcomp)
-epoch() { date -d "$1" +%s; }
-field() { grep "^JobId=$1 " "$jobcomp" | sed -n "s/.* $2=\([^ ]*\).*/\1/p"; }
-head_start=$(epoch "$(field "$head_job" StartTime)")
-backfilled=0
-for id in "${small[@]}"; do
-	[ "$(epoch "$(field "$id" EndTime)")" -le "$head_start" ] && backfilled=$((backfilled + 1))
-done
-echo "  $backfilled small jobs ended before the head job started at $(field "$head_job" StartTime)"
-check "at least 10 small jobs backfilled and finished before the head job started" \
-	test "$backfilled" -ge 10
-check "the head job started no later than its published start ($published)" \
-	test "$head_start" -le "$(epoch "$published")"
+check_head_not_starved "$head_job" "$published" "${small[@]}"
 check_equal "all 14 jobs completed" 14 "$(completed_count)"
 
 echo "== a deep queue: reservations published, sdiag's cycle time against /proc"
