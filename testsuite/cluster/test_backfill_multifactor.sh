@@ -94,13 +94,13 @@ for i in $(seq 1 8); do
 	submit "camp$((i % 7 + 1))" --array=1-1000 -n 1 -t $((i + 1)) --wrap "sleep 1" >/dev/null
 done
 queue_is() { [ "$(sched_stat last_queue_length)" = "$1" ]; }
-check "a pass plans the 2048 tasks of 8 arrays" wait_until 30 queue_is 2048
+check "a pass plans the 2048 tasks of 8 arrays" wait_until 120 queue_is 2048
 check_reservations_published "8 arrays of 1-CPU tasks"
 for i in $(seq 1 88); do
 	submit "camp$((i % 7 + 1))" --array=1-1000 -n $((i % 3 + 2)) -t $((i % 30 + 1)) \
 		--wrap "sleep 1" >/dev/null
 done
-check "a pass plans all 24576 array tasks" wait_until 30 queue_is 24576
+check "a pass plans all 24576 array tasks" wait_until 120 queue_is 24576
 check_reservations_published "96 arrays"
 lost=$(squeue -h -t PD --start -o '%S %Q' | sort -k2n | head -8 | grep -c '^20')
 check_equal "the 8 lowest-ranked arrays (1 CPU) lost their reservations" 0 "$lost"
