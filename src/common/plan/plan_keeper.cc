@@ -31,6 +31,8 @@ bool same_shape(const PendingJob &a, const PendingJob &b)
 	       a.campaign_id == b.campaign_id;
 }
 
+constexpr size_t kMaxInsertsAbove = 8;
+
 // An overrunning job's expected end is "now + 1" in every snapshot: not a change. Nor is a
 // second or two: a scheduler's start time trails the plan's by the time it took to start.
 bool same_end(int64_t kept_s, int64_t seen_s, int64_t now_s)
@@ -141,8 +143,7 @@ bool PlanKeeper::apply_pending(const std::vector<PendingJob> &pending, int64_t n
 		else if (!running_now_.contains(id) && !planner_.job_cancelled(id, now_s).ok())
 			return false; // (started ones were handled by apply_running)
 	}
-	// The kept jobs must keep their order; new ones go in at their rank, last first so that
-	// each one's successor is already in the plan.
+	// The kept jobs must keep their order.
 	size_t next_kept = 0;
 	for (const PendingJob &job : pending)
 		if (pending_.contains(job.id) &&
@@ -150,11 +151,23 @@ bool PlanKeeper::apply_pending(const std::vector<PendingJob> &pending, int64_t n
 			return false;
 	if (next_kept != kept_order.size())
 		return false;
-	for (size_t k = pending.size(); k-- > 0;) {
+	// New jobs after every kept one are appended, in rank order (cheap). Each job inserted
+	// above a kept one plans everything below it again: beyond a few, one fresh plan is
+	// cheaper (a burst of submissions at mixed ranks would cost O(queue^2)).
+	size_t tail_start = pending.size();
+	while (tail_start > 0 && !pending_.contains(pending[tail_start - 1].id))
+		--tail_start;
+	size_t inserted_above = 0;
+	for (size_t k = 0; k < tail_start; ++k)
+		if (!pending_.contains(pending[k].id) && ++inserted_above > kMaxInsertsAbove)
+			return false;
+	for (size_t k = tail_start; k < pending.size(); ++k)
+		if (!planner_.job_submitted(pending[k], now_s, 0).ok())
+			return false;
+	for (size_t k = tail_start; k-- > 0;) { // last first: each one's successor is planned
 		if (pending_.contains(pending[k].id))
 			continue;
-		const JobId before = k + 1 < pending.size() ? pending[k + 1].id : 0;
-		if (!planner_.job_submitted(pending[k], now_s, before).ok())
+		if (!planner_.job_submitted(pending[k], now_s, pending[k + 1].id).ok())
 			return false;
 	}
 	return true;
