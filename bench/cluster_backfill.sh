@@ -13,7 +13,8 @@
 # seconds), WINDOW_MIN (43200: bf_window and campaign_horizon alike; bf_window's maximum, 30 days,
 # so both plan as far ahead as sched/backfill can; Slurm's default is 1440),
 # BF_MAX_TIME (600: whole-queue backfill's bf_max_time, so one cycle can cover the queue),
-# CYCLES (3), SUBMIT_PARALLEL (4: concurrent sbatch), PLUGIN_DIR.
+# CYCLES (3), SETTLE_TIMEOUT (3600: seconds from the release to a cycle over the whole queue),
+# SUBMIT_PARALLEL (4: concurrent sbatch), PLUGIN_DIR.
 # Replay: REPLAY=1 (CYCLE_BENCH=0 skips the cycle benchmark), TRACE (../shared/traces/
 # SDSC-SP2-1998-4.2-cln.swf.gz), TRACE_START_H (0: hours after the trace's first job),
 # TRACE_HOURS (1), SPEEDUP (6), REPLAY_NODES (4: 128 CPUs, the SP2's size).
@@ -29,6 +30,7 @@ interval=${INTERVAL:-30}
 window_min=${WINDOW_MIN:-43200}
 bf_max_time=${BF_MAX_TIME:-600}
 cycles=${CYCLES:-3}
+settle_timeout=${SETTLE_TIMEOUT:-3600}
 submit_parallel=${SUBMIT_PARALLEL:-4}
 results=$(mktemp /tmp/cluster_backfill.XXXXXX)
 
@@ -207,14 +209,28 @@ window() {
 	say "${label}_squeue_latency_max" "$squeue_max" ms
 }
 
-# measure LABEL THREAD: after a cycle over the released queue, the steady window; for
+# settle LABEL JOBS: from the release until a cycle that saw all JOBS queued has ended (and no
+# other runs); prints that stretch's longest cycle (sched/campaign's passes there insert the
+# released jobs into its kept plan).
+settle() {
+	local deadline=$((SECONDS + settle_timeout))
+	sdiag -r >/dev/null
+	until [ "$(backfill_stat "Total cycles")" -ge 1 ] && [ "$(backfill_stat "Last queue length")" -ge "$2" ] &&
+		! sdiag | grep -q '^Backfilling stats (WARNING'; do
+		[ "$SECONDS" -lt "$deadline" ] || { note "$1: no cycle saw the whole queue"; return 1; }
+		sleep 1
+	done
+	say "${1}_release_cycles" "$(backfill_stat "Total cycles")" cycles
+	say "${1}_release_cycle_max" "$(us_to_ms "$(backfill_stat "Max cycle")")" ms
+}
+
+# measure LABEL JOBS THREAD: once a cycle has seen the whole queue, the steady window; for
 # sched/campaign, whose passes then update a kept plan, a second window of passes planned afresh.
 measure() {
-	local label=$1 thread_name=$2 tid
+	local label=$1 jobs=$2 thread_name=$3 tid
 	tid=$(thread_of "$thread_name")
 	[ -n "$tid" ] || { note "$label: no slurmctld thread named $thread_name"; return 1; }
-	sdiag -r >/dev/null
-	wait_backfill_cycles 1 $((interval + bf_max_time + 300)) || { note "$label: no cycle"; return 1; }
+	settle "$label" "$jobs" || return 1
 	window "$label" "$tid" 0 || return 1
 	[ "$thread_name" = campsched ] && window "${label/campaign/campaign_afresh}" "$tid" 1
 }
@@ -230,7 +246,7 @@ run() {
 		release_s=$(release_all)
 		note "$label: $jobs jobs submitted held in $submit_s s, released in $release_s s"
 		say "${label}_submit_time" "$submit_s" s
-		measure "$label" "$thread_name"
+		measure "$label" "$jobs" "$thread_name"
 	fi
 	"$cluster" stop >/dev/null 2>&1
 }
@@ -318,8 +334,9 @@ started_ids() {
 	} | sort -u
 }
 
-# replay_one LABEL CONF_LINE...: the scaled trace window on a fresh empty cluster: jobs started
-# (sdiag) and the mean share of allocated CPUs sampled every 5 s.
+# replay_one LABEL JOBS_FILE SECONDS NODES CONF_LINE...: the scaled trace window on a fresh empty
+# cluster: jobs started (completion log and squeue; sdiag's counter beside it) and the mean share
+# of allocated CPUs sampled every 5 s.
 replay_one() {
 	local label=$1 jobs_file=$2 duration_s=$3 replay_nodes=$4
 	shift 4
