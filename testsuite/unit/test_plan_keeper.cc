@@ -37,44 +37,90 @@ std::string overcommit_of(const Machine &machine, const Plan &plan, int64_t now_
 	return plan_checker::overcommit(machine.cluster, bookings, now_s);
 }
 
+bool same_plan(const Plan &a, const Plan &b)
+{
+	if (a.starts_now != b.starts_now || a.planned.size() != b.planned.size())
+		return false;
+	for (const auto &[id, planned] : a.planned) {
+		auto other = b.planned.find(id);
+		if (other == b.planned.end() || other->second.start_s != planned.start_s ||
+		    other->second.status != planned.status ||
+		    other->second.allocations != planned.allocations)
+			return false;
+	}
+	return true;
+}
+
+int64_t pending_limit_s(const Machine &machine, JobId id)
+{
+	for (const PendingJob &job : machine.pending)
+		if (job.id == id)
+			return job.limit_s;
+	return 0;
+}
+
+// Ends (some early), cancels, an arrival at a random rank. Returns the arrival's rank
+// (the queue's length if none).
+size_t step_machine(Machine &machine, plan_random::Random &random, int64_t now_s, JobId &next_id)
+{
+	std::erase_if(machine.running,
+	              [&](const RunningJob &job) { return machine.true_end_s[job.id] <= now_s; });
+	if (!machine.pending.empty() && random.chance(10))
+		machine.pending.erase(machine.pending.begin() +
+		                      random.between(0, machine.pending.size() - 1));
+	size_t inserted_at = machine.pending.size();
+	if (random.chance(40)) {
+		inserted_at = static_cast<size_t>(random.between(0, machine.pending.size()));
+		machine.pending.insert(
+		    machine.pending.begin() + inserted_at,
+		    plan_random::random_pending(random, next_id++, machine.cluster.nodes.size()));
+	}
+	return inserted_at;
+}
+
+// Starts what the plan starts now; each ends at or before its estimate.
+void start_planned(Machine &machine, PlanKeeper &keeper, const Plan &plan,
+                   plan_random::Random &random, int64_t now_s)
+{
+	for (JobId id : plan.starts_now) {
+		auto job = std::find_if(machine.pending.begin(), machine.pending.end(),
+		                        [id](const PendingJob &p) { return p.id == id; });
+		const int64_t expected = now_s + job->limit_s;
+		machine.running.push_back({id, plan.planned.at(id).allocations, expected});
+		ck_assert(keeper.started(machine.running.back(), now_s).ok());
+		machine.true_end_s[id] = now_s + random.between(1, job->limit_s);
+		machine.pending.erase(job);
+	}
+}
+
 void run_machine(uint64_t seed)
 {
 	plan_random::Random random(seed);
 	plan_random::Instance instance = plan_random::random_instance(seed, 0);
 	PlannerConfig config = instance.config;
-	if (config.mode == ReservationMode::per_campaign) // per_campaign always plans afresh
-		config.mode = ReservationMode::conservative;
 	if (config.mode == ReservationMode::per_campaign) // always afresh: nothing kept to check
 		config.mode = ReservationMode::conservative;
-	PlanKeeper keeper(config);
+	PlanKeeper keeper(config), twin(config);
 	Machine machine{instance.cluster, instance.running, {}, instance.pending};
 	for (const RunningJob &job : machine.running)
 		machine.true_end_s[job.id] = job.expected_end_s;
 	JobId next_id = 5000;
 	std::map<JobId, int64_t> reserved_at; // last in-place plan's reserved starts
 	for (int64_t now_s = 0; now_s < 400; now_s += random.between(1, 20)) {
-		// Ends (some early), cancels, arrivals at a random rank.
-		std::erase_if(machine.running, [&](const RunningJob &job) {
-			return machine.true_end_s[job.id] <= now_s;
-		});
-		if (!machine.pending.empty() && random.chance(10))
-			machine.pending.erase(machine.pending.begin() +
-			                      random.between(0, machine.pending.size() - 1));
-		bool inserted_above_all = false;
-		size_t inserted_at = machine.pending.size();
-		if (random.chance(40)) {
-			inserted_at =
-			    static_cast<size_t>(random.between(0, machine.pending.size()));
-			machine.pending.insert(
-			    machine.pending.begin() + inserted_at,
-			    plan_random::random_pending(random, next_id++,
-			                                machine.cluster.nodes.size()));
-			inserted_above_all = inserted_at == 0;
-		}
+		const size_t inserted_at = step_machine(machine, random, now_s, next_id);
+		const bool inserted_above_all = inserted_at == 0;
 		const uint64_t updates_before = keeper.updates();
 		auto plan = keeper.update(machine.cluster, machine.running, machine.pending, now_s);
 		ck_assert_msg(plan.ok(), "seed %lu: %s", static_cast<unsigned long>(seed),
 		              plan.ok() ? "" : plan.error().c_str());
+		// The same snapshots with the running jobs listed the other way round: same plan.
+		const std::vector<RunningJob> reversed(machine.running.rbegin(),
+		                                       machine.running.rend());
+		auto twin_plan = twin.update(machine.cluster, reversed, machine.pending, now_s);
+		ck_assert(twin_plan.ok());
+		ck_assert_msg(same_plan(twin_plan.value(), plan.value()),
+		              "seed %lu t=%ld: the plan depends on the running jobs' order",
+		              static_cast<unsigned long>(seed), static_cast<long>(now_s));
 		const std::string overcommit = overcommit_of(machine, plan.value(), now_s);
 		ck_assert_msg(overcommit.empty(), "seed %lu t=%ld: %s",
 		              static_cast<unsigned long>(seed), static_cast<long>(now_s),
@@ -103,23 +149,86 @@ void run_machine(uint64_t seed)
 		for (const auto &[id, planned] : plan.value().planned)
 			if (planned.status == JobStatus::reserved)
 				reserved_at[id] = planned.start_s;
-		// Start what the plan starts now; each ends at or before its estimate.
-		for (JobId id : plan.value().starts_now) {
-			auto job = std::find_if(machine.pending.begin(), machine.pending.end(),
-			                        [id](const PendingJob &p) { return p.id == id; });
-			const int64_t expected = now_s + job->limit_s;
-			machine.running.push_back(
-			    {id, plan.value().planned.at(id).allocations, expected});
-			ck_assert(keeper.started(machine.running.back(), now_s).ok());
-			machine.true_end_s[id] = now_s + random.between(1, job->limit_s);
-			machine.pending.erase(job);
-		}
+		for (JobId id : plan.value().starts_now)
+			ck_assert(twin.started({id, plan.value().planned.at(id).allocations,
+			                        now_s + pending_limit_s(machine, id)},
+			                       now_s)
+			              .ok());
+		start_planned(machine, keeper, plan.value(), random, now_s);
 	}
 	ck_assert_msg(keeper.updates() > 0, "seed %lu: never kept a plan",
 	              static_cast<unsigned long>(seed));
 }
 
+// Modes that plan afresh at every snapshot (per_campaign; starts_only) replan on the kept
+// running jobs: the plan must be the one a new planner makes of the same snapshot, and with
+// starts_only the same starts. Running jobs here also overrun and have their limits raised.
+void run_afresh_machine(uint64_t seed, bool starts_only)
+{
+	plan_random::Random random(seed);
+	plan_random::Instance instance = plan_random::random_instance(seed, 0);
+	PlannerConfig config = instance.config;
+	config.starts_only = starts_only;
+	if (!starts_only) // other modes keep plans: not this test
+		config.mode = ReservationMode::per_campaign;
+	PlannerConfig full = config;
+	full.starts_only = false;
+	PlanKeeper keeper(config);
+	Machine machine{instance.cluster, instance.running, {}, instance.pending};
+	for (const RunningJob &job : machine.running)
+		machine.true_end_s[job.id] = job.expected_end_s + (random.chance(20) ? 15 : 0);
+	JobId next_id = 5000;
+	for (int64_t now_s = 0; now_s < 400; now_s += random.between(1, 20)) {
+		step_machine(machine, random, now_s, next_id);
+		if (!machine.running.empty() && random.chance(15)) // a raised limit
+			machine.running[random.between(0, machine.running.size() - 1)]
+			    .expected_end_s += random.between(1, 30);
+		auto kept = keeper.update(machine.cluster, machine.running, machine.pending, now_s);
+		Planner fresh(full);
+		ck_assert(
+		    fresh.rebuild(machine.cluster, machine.running, machine.pending, now_s).ok());
+		const Plan expected = fresh.plan(now_s);
+		ck_assert_msg(kept.ok(), "seed %lu: %s", static_cast<unsigned long>(seed),
+		              kept.ok() ? "" : kept.error().c_str());
+		const Plan &plan = kept.value();
+		ck_assert_msg(plan.starts_now == expected.starts_now,
+		              "seed %lu t=%ld: %zu starts, a new planner %zu",
+		              static_cast<unsigned long>(seed), static_cast<long>(now_s),
+		              plan.starts_now.size(), expected.starts_now.size());
+		for (JobId id : expected.starts_now)
+			ck_assert(plan.planned.at(id).allocations ==
+			          expected.planned.at(id).allocations);
+		if (!starts_only)
+			for (const auto &[id, planned] : expected.planned) {
+				auto same = plan.planned.find(id);
+				ck_assert_msg(same != plan.planned.end() &&
+				                  same->second.start_s == planned.start_s &&
+				                  same->second.status == planned.status &&
+				                  same->second.allocations == planned.allocations,
+				              "seed %lu t=%ld: job %lu planned differently",
+				              static_cast<unsigned long>(seed),
+				              static_cast<long>(now_s),
+				              static_cast<unsigned long>(id));
+			}
+		start_planned(machine, keeper, plan, random, now_s);
+	}
+}
+
 } // namespace
+
+START_TEST(test_plan_keeper_replans_per_campaign_as_a_new_planner_would)
+{
+	for (uint64_t seed = 1; seed <= 200; ++seed)
+		run_afresh_machine(seed, false);
+}
+END_TEST
+
+START_TEST(test_plan_keeper_starts_only_starts_what_a_whole_plan_starts)
+{
+	for (uint64_t seed = 1; seed <= 200; ++seed)
+		run_afresh_machine(seed, true);
+}
+END_TEST
 
 START_TEST(test_plan_keeper_random_machines_stay_valid_and_keep_reservations)
 {
@@ -156,6 +265,8 @@ int main()
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_plan_keeper_random_machines_stay_valid_and_keep_reservations);
 	tcase_add_test(tc, test_plan_keeper_plans_afresh_when_ranks_change);
+	tcase_add_test(tc, test_plan_keeper_replans_per_campaign_as_a_new_planner_would);
+	tcase_add_test(tc, test_plan_keeper_starts_only_starts_what_a_whole_plan_starts);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

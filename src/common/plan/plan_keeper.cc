@@ -52,14 +52,13 @@ Result<Plan> PlanKeeper::update(const Cluster &cluster, const std::vector<Runnin
 	// A reservation that came due unstarted would be planned again after lower-ranked ones
 	// moved into its place: plan afresh instead, as the rebuild gives it its rank back.
 	const bool came_due = next_reserved_s_ >= 0 && next_reserved_s_ <= now_s;
-	const bool in_place = has_plan_ && config_.mode != ReservationMode::per_campaign &&
-	                      !came_due && now_s >= planner_.now_s() &&
-	                      same_nodes(cluster, cluster_) &&
+	const bool in_place = has_plan_ && !plans_afresh_always() && !came_due &&
+	                      now_s >= planner_.now_s() && same_nodes(cluster, cluster_) &&
 	                      update_in_place(running, pending, now_s);
 	if (in_place) {
 		++updates_;
 		remember(cluster, running, pending);
-	} else if (Status built = rebuild(cluster, running, pending, now_s); !built) {
+	} else if (Status built = afresh(cluster, running, pending, now_s); !built) {
 		return Error{built.error()};
 	}
 	Plan plan = planner_.plan(now_s);
@@ -71,11 +70,23 @@ Result<Plan> PlanKeeper::update(const Cluster &cluster, const std::vector<Runnin
 	return plan;
 }
 
+// A fresh plan; on the same nodes, the running jobs' bookings are kept and updated.
+Status PlanKeeper::afresh(const Cluster &cluster, const std::vector<RunningJob> &running,
+                          const std::vector<PendingJob> &pending, int64_t now_s)
+{
+	++rebuilds_;
+	if (!has_plan_ || now_s < planner_.now_s() || !same_nodes(cluster, cluster_))
+		return rebuild(cluster, running, pending, now_s);
+	if (!planner_.replan(running, pending, now_s).ok())
+		return rebuild(cluster, running, pending, now_s); // it says why, if it is our input
+	remember(cluster, running, pending);
+	return ok_status();
+}
+
 Status PlanKeeper::rebuild(const Cluster &cluster, const std::vector<RunningJob> &running,
                            const std::vector<PendingJob> &pending, int64_t now_s)
 {
-	++rebuilds_;
-	planner_ = Planner(config_);
+	// The same planner: its buffers are reused, and refusals still held survive the rebuild.
 	Status built = planner_.rebuild(cluster, running, pending, now_s);
 	has_plan_ = built.ok();
 	if (has_plan_)
@@ -87,6 +98,8 @@ void PlanKeeper::remember(const Cluster &cluster, const std::vector<RunningJob> 
                           const std::vector<PendingJob> &pending)
 {
 	cluster_ = cluster;
+	if (plans_afresh_always())
+		return; // no job lists: nothing to compare the next snapshot with
 	running_.clear();
 	for (const RunningJob &job : running)
 		running_.emplace(job.id, job);
@@ -107,22 +120,34 @@ bool PlanKeeper::update_in_place(const std::vector<RunningJob> &running,
 
 bool PlanKeeper::apply_running(const std::vector<RunningJob> &running, int64_t now_s)
 {
+	// Starts and ends are applied in id order: the kept plan must not depend on the order of
+	// the snapshot's lists (each update compresses the plan, and compression is greedy).
 	std::unordered_set<JobId> &seen = running_now_;
 	seen.clear();
+	std::vector<const RunningJob *> started;
 	for (const RunningJob &job : running) {
 		seen.insert(job.id);
 		auto kept = running_.find(job.id);
-		if (kept != running_.end()) {
-			if (kept->second.allocations != job.allocations ||
-			    !same_end(kept->second.expected_end_s, job.expected_end_s, now_s))
-				return false; // a limit or an allocation changed
+		if (kept == running_.end()) {
+			started.push_back(&job);
 			continue;
 		}
-		if (!pending_.contains(job.id) || !planner_.job_started(job, now_s).ok())
-			return false; // a job we never saw pending
+		if (kept->second.allocations != job.allocations ||
+		    !same_end(kept->second.expected_end_s, job.expected_end_s, now_s))
+			return false; // a limit or an allocation changed
 	}
+	std::sort(started.begin(), started.end(),
+	          [](const RunningJob *a, const RunningJob *b) { return a->id < b->id; });
+	for (const RunningJob *job : started)
+		if (!pending_.contains(job->id) || !planner_.job_started(*job, now_s).ok())
+			return false; // a job we never saw pending
+	std::vector<JobId> ended;
 	for (const auto &[id, job] : running_)
-		if (!seen.contains(id) && !planner_.job_ended(id, now_s).ok())
+		if (!seen.contains(id))
+			ended.push_back(id);
+	std::sort(ended.begin(), ended.end());
+	for (JobId id : ended)
+		if (!planner_.job_ended(id, now_s).ok())
 			return false;
 	return true;
 }
@@ -182,6 +207,8 @@ Status PlanKeeper::started(const RunningJob &job, int64_t now_s)
 		has_plan_ = false; // plan afresh at the next snapshot
 		return booked;
 	}
+	if (plans_afresh_always())
+		return ok_status(); // nothing remembered (see remember)
 	running_[job.id] = job;
 	pending_.erase(job.id);
 	std::erase(order_, job.id);

@@ -4,7 +4,7 @@
 // a job's shape, the nodes or a running job's expected end changed, or a reservation came due
 // (its start passed before this snapshot), it plans afresh. Also
 // afresh in per_campaign mode, where a kept plan would protect a later campaign's head from an
-// earlier campaign's unreserved jobs. No Slurm types.
+// earlier campaign's unreserved jobs, and with starts_only. No Slurm types.
 #pragma once
 
 #include "plan/planner.h"
@@ -35,11 +35,19 @@ public:
 	uint64_t updates() const { return updates_; }
 
 private:
+	Status afresh(const Cluster &cluster, const std::vector<RunningJob> &running,
+	              const std::vector<PendingJob> &pending, int64_t now_s);
 	Status rebuild(const Cluster &cluster, const std::vector<RunningJob> &running,
 	               const std::vector<PendingJob> &pending, int64_t now_s);
 	// Applies the differences; false: they are more than starts, ends, cancels and inserts.
 	bool update_in_place(const std::vector<RunningJob> &running,
 	                     const std::vector<PendingJob> &pending, int64_t now_s);
+	// per_campaign (a kept plan would protect a later campaign's head from an earlier
+	// campaign's unreserved jobs) and starts_only (jobs below the last start are unplaced).
+	bool plans_afresh_always() const
+	{
+		return config_.mode == ReservationMode::per_campaign || config_.starts_only;
+	}
 	bool apply_running(const std::vector<RunningJob> &running, int64_t now_s);
 	bool apply_pending(const std::vector<PendingJob> &pending, int64_t now_s);
 	void remember(const Cluster &cluster, const std::vector<RunningJob> &running,

@@ -80,6 +80,10 @@ struct PlannerConfig {
 	// On compression, the first reserved jobs (rank order) may move to any node; the others
 	// only move earlier on the nodes they already have (cheap: they only look at those).
 	int32_t compress_search_depth = 16;
+	// Only the plan's starts now are used (the simulator in per_campaign mode): placing stops
+	// at the first rank below which no job can start now (each needs more CPUs than are free
+	// now). Jobs below get no placement, so the PlanKeeper never keeps such a plan.
+	bool starts_only = false;
 };
 
 enum class JobStatus {

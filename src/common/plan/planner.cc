@@ -3,6 +3,8 @@
 #include "plan/planner.h"
 
 #include <algorithm>
+#include <functional>
+#include <limits>
 #include <string>
 
 namespace campaign::plan
@@ -47,44 +49,37 @@ Status Planner::check_running(const RunningJob &job) const
 	return ok_status();
 }
 
-Result<Planner::Entry> Planner::make_entry(const PendingJob &job) const
+Result<Planner::Entry> Planner::make_entry(const PendingJob &job)
 {
-	const std::string who = job_name(job.id);
+	auto who = [&] { return job_name(job.id); }; // only on error: this runs per job per plan
 	if (job.id == 0)
 		return Error{"pending job with id 0"};
 	if (job.cpus <= 0 && job.nodes_min <= 0)
-		return Error{who + ": needs at least one CPU"};
+		return Error{who() + ": needs at least one CPU"};
 	if (job.limit_s <= 0)
-		return Error{who + ": time limit must be positive, got " +
+		return Error{who() + ": time limit must be positive, got " +
 		             std::to_string(job.limit_s) + " s"};
 	if (job.memory_per_node_mb < 0 || job.memory_per_cpu_mb < 0)
-		return Error{who + ": negative memory request"};
+		return Error{who() + ": negative memory request"};
 	if (job.nodes_max > 0 && job.nodes_max < job.nodes_min)
-		return Error{who + ": nodes_max " + std::to_string(job.nodes_max) +
+		return Error{who() + ": nodes_max " + std::to_string(job.nodes_max) +
 		             " below nodes_min " + std::to_string(job.nodes_min)};
 	Entry entry;
 	entry.job = job;
 	entry.job.cpus = std::max(job.cpus, job.nodes_min); // at least one CPU per node
 	std::vector<NodeIndex> &allowed = entry.job.allowed_nodes;
-	std::sort(allowed.begin(), allowed.end());
-	allowed.erase(std::unique(allowed.begin(), allowed.end()), allowed.end());
+	if (std::adjacent_find(allowed.begin(), allowed.end(), std::greater_equal<NodeIndex>()) !=
+	    allowed.end()) {
+		std::sort(allowed.begin(), allowed.end());
+		allowed.erase(std::unique(allowed.begin(), allowed.end()), allowed.end());
+	}
 	for (NodeIndex node : allowed)
 		if (node < 0 || static_cast<size_t>(node) >= cluster_.nodes.size())
-			return Error{who + ": allowed node index " + std::to_string(node) +
+			return Error{who() + ": allowed node index " + std::to_string(node) +
 			             " is not in the cluster"};
-	for (size_t node = 0; node < cluster_.nodes.size(); ++node) {
-		const auto index = static_cast<NodeIndex>(node);
-		const bool allowed_here =
-		    allowed.empty() || std::binary_search(allowed.begin(), allowed.end(), index);
-		if (allowed_here && profile_.usable(index))
-			entry.candidates.push_back(index);
-	}
-	std::vector<int32_t> empty_machine;
-	for (NodeIndex node : entry.candidates)
-		empty_machine.push_back(
-		    usable_cpus(entry.job, profile_.capacity(node), profile_.capacity(node)));
+	entry.candidates = candidate_cache_.candidates(allowed, profile_);
 	entry.fits_empty_machine =
-	    !choose_nodes(entry.job, entry.candidates, empty_machine, profile_).empty();
+	    candidate_cache_.fits_empty_machine(entry.job, entry.candidates, profile_);
 	return entry;
 }
 
@@ -154,7 +149,8 @@ std::optional<Placement> Planner::search(const Entry &entry, int64_t from_s, int
 		start_s = std::max(start_s, memo->lower_bound(entry.job));
 	std::optional<Placement> found;
 	if (start_s <= until_s)
-		found = GapSearch(profile_).earliest(entry.job, entry.candidates, start_s, until_s);
+		found =
+		    GapSearch(profile_).earliest(entry.job, *entry.candidates, start_s, until_s);
 	if (memo)
 		memo->record(entry.job, found ? found->start_s : until_s + 1);
 	return found;
@@ -195,8 +191,24 @@ void Planner::plan_from(size_t first_index)
 			policy_.record_reservation(queue_[i].job);
 	}
 	SearchMemo memo;
-	for (size_t i = first_index; i < queue_.size(); ++i)
+	const std::vector<int32_t> smallest =
+	    config_.starts_only ? smallest_cpus_from(first_index) : std::vector<int32_t>{};
+	for (size_t i = first_index; i < queue_.size(); ++i) {
+		if (config_.starts_only &&
+		    smallest[i - first_index] > profile_.usable_free_cpus(profile_.slot_at(now_s_)))
+			break; // starts_only: no job from here on can start now
 		place(queue_[i], &memo);
+	}
+}
+
+// For each queue position from first_index on, the fewest CPUs any job there or below needs.
+std::vector<int32_t> Planner::smallest_cpus_from(size_t first_index) const
+{
+	std::vector<int32_t> smallest(queue_.size() - std::min(first_index, queue_.size()));
+	int32_t below = std::numeric_limits<int32_t>::max();
+	for (size_t i = queue_.size(); i-- > first_index;)
+		smallest[i - first_index] = below = std::min(below, queue_[i].job.cpus);
+	return smallest;
 }
 
 } // namespace campaign::plan
@@ -213,6 +225,7 @@ Status Planner::rebuild(const Cluster &cluster, const std::vector<RunningJob> &r
 		running_.clear();
 		pending_ids_.clear();
 		profile_ = ResourceProfile(cluster_, now_s_);
+		candidate_cache_.clear();
 		return status;
 	}
 	plan_from(0);
@@ -228,30 +241,44 @@ Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &runn
 			             "' has negative CPUs or memory"};
 	cluster_ = cluster;
 	now_s_ = now_s;
-	profile_ = ResourceProfile(cluster_, now_s);
+	profile_.reset(cluster_, now_s);
+	candidate_cache_.clear();
 	queue_.clear();
 	pending_ids_.clear();
 	running_.clear();
-	std::vector<ResourceProfile::Held> held;
-	held.reserve(running.size());
-	for (const RunningJob &job : running) {
+	for (const RunningJob &job : running)
 		if (Status valid = check_running(job); !valid)
 			return Error{"rebuild: " + valid.error()};
-		if (!running_.emplace(job.id, job).second)
-			return Error{"rebuild: " + job_name(job.id) + " is listed twice"};
-		RunningJob &kept = running_[job.id];
+	if (auto twice = running_.assign(running))
+		return Error{"rebuild: " + job_name(*twice) + " is listed twice"};
+	std::vector<ResourceProfile::Held> held;
+	held.reserve(running_.size());
+	for (size_t i = 0; i < running_.size(); ++i) {
+		RunningJob &kept = running_.data()[i];
 		kept.expected_end_s =
-		    std::max(job.expected_end_s, now_s + 1); // overrunning: ends soon
+		    std::max(kept.expected_end_s, now_s + 1); // overrunning: ends soon
 		held.push_back({&kept.allocations, kept.expected_end_s});
 	}
-	profile_.book_from_origin(std::move(held)); // map nodes do not move: pointers hold
+	profile_.book_from_origin(std::move(held)); // running_ does not change meanwhile
+	return load_pending(pending_in_rank_order, "rebuild");
+}
+
+// The queue from scratch (nothing placed yet); refusals of jobs no longer pending are dropped.
+Status Planner::load_pending(const std::vector<PendingJob> &pending_in_rank_order,
+                             const char *event)
+{
+	queue_.clear();
+	queue_.reserve(pending_in_rank_order.size());
+	pending_ids_.clear();
+	pending_ids_.reserve(pending_in_rank_order.size());
 	std::unordered_map<JobId, int64_t> refusals;
 	for (const PendingJob &job : pending_in_rank_order) {
 		auto entry = make_entry(job);
 		if (!entry)
-			return Error{"rebuild: " + entry.error()};
+			return Error{std::string(event) + ": " + entry.error()};
 		if (running_.contains(job.id) || !pending_ids_.insert(job.id).second)
-			return Error{"rebuild: " + job_name(job.id) + " is listed twice"};
+			return Error{std::string(event) + ": " + job_name(job.id) +
+			             " is listed twice"};
 		if (auto refusal = refused_until_s_.find(job.id); refusal != refused_until_s_.end())
 			refusals.insert(*refusal);
 		queue_.push_back(std::move(entry).value());
@@ -265,11 +292,7 @@ Status Planner::cluster_changed(const Cluster &cluster, int64_t now_s)
 	if (now_s < now_s_)
 		return Error{"cluster_changed: time went backwards (" + std::to_string(now_s) +
 		             " s < " + std::to_string(now_s_) + " s)"};
-	std::vector<RunningJob> running;
-	for (const auto &[id, job] : running_)
-		running.push_back(job);
-	std::sort(running.begin(), running.end(),
-	          [](const RunningJob &a, const RunningJob &b) { return a.id < b.id; });
+	const std::vector<RunningJob> running(running_.begin(), running_.end()); // sorted by id
 	std::vector<PendingJob> pending;
 	for (const Entry &entry : queue_)
 		pending.push_back(entry.job);

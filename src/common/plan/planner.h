@@ -2,10 +2,12 @@
 // updated on start, end, submit, cancel, refusal. Takes ranks as given; no Slurm types.
 #pragma once
 
+#include "plan/candidate_cache.h"
 #include "plan/gap_search.h"
 #include "plan/plan_types.h"
 #include "plan/reservation_policy.h"
 #include "plan/resource_profile.h"
+#include "plan/running_set.h"
 #include "plan/search_memo.h"
 #include "util/result.h"
 
@@ -25,6 +27,11 @@ public:
 	// Use it on node or partition changes and whenever ranks change.
 	Status rebuild(const Cluster &cluster, const std::vector<RunningJob> &running,
 	               const std::vector<PendingJob> &pending_in_rank_order, int64_t now_s);
+	// rebuild on the same cluster, cheaper when few running jobs changed since the last plan:
+	// the running jobs' bookings are updated, not made again. Same plan as rebuild. On an
+	// error the plan is in no state to use: rebuild.
+	Status replan(const std::vector<RunningJob> &running,
+	              const std::vector<PendingJob> &pending_in_rank_order, int64_t now_s);
 	// Nodes went up, down or drained, or changed size (same indices): rebuild from the kept
 	// jobs.
 	Status cluster_changed(const Cluster &cluster, int64_t now_s);
@@ -54,7 +61,7 @@ public:
 private:
 	struct Entry {
 		PendingJob job;
-		std::vector<NodeIndex> candidates; // usable allowed nodes, sorted
+		NodeList candidates; // usable allowed nodes, sorted (shared: CandidateCache)
 		bool fits_empty_machine = false;
 		JobStatus status = JobStatus::waiting;
 		Placement placement;
@@ -76,7 +83,10 @@ private:
 
 	Status load(const Cluster &cluster, const std::vector<RunningJob> &running,
 	            const std::vector<PendingJob> &pending_in_rank_order, int64_t now_s);
-	Result<Entry> make_entry(const PendingJob &job) const;
+	Status load_pending(const std::vector<PendingJob> &pending_in_rank_order,
+	                    const char *event);
+	Status replace_running(const std::vector<RunningJob> &running);
+	Result<Entry> make_entry(const PendingJob &job);
 	Status check_running(const RunningJob &job) const;
 	Status advance(int64_t now_s, const char *event);
 	Status catch_up(int64_t now_s, const char *event);
@@ -103,16 +113,19 @@ private:
 	bool held_by_refusal(const Entry &entry) const;
 
 	void plan_from(size_t first_index);
+	std::vector<int32_t> smallest_cpus_from(size_t first_index) const;
 	void compress(std::vector<FreedRegion> freed);
 
 	PlannerConfig config_;
 	Cluster cluster_;
 	int64_t now_s_ = 0;
 	ResourceProfile profile_;
+	CandidateCache candidate_cache_; // for profile_'s nodes; cleared with them
 	ReservationPolicy policy_;
 	std::vector<Entry> queue_; // rank order
 	std::unordered_set<JobId> pending_ids_;
-	std::unordered_map<JobId, RunningJob> running_;
+	std::vector<JobId> scratch_ids_; // replan's sorted snapshot ids, kept for its capacity
+	RunningSet running_;
 	std::unordered_map<JobId, int64_t> refused_until_s_;
 };
 

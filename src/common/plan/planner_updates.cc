@@ -63,7 +63,7 @@ std::vector<Planner::TimeRange> Planner::freed_ranges(const Entry &entry,
 		return ranges;
 	}
 	for (const FreedRegion &region : freed) {
-		if (region.end_s <= region.start_s || !touches(entry.candidates, region.nodes))
+		if (region.end_s <= region.start_s || !touches(*entry.candidates, region.nodes))
 			continue;
 		const int64_t from_s = std::max(now_s_, region.start_s - entry.job.limit_s + 1);
 		const int64_t to_s = std::min(region.end_s - 1, until_s);
@@ -78,7 +78,7 @@ std::optional<Placement> Planner::search_ranges(const Entry &entry, std::vector<
 {
 	const GapSearch gap_search(profile_);
 	for (const TimeRange &range : merged(std::move(ranges), std::max(now_s_, not_before_s)))
-		if (auto found = gap_search.earliest(entry.job, entry.candidates, range.from_s,
+		if (auto found = gap_search.earliest(entry.job, *entry.candidates, range.from_s,
 		                                     range.until_s))
 			return found;
 	return std::nullopt;
@@ -93,8 +93,10 @@ void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed, Search
 		return;
 	Entry in_place = entry; // in place, only the job's own nodes matter
 	if (!anywhere) {
-		in_place.candidates = nodes_of(entry.placement.allocations);
-		std::sort(in_place.candidates.begin(), in_place.candidates.end());
+		std::vector<NodeIndex> own = nodes_of(entry.placement.allocations);
+		std::sort(own.begin(), own.end());
+		in_place.candidates =
+		    std::make_shared<const std::vector<NodeIndex>>(std::move(own));
 	}
 	std::vector<TimeRange> ranges = freed_ranges(in_place, freed, old_start_s - 1);
 	if (ranges.empty())
@@ -252,7 +254,7 @@ Status Planner::job_started(const RunningJob &job, int64_t now_s)
 		if (as_planned) {
 			queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
 			pending_ids_.erase(kept.id);
-			running_.emplace(kept.id, std::move(kept));
+			running_.insert(std::move(kept));
 			return ok_status();
 		}
 		freed.push_back(unplace(entry));
@@ -262,7 +264,7 @@ Status Planner::job_started(const RunningJob &job, int64_t now_s)
 	profile_.book(kept.allocations, now_s_, kept.expected_end_s);
 	const bool conflicts =
 	    profile_.overcommitted(kept.allocations, now_s_, kept.expected_end_s);
-	running_.emplace(kept.id, std::move(kept));
+	running_.insert(std::move(kept));
 	if (conflicts)
 		plan_from(0); // it took what the plan had given to others: plan them again
 	else
@@ -274,16 +276,15 @@ Status Planner::job_ended(JobId id, int64_t now_s)
 {
 	if (Status moved = advance(now_s, "job_ended"); !moved)
 		return moved;
-	auto found = running_.find(id);
-	if (found == running_.end())
+	const RunningJob *job = running_.find(id);
+	if (!job)
 		return Error{"job_ended: job " + std::to_string(id) + " is not running"};
-	const RunningJob &job = found->second;
 	std::vector<FreedRegion> freed;
-	if (job.expected_end_s > now_s_) {
-		profile_.release(job.allocations, now_s_, job.expected_end_s);
-		freed.push_back({nodes_of(job.allocations), now_s_, job.expected_end_s});
+	if (job->expected_end_s > now_s_) {
+		profile_.release(job->allocations, now_s_, job->expected_end_s);
+		freed.push_back({nodes_of(job->allocations), now_s_, job->expected_end_s});
 	}
-	running_.erase(found);
+	running_.erase(id);
 	compress(std::move(freed));
 	return ok_status();
 }

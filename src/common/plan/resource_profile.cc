@@ -9,7 +9,23 @@ namespace campaign::plan
 
 ResourceProfile::ResourceProfile(const Cluster &cluster, int64_t origin_s)
 {
+	reset(cluster, origin_s);
+}
+
+void ResourceProfile::reset(const Cluster &cluster, int64_t origin_s)
+{
+	for (Slot &slot : slots_)
+		recycle(slot);
+	slots_.clear();
+	starts_.clear();
+	capacity_.clear();
+	usable_.clear();
 	Slot first{.start_s = origin_s};
+	if (!spare_.empty()) {
+		first.nodes = std::move(spare_.back());
+		spare_.pop_back();
+		first.nodes.clear();
+	}
 	for (const NodeSpec &node : cluster.nodes) {
 		const bool up = node.state == NodeState::up;
 		capacity_.push_back({node.cpus, node.memory_mb});
@@ -35,12 +51,29 @@ int64_t ResourceProfile::slot_end_s(size_t slot) const
 	return slot + 1 < starts_.size() ? starts_[slot + 1] : never_s;
 }
 
+ResourceProfile::Slot ResourceProfile::copy_of(const Slot &source)
+{
+	Slot copy{.start_s = source.start_s, .usable_free_cpus = source.usable_free_cpus};
+	if (!spare_.empty()) {
+		copy.nodes = std::move(spare_.back());
+		spare_.pop_back();
+	}
+	copy.nodes = source.nodes; // keeps the spare capacity
+	return copy;
+}
+
+void ResourceProfile::recycle(Slot &slot)
+{
+	if (slot.nodes.capacity() > 0)
+		spare_.push_back(std::move(slot.nodes));
+}
+
 size_t ResourceProfile::split_at(int64_t time_s)
 {
 	const size_t slot = slot_at(time_s);
 	if (slots_[slot].start_s == time_s)
 		return slot;
-	Slot copy = slots_[slot];
+	Slot copy = copy_of(slots_[slot]);
 	copy.start_s = time_s;
 	slots_.insert(slots_.begin() + static_cast<std::ptrdiff_t>(slot) + 1, std::move(copy));
 	starts_.insert(starts_.begin() + static_cast<std::ptrdiff_t>(slot) + 1, time_s);
@@ -52,6 +85,7 @@ void ResourceProfile::merge_with_previous(size_t slot)
 	if (slot == 0 || slot >= slots_.size())
 		return;
 	if (slots_[slot].nodes == slots_[slot - 1].nodes) {
+		recycle(slots_[slot]);
 		slots_.erase(slots_.begin() + static_cast<std::ptrdiff_t>(slot));
 		starts_.erase(starts_.begin() + static_cast<std::ptrdiff_t>(slot));
 	}
@@ -118,13 +152,15 @@ void ResourceProfile::book_from_origin(std::vector<Held> held)
 			change(slots_.front(), *job.allocations, +1);
 	for (size_t i = 0; i < held.size();) {
 		const int64_t end_s = std::min(held[i].end_s, never_s);
-		Slot next = slots_.back();
+		Slot next = copy_of(slots_.back());
 		next.start_s = end_s;
 		for (; i < held.size() && std::min(held[i].end_s, never_s) == end_s; ++i)
 			if (held[i].end_s > origin)
 				change(next, *held[i].allocations, -1);
-		if (end_s <= origin || next.nodes == slots_.back().nodes)
+		if (end_s <= origin || next.nodes == slots_.back().nodes) {
+			recycle(next);
 			continue; // nothing changes there: no new slot (as book() would merge it)
+		}
 		starts_.push_back(end_s);
 		slots_.push_back(std::move(next));
 	}
@@ -135,6 +171,8 @@ void ResourceProfile::advance_to(int64_t now_s)
 	if (now_s <= origin_s())
 		return;
 	const size_t current = slot_at(now_s);
+	for (size_t slot = 0; slot < current; ++slot)
+		recycle(slots_[slot]);
 	slots_.erase(slots_.begin(), slots_.begin() + static_cast<std::ptrdiff_t>(current));
 	starts_.erase(starts_.begin(), starts_.begin() + static_cast<std::ptrdiff_t>(current));
 	slots_.front().start_s = now_s;

@@ -23,6 +23,9 @@ public:
 	ResourceProfile() = default;
 	// Every node free from origin_s on; DOWN and DRAIN nodes are kept but never usable.
 	ResourceProfile(const Cluster &cluster, int64_t origin_s);
+	// The same as a new profile, reusing this one's storage (the simulator plans afresh at
+	// every event).
+	void reset(const Cluster &cluster, int64_t origin_s);
 
 	// Book (or give back) allocations over [start_s, end_s). Free amounts may go negative when
 	// the caller's snapshot over-commits a node; such a node simply has nothing to offer.
@@ -67,12 +70,16 @@ private:
 	void apply(const std::vector<NodeAllocation> &allocations, int64_t start_s, int64_t end_s,
 	           int sign);
 	size_t split_at(int64_t time_s);
+	// A copy of `source` whose node list reuses spare storage.
+	Slot copy_of(const Slot &source);
+	void recycle(Slot &slot);
 	void merge_with_previous(size_t slot);
 
 	std::vector<NodeFree> capacity_;
 	std::vector<bool> usable_;
 	std::vector<Slot> slots_;
 	std::vector<int64_t> starts_; // slots_[i].start_s, contiguous for binary search
+	std::vector<std::vector<NodeFree>> spare_; // node lists of dropped slots, for reuse
 };
 
 } // namespace campaign::plan

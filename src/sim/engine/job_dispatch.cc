@@ -2,7 +2,7 @@
 // sched/campaign uses, so the simulator plans as the plugin does.
 #include "engine/job_dispatch.h"
 
-#include <map>
+#include <algorithm>
 
 namespace campaign::sim
 {
@@ -98,15 +98,10 @@ public:
 	Result<std::vector<uint32_t>> dispatch(const std::vector<uint32_t> &order,
 	                                       int64_t now_s) override
 	{
-		std::vector<plan::RunningJob> running;
-		running.reserve(running_.size());
-		for (const auto &[job, record] : running_)
-			running.push_back(record);
-		std::vector<plan::PendingJob> pending;
-		pending.reserve(order.size());
+		pending_.clear();
 		for (uint32_t job : order)
-			pending.push_back(pending_of(job));
-		auto plan = keeper_.update(cluster_, running, pending, now_s);
+			pending_.push_back(pending_of(job));
+		auto plan = keeper_.update(cluster_, running_, pending_, now_s);
 		if (!plan)
 			return Error{plan.error()};
 		next_planned_start_s_ = -1;
@@ -121,7 +116,7 @@ public:
 			                        now_s + jobs_.estimate_s(job)};
 			if (Status started = keeper_.started(record, now_s); !started)
 				return Error{started.error()};
-			running_.emplace(job, std::move(record));
+			running_.push_back(std::move(record));
 			free_cpus_ -= (*jobs_.cpus)[job];
 			starts.push_back(job);
 		}
@@ -130,18 +125,22 @@ public:
 
 	Status ended(uint32_t job, int64_t) override
 	{
-		running_.erase(job);
+		std::erase_if(running_, [&](const plan::RunningJob &record) {
+			return record.id == plan_id(job);
+		});
 		free_cpus_ += (*jobs_.cpus)[job];
 		return ok_status();
 	}
 
 	Status extended(uint32_t job, int64_t expected_end_s, int64_t) override
 	{
-		auto found = running_.find(job);
+		auto found = std::find_if(
+		    running_.begin(), running_.end(),
+		    [&](const plan::RunningJob &record) { return record.id == plan_id(job); });
 		if (found == running_.end())
 			return Error{"job index " + std::to_string(job) +
 			             " extended but not running"};
-		found->second.expected_end_s = expected_end_s; // the keeper plans afresh
+		found->expected_end_s = expected_end_s; // the keeper plans afresh
 		return ok_status();
 	}
 	uint64_t free_cpus() const override { return free_cpus_; }
@@ -164,7 +163,10 @@ private:
 	plan::Cluster cluster_;
 	uint64_t free_cpus_;
 	DispatchJobs jobs_;
-	std::map<uint32_t, plan::RunningJob> running_; // ordered: the same snapshot every run
+	// In start order (the same snapshot every run); kept across passes, as is pending_, so a
+	// pass copies no job.
+	std::vector<plan::RunningJob> running_;
+	std::vector<plan::PendingJob> pending_;
 	int64_t next_planned_start_s_ = -1;
 };
 
@@ -190,6 +192,9 @@ Result<std::unique_ptr<JobDispatch>> make_dispatch(uint32_t machine_cpus, Backfi
 		break;
 	case BackfillKind::per_campaign:
 		config.mode = plan::ReservationMode::per_campaign;
+		// Planned afresh every pass (as sched/campaign does) and only its starts are used:
+		// jobs below the last that could start now need no placement. Same starts.
+		config.starts_only = true;
 		break;
 	}
 	return std::unique_ptr<JobDispatch>(

@@ -1,0 +1,64 @@
+// Planner, afresh on the kept machine: a new ranked queue planned on the running jobs already
+// booked, updating only those that started, ended or changed. The simulator in per_campaign
+// mode replans at every event; a rebuild would book every running job again each time.
+#include "plan/planner.h"
+
+#include <algorithm>
+#include <string>
+
+namespace campaign::plan
+{
+
+Status Planner::replan(const std::vector<RunningJob> &running,
+                       const std::vector<PendingJob> &pending_in_rank_order, int64_t now_s)
+{
+	if (Status moved = advance(now_s, "replan"); !moved)
+		return moved;
+	for (Entry &entry : queue_)
+		unplace(entry); // the profile now holds the running jobs only
+	if (Status replaced = replace_running(running); !replaced)
+		return replaced;
+	if (Status loaded = load_pending(pending_in_rank_order, "replan"); !loaded)
+		return loaded;
+	plan_from(0);
+	return ok_status();
+}
+
+// Makes running_ and its bookings those of `running`, as load would book them at now_s_.
+Status Planner::replace_running(const std::vector<RunningJob> &running)
+{
+	scratch_ids_.clear();
+	for (const RunningJob &job : running) {
+		if (Status valid = check_running(job); !valid)
+			return Error{"replan: " + valid.error()};
+		scratch_ids_.push_back(job.id);
+	}
+	std::sort(scratch_ids_.begin(), scratch_ids_.end());
+	if (auto twice = std::adjacent_find(scratch_ids_.begin(), scratch_ids_.end());
+	    twice != scratch_ids_.end())
+		return Error{"replan: job " + std::to_string(*twice) + " is listed twice"};
+	for (size_t i = running_.size(); i-- > 0;) { // ended: give back what is left of them
+		const RunningJob &kept = running_.data()[i];
+		if (std::binary_search(scratch_ids_.begin(), scratch_ids_.end(), kept.id))
+			continue;
+		profile_.release(kept.allocations, now_s_, kept.expected_end_s);
+		running_.erase(kept.id);
+	}
+	for (const RunningJob &job : running) {
+		const int64_t end_s = std::max(job.expected_end_s, now_s_ + 1); // as load does
+		RunningJob *kept = running_.find(job.id);
+		if (kept && kept->allocations == job.allocations && kept->expected_end_s == end_s)
+			continue;
+		if (kept) {
+			profile_.release(kept->allocations, now_s_, kept->expected_end_s);
+			kept->allocations = job.allocations;
+			kept->expected_end_s = end_s;
+		} else {
+			running_.insert(RunningJob{job.id, job.allocations, end_s});
+		}
+		profile_.book(job.allocations, now_s_, end_s);
+	}
+	return ok_status();
+}
+
+} // namespace campaign::plan
