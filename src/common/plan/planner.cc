@@ -191,24 +191,8 @@ void Planner::plan_from(size_t first_index)
 			policy_.record_reservation(queue_[i].job);
 	}
 	SearchMemo memo;
-	const std::vector<int32_t> smallest =
-	    config_.starts_only ? smallest_cpus_from(first_index) : std::vector<int32_t>{};
-	for (size_t i = first_index; i < queue_.size(); ++i) {
-		if (config_.starts_only &&
-		    smallest[i - first_index] > profile_.usable_free_cpus(profile_.slot_at(now_s_)))
-			break; // starts_only: no job from here on can start now
+	for (size_t i = first_index; i < queue_.size(); ++i)
 		place(queue_[i], &memo);
-	}
-}
-
-// For each queue position from first_index on, the fewest CPUs any job there or below needs.
-std::vector<int32_t> Planner::smallest_cpus_from(size_t first_index) const
-{
-	std::vector<int32_t> smallest(queue_.size() - std::min(first_index, queue_.size()));
-	int32_t below = std::numeric_limits<int32_t>::max();
-	for (size_t i = queue_.size(); i-- > first_index;)
-		smallest[i - first_index] = below = std::min(below, queue_[i].job.cpus);
-	return smallest;
 }
 
 } // namespace campaign::plan
@@ -219,21 +203,20 @@ namespace campaign::plan
 Status Planner::rebuild(const Cluster &cluster, const std::vector<RunningJob> &running,
                         const std::vector<PendingJob> &pending_in_rank_order, int64_t now_s)
 {
-	Status status = load(cluster, running, pending_in_rank_order, now_s);
+	Status status = load(cluster, running, now_s);
+	if (status)
+		status = plan_queue(pending_in_rank_order, "rebuild");
 	if (!status) { // never half a snapshot: an empty plan until the next good one
 		queue_.clear();
 		running_.clear();
 		pending_ids_.clear();
 		profile_ = ResourceProfile(cluster_, now_s_);
 		candidate_cache_.clear();
-		return status;
 	}
-	plan_from(0);
 	return status;
 }
 
-Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &running,
-                     const std::vector<PendingJob> &pending_in_rank_order, int64_t now_s)
+Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &running, int64_t now_s)
 {
 	for (const NodeSpec &node : cluster.nodes)
 		if (node.cpus < 0 || node.memory_mb < 0)
@@ -260,31 +243,61 @@ Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &runn
 		held.push_back({&kept.allocations, kept.expected_end_s});
 	}
 	profile_.book_from_origin(std::move(held)); // running_ does not change meanwhile
-	return load_pending(pending_in_rank_order, "rebuild");
+	return ok_status();
 }
 
-// The queue from scratch (nothing placed yet); refusals of jobs no longer pending are dropped.
-Status Planner::load_pending(const std::vector<PendingJob> &pending_in_rank_order,
-                             const char *event)
+// The queue from scratch, planned on the running jobs already booked. Refusals of jobs no
+// longer pending are dropped. With starts_only, only the head of the queue is loaded: down
+// to the last rank where a job could still start now, each placed as it is loaded (placing
+// one may take the last free CPUs).
+Status Planner::plan_queue(const std::vector<PendingJob> &pending_in_rank_order, const char *event)
 {
 	queue_.clear();
-	queue_.reserve(pending_in_rank_order.size());
 	pending_ids_.clear();
-	pending_ids_.reserve(pending_in_rank_order.size());
-	std::unordered_map<JobId, int64_t> refusals;
-	for (const PendingJob &job : pending_in_rank_order) {
+	policy_.reset();
+	if (!refused_until_s_.empty()) {
+		std::unordered_map<JobId, int64_t> refusals;
+		for (const PendingJob &job : pending_in_rank_order)
+			if (auto refusal = refused_until_s_.find(job.id);
+			    refusal != refused_until_s_.end())
+				refusals.insert(*refusal);
+		refused_until_s_ = std::move(refusals);
+	}
+	if (config_.starts_only)
+		smallest_cpus_below(pending_in_rank_order);
+	queue_.reserve(config_.starts_only ? 16 : pending_in_rank_order.size());
+	pending_ids_.reserve(queue_.capacity());
+	SearchMemo memo;
+	for (size_t i = 0; i < pending_in_rank_order.size(); ++i) {
+		if (config_.starts_only &&
+		    smallest_below_[i] > profile_.usable_free_cpus(profile_.slot_at(now_s_)))
+			break; // no job from here on could start now
+		const PendingJob &job = pending_in_rank_order[i];
 		auto entry = make_entry(job);
 		if (!entry)
 			return Error{std::string(event) + ": " + entry.error()};
 		if (running_.contains(job.id) || !pending_ids_.insert(job.id).second)
 			return Error{std::string(event) + ": " + job_name(job.id) +
 			             " is listed twice"};
-		if (auto refusal = refused_until_s_.find(job.id); refusal != refused_until_s_.end())
-			refusals.insert(*refusal);
 		queue_.push_back(std::move(entry).value());
+		if (config_.starts_only)
+			place(queue_.back(), &memo);
 	}
-	refused_until_s_ = std::move(refusals);
+	if (!config_.starts_only)
+		plan_from(0);
 	return ok_status();
+}
+
+// smallest_below_[i]: the fewest CPUs any job at rank i or below needs.
+void Planner::smallest_cpus_below(const std::vector<PendingJob> &pending_in_rank_order)
+{
+	smallest_below_.resize(pending_in_rank_order.size());
+	int32_t below = std::numeric_limits<int32_t>::max();
+	for (size_t i = pending_in_rank_order.size(); i-- > 0;) {
+		const PendingJob &job = pending_in_rank_order[i];
+		below = std::min(below, std::max(job.cpus, job.nodes_min)); // as make_entry counts
+		smallest_below_[i] = below;
+	}
 }
 
 Status Planner::cluster_changed(const Cluster &cluster, int64_t now_s)

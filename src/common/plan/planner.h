@@ -81,10 +81,9 @@ private:
 		int64_t until_s = 0;
 	};
 
-	Status load(const Cluster &cluster, const std::vector<RunningJob> &running,
-	            const std::vector<PendingJob> &pending_in_rank_order, int64_t now_s);
-	Status load_pending(const std::vector<PendingJob> &pending_in_rank_order,
-	                    const char *event);
+	Status load(const Cluster &cluster, const std::vector<RunningJob> &running, int64_t now_s);
+	Status plan_queue(const std::vector<PendingJob> &pending_in_rank_order, const char *event);
+	void smallest_cpus_below(const std::vector<PendingJob> &pending_in_rank_order);
 	Status replace_running(const std::vector<RunningJob> &running);
 	Result<Entry> make_entry(const PendingJob &job);
 	Status check_running(const RunningJob &job) const;
@@ -113,7 +112,6 @@ private:
 	bool held_by_refusal(const Entry &entry) const;
 
 	void plan_from(size_t first_index);
-	std::vector<int32_t> smallest_cpus_from(size_t first_index) const;
 	void compress(std::vector<FreedRegion> freed);
 
 	PlannerConfig config_;
@@ -124,7 +122,8 @@ private:
 	ReservationPolicy policy_;
 	std::vector<Entry> queue_; // rank order
 	std::unordered_set<JobId> pending_ids_;
-	std::vector<JobId> scratch_ids_; // replan's sorted snapshot ids, kept for its capacity
+	std::vector<JobId> scratch_ids_;      // replan's sorted snapshot ids, kept for its capacity
+	std::vector<int32_t> smallest_below_; // starts_only: see smallest_cpus_below
 	RunningSet running_;
 	std::unordered_map<JobId, int64_t> refused_until_s_;
 };

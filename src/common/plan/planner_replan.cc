@@ -18,10 +18,7 @@ Status Planner::replan(const std::vector<RunningJob> &running,
 		unplace(entry); // the profile now holds the running jobs only
 	if (Status replaced = replace_running(running); !replaced)
 		return replaced;
-	if (Status loaded = load_pending(pending_in_rank_order, "replan"); !loaded)
-		return loaded;
-	plan_from(0);
-	return ok_status();
+	return plan_queue(pending_in_rank_order, "replan");
 }
 
 // Makes running_ and its bookings those of `running`, as load would book them at now_s_.

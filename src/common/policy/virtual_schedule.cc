@@ -36,6 +36,7 @@ void VirtualSchedule::complete_head(uint64_t campaign_id, double at_s)
 	Campaign &campaign = campaigns_.at(campaign_id);
 	running_.erase({campaign.finish_tag, campaign_id});
 	campaign.status = Campaign::Status::Finished;
+	finished_.insert(campaign_id);
 	campaign.finish_s = at_s;
 	campaign.work_cpu_s = 0;
 	Unit &unit = units_.at(campaign.unit);
@@ -91,6 +92,7 @@ void VirtualSchedule::add_work(uint64_t campaign_id, uint32_t unit_index, double
 	if (inserted)
 		campaign.unit = unit_index;
 	if (inserted || campaign.status == Campaign::Status::Finished) {
+		finished_.erase(campaign_id);
 		campaign.status = Campaign::Status::Queued;
 		unit.queue.push_back(campaign_id);
 	}
@@ -151,6 +153,7 @@ void VirtualSchedule::forget(uint64_t campaign_id)
 	if (entry == campaigns_.end() || entry->second.status != Campaign::Status::Finished)
 		return;
 	campaigns_.erase(entry);
+	finished_.erase(campaign_id);
 }
 
 VirtualView VirtualSchedule::finished_view(const Campaign &campaign) const
@@ -165,10 +168,10 @@ VirtualView VirtualSchedule::finished_view(const Campaign &campaign) const
 void VirtualSchedule::project(double projection_capacity_cpus,
                               const std::function<void(uint64_t, const VirtualView &)> &visit) const
 {
-	for (const auto &[campaign_id, campaign] : campaigns_)
-		if (campaign.status == Campaign::Status::Finished)
-			visit(campaign_id, finished_view(campaign));
-	for (const auto &[unit_index, unit] : units_) {
+	for (const uint64_t campaign_id : finished_)
+		visit(campaign_id, finished_view(campaigns_.at(campaign_id)));
+	for (const auto &[tag, head_id] : running_) { // a busy unit's queue starts with its head
+		const Unit &unit = units_.at(campaigns_.at(head_id).unit);
 		double previous_finish_s = clock_s_;
 		// Seconds per CPU-second of this unit's work at the current share.
 		const double seconds_per_work =
@@ -233,9 +236,13 @@ void VirtualSchedule::restore(double clock_s, double vtime, double active_weight
 	campaigns_ = std::move(campaigns);
 	units_ = std::move(units);
 	running_.clear();
-	for (const auto &[campaign_id, campaign] : campaigns_)
+	finished_.clear();
+	for (const auto &[campaign_id, campaign] : campaigns_) {
 		if (campaign.status == Campaign::Status::Running)
 			running_.insert({campaign.finish_tag, campaign_id});
+		if (campaign.status == Campaign::Status::Finished)
+			finished_.insert(campaign_id);
+	}
 }
 
 } // namespace campaign

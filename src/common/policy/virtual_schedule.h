@@ -8,6 +8,7 @@
 #include <functional>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 namespace campaign
@@ -82,6 +83,9 @@ private:
 	double vtime_ = 0;
 	double active_weight_ = 0;
 	std::set<std::pair<double, uint64_t>> running_; // (finish tag, campaign id)
+	// Finished campaigns not yet forgotten; with running_ (each busy unit's head) it lets a
+	// projection visit only what is in V, not every unit and campaign ever seen.
+	std::unordered_set<uint64_t> finished_;
 	std::unordered_map<uint64_t, Campaign> campaigns_;
 	std::unordered_map<uint32_t, Unit> units_;
 };
