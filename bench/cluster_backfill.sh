@@ -16,7 +16,9 @@
 # CYCLES (3), SETTLE_TIMEOUT (3600: seconds from the release to a cycle over the whole queue),
 # SUBMIT_PARALLEL (4: concurrent sbatch), PLUGIN_DIR.
 # Replay: REPLAY=1 (CYCLE_BENCH=0 skips the cycle benchmark), TRACE (../shared/traces/
-# SDSC-SP2-1998-4.2-cln.swf.gz), TRACE_START_H (0: hours after the trace's first job),
+# SDSC-SP2-1998-4.2-cln.swf.gz), TRACE_START_H (hours after the trace's first job; default
+# "busiest": the hour of the first 30 days with the most submissions, as a log's first hour is
+# nearly empty: SDSC-SP2's has 3 jobs, its busiest (hour 247) 44 jobs and 187 CPU-hours),
 # TRACE_HOURS (1), SPEEDUP (6), REPLAY_NODES (4: 128 CPUs, the SP2's size).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -294,6 +296,15 @@ cycle_benchmark() {
 
 # ----- replay -----
 
+# busiest_hour TRACE: the hour (from the first job) of the first 30 days with the most
+# submissions; the earliest of equals.
+busiest_hour() {
+	zcat "$1" | awk '/^;/ || NF < 12 { next } first == "" { first = $2 }
+		{ hour = int(($2 - first) / 3600) } hour >= 720 { exit } { count[hour]++ }
+		END { best = -1; for (h in count) if (best < 0 || count[h] > count[best] ||
+			(count[h] == count[best] && h + 0 < best + 0)) best = h; print best + 0 }'
+}
+
 # trace_jobs: "submit_s runtime_s cpus limit_min user" per job, times scaled by SPEEDUP and
 # counted from the window's start.
 trace_jobs() {
@@ -359,9 +370,10 @@ replay_one() {
 
 replay_benchmark() {
 	local trace=${TRACE:-$repo/../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz}
-	local start_h=${TRACE_START_H:-0} hours=${TRACE_HOURS:-1} speedup=${SPEEDUP:-6}
+	local start_h=${TRACE_START_H:-busiest} hours=${TRACE_HOURS:-1} speedup=${SPEEDUP:-6}
 	local replay_nodes=${REPLAY_NODES:-4}
 	[ -r "$trace" ] || { note "replay skipped: no trace $trace"; return 0; }
+	[ "$start_h" = busiest ] && start_h=$(busiest_hour "$trace")
 	local jobs_file duration_s=$((hours * 3600 / speedup))
 	jobs_file=$(mktemp /tmp/cluster_backfill_trace.XXXXXX)
 	trace_jobs "$trace" "$start_h" "$hours" "$speedup" $((replay_nodes * cpus)) >"$jobs_file"
