@@ -69,7 +69,10 @@ public:
 	Status set_user_weight(uint32_t user_id, double weight, int64_t now_s);
 	Status set_account_weight(const std::string &account, double weight, int64_t now_s);
 
-	Ranking rank(int64_t now_s);
+	// jobs_only leaves Ranking::campaigns empty (the simulator ranks at every event and never
+	// lists campaigns).
+	enum class RankScope { jobs_and_campaigns, jobs_only };
+	Ranking rank(int64_t now_s, RankScope scope = RankScope::jobs_and_campaigns);
 	bool knows(uint32_t job_id) const { return job_index_.count(job_id) != 0; }
 	size_t job_count() const { return jobs_.size(); }
 	const CoreConfig &config() const { return config_; }
@@ -138,7 +141,7 @@ private:
 	Status set_user_weight_unguarded(uint32_t user_id, double weight, int64_t now_s);
 	Status set_account_weight_unguarded(const std::string &account, double weight,
 	                                    int64_t now_s);
-	Ranking rank_unguarded(int64_t now_s);
+	Ranking rank_unguarded(int64_t now_s, RankScope scope);
 
 	Job *find(uint32_t job_id);
 	Status missing(uint32_t job_id, const char *event) const;

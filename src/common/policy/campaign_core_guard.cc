@@ -85,10 +85,10 @@ Status CampaignCore::set_account_weight(const std::string &account, double weigh
 	               [&] { return set_account_weight_unguarded(account, weight, now_s); });
 }
 
-Ranking CampaignCore::rank(int64_t now_s)
+Ranking CampaignCore::rank(int64_t now_s, RankScope scope)
 {
 	try {
-		return rank_unguarded(now_s);
+		return rank_unguarded(now_s, scope);
 	} catch (const std::exception &failure) {
 		Ranking failed;
 		failed.error = std::string("rank: internal error: ") + failure.what();

@@ -41,7 +41,7 @@ struct CampaignCore::SortRecord {
 	uint32_t index;
 };
 
-bool CampaignCore::before(const SortRecord &a, const SortRecord &b)
+inline bool CampaignCore::before(const SortRecord &a, const SortRecord &b)
 {
 	if (a.major != b.major)
 		return a.major < b.major;
@@ -198,7 +198,7 @@ CampaignRow CampaignCore::campaign_row(uint32_t slot, const CampaignKey &key) co
 	return row;
 }
 
-Ranking CampaignCore::rank_unguarded(int64_t now_s)
+Ranking CampaignCore::rank_unguarded(int64_t now_s, RankScope scope)
 {
 	advance(now_s);
 	for (uint32_t domain = 0; domain < domains_.size(); domain++)
@@ -215,8 +215,9 @@ Ranking CampaignCore::rank_unguarded(int64_t now_s)
 		ranking.order.push_back(job.job_id);
 		ranking.explanations.push_back(explain(job, keys[job.campaign_slot]));
 	}
-	for (const uint32_t slot : live)
-		ranking.campaigns.push_back(campaign_row(slot, keys[slot]));
+	if (scope == RankScope::jobs_and_campaigns)
+		for (const uint32_t slot : live)
+			ranking.campaigns.push_back(campaign_row(slot, keys[slot]));
 	return ranking;
 }
 

@@ -58,7 +58,7 @@ Status CorePriority::end(uint32_t job, int64_t now_s)
 
 Result<std::vector<uint32_t>> CorePriority::rank(int64_t now_s)
 {
-	Ranking ranking = core_.rank(now_s);
+	Ranking ranking = core_.rank(now_s, CampaignCore::RankScope::jobs_only);
 	if (!ranking.error.empty())
 		return Error{"rank at " + std::to_string(now_s) + " s: " + ranking.error};
 	next_virtual_start_s_ = -1;
