@@ -3,18 +3,34 @@
 
 #include <ctime>
 
-namespace campaign::slurm {
-namespace {
+namespace campaign::slurm
+{
+namespace
+{
 
-bool runnable_now(job_record_t *job)
+enum class Runnable { yes, no, licenses_busy };
+
+// The checks _schedule() makes before select_nodes(), which itself tests neither licenses nor
+// these limits.
+Runnable runnable_now(job_record_t *job)
 {
 	if (!IS_JOB_PENDING(job) || job->priority == 0 || job->het_job_id)
-		return false;
+		return Runnable::no;
 	if (job_limits_check(&job, false) != WAIT_NO_REASON)
-		return false;
+		return Runnable::no;
 	if ((job->array_task_id != NO_VAL || job->array_recs) && !job_array_start_test(job))
-		return false;
-	return acct_policy_job_runnable_state(job) || acct_policy_job_runnable_pre_select(job, false);
+		return Runnable::no;
+	if (!acct_policy_job_runnable_state(job) &&
+	    !acct_policy_job_runnable_pre_select(job, false))
+		return Runnable::no;
+	// Several jobs of one pass may each have seen the license free in the snapshot.
+	if (license_job_test(job, time(nullptr), true) != SLURM_SUCCESS) {
+		job->state_reason = WAIT_LICENSES; // as _schedule() sets it
+		xfree(job->state_desc);
+		last_job_update = time(nullptr);
+		return Runnable::licenses_busy;
+	}
+	return Runnable::yes;
 }
 
 int select_and_launch(job_record_t *job)
@@ -47,8 +63,9 @@ StartOutcome start_job_now(job_record_t *job, part_record_t *partition, uint32_t
 	while (job && outcome.started < max_starts) {
 		if (partition)
 			job->part_ptr = partition;
-		if (!runnable_now(job)) {
+		if (const Runnable runnable = runnable_now(job); runnable != Runnable::yes) {
 			outcome.rc = ESLURM_NOT_SUPPORTED;
+			outcome.licenses_busy = runnable == Runnable::licenses_busy;
 			break;
 		}
 		outcome.rc = select_and_launch(job);

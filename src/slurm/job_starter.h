@@ -4,11 +4,13 @@
 
 #include "slurm_api.h"
 
-namespace campaign::slurm {
+namespace campaign::slurm
+{
 
 struct StartOutcome {
-	int rc = SLURM_SUCCESS;   // select_nodes' answer for the last task tried
-	uint32_t started = 0;     // jobs (array tasks count one each) started
+	int rc = SLURM_SUCCESS;     // select_nodes' answer for the last task tried
+	uint32_t started = 0;       // jobs (array tasks count one each) started
+	bool licenses_busy = false; // not started: its licenses are taken (rc ESLURM_NOT_SUPPORTED)
 };
 
 // Caller holds kSchedule locks. Starts `job` in `partition`; for a pending array record, starts

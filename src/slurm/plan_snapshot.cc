@@ -1,5 +1,7 @@
 // plan_input_from: Slurm's nodes, allocations and queue as plan types. Memory is not planned yet
-// (node and job memory 0): the planner counts CPUs and whole nodes only.
+// (node and job memory 0): the planner counts CPUs and whole nodes only. As sched/backfill, jobs
+// whose licenses are not free now and jobs of unschedulable partitions are left out of the pass,
+// and advanced reservations active now bound where a job may go.
 #include "plan_snapshot.h"
 
 #include "query/campaign_directory.h"
@@ -66,14 +68,43 @@ int64_t limit_s_of(const job_record_t *job, const part_record_t *part)
 	return std::max<int64_t>(60, static_cast<int64_t>(minutes) * 60);
 }
 
-std::vector<plan::NodeIndex> allowed_nodes_of(const job_record_t *job, const part_record_t *part)
+struct BitmapFree {
+	void operator()(bitstr_t *bitmap) const { FREE_NULL_BITMAP(bitmap); }
+};
+using Bitmap = std::unique_ptr<bitstr_t, BitmapFree>;
+
+// Nodes of the advanced reservations active now (those of ANY_NODES reservations excepted): a
+// job that did not ask for one of them cannot start there. Reservations yet to come are left to
+// Slurm, which refuses a start that would run into one (the refusal goes back to the planner).
+Bitmap reserved_nodes_now(time_t now)
+{
+	Bitmap reserved(bit_alloc(node_record_count));
+	if (!resv_list)
+		return reserved;
+	ListIterator reservations = list_iterator_create(resv_list);
+	while (auto *resv = static_cast<slurmctld_resv_t *>(list_next(reservations)))
+		if (resv->node_bitmap && resv->start_time <= now && now < resv->end_time &&
+		    !(resv->flags & RESERVE_FLAG_ANY_NODES))
+			bit_or(reserved.get(), resv->node_bitmap);
+	list_iterator_destroy(reservations);
+	return reserved;
+}
+
+// Partition nodes, less excluded ones, within the required ones; a job of a reservation only on
+// its nodes, any other job off the nodes reserved now.
+std::vector<plan::NodeIndex> allowed_nodes_of(const job_record_t *job, const part_record_t *part,
+                                              bitstr_t *reserved_now)
 {
 	std::vector<plan::NodeIndex> allowed;
 	const struct job_details *details = job->details;
+	bitstr_t *own_reservation = job->resv_ptr ? job->resv_ptr->node_bitmap : nullptr;
 	node_record_t *node;
 	for (int i = 0; (node = next_node(&i)); i++) {
 		const int index = node->index;
 		if (part && part->node_bitmap && !bit_test(part->node_bitmap, index))
+			continue;
+		if (own_reservation ? !bit_test(own_reservation, index)
+		                    : bit_test(reserved_now, index))
 			continue;
 		if (details->exc_node_bitmap && bit_test(details->exc_node_bitmap, index))
 			continue;
@@ -84,7 +115,8 @@ std::vector<plan::NodeIndex> allowed_nodes_of(const job_record_t *job, const par
 	return allowed;
 }
 
-plan::PendingJob pending_of(const job_record_t *job, const part_record_t *part)
+plan::PendingJob pending_of(const job_record_t *job, const part_record_t *part,
+                            bitstr_t *reserved_now)
 {
 	const struct job_details *details = job->details;
 	plan::PendingJob pending{.id = job->job_id};
@@ -93,7 +125,7 @@ plan::PendingJob pending_of(const job_record_t *job, const part_record_t *part)
 	if (details->max_nodes && details->max_nodes != NO_VAL && details->max_nodes != INFINITE)
 		pending.nodes_max = static_cast<int32_t>(details->max_nodes);
 	pending.limit_s = limit_s_of(job, part);
-	pending.allowed_nodes = allowed_nodes_of(job, part);
+	pending.allowed_nodes = allowed_nodes_of(job, part, reserved_now);
 	pending.exclusive = details->whole_node & WHOLE_NODE_REQUIRED;
 	// 0 (one pseudo-campaign) unless priority/campaign published the job's campaign.
 	pending.campaign_id = process_campaign_directory().campaign_of(job->job_id);
@@ -127,13 +159,19 @@ PlanInput plan_input_from(List queue, time_t now)
 			input.running.push_back(running_of(job, now));
 	list_iterator_destroy(jobs);
 
+	const Bitmap reserved_now = reserved_nodes_now(now);
 	std::unordered_set<uint32_t> seen; // multi-partition jobs: the first record (best) wins
 	ListIterator records = list_iterator_create(queue);
 	while (auto *record = static_cast<job_queue_rec_t *>(list_next(records))) {
 		job_record_t *job = record->job_ptr;
 		if (!job || !job->details || job->het_job_id || !seen.insert(job->job_id).second)
 			continue;
-		const plan::PendingJob pending = pending_of(job, record->part_ptr);
+		const part_record_t *part = record->part_ptr;
+		if (part && !(part->state_up & PARTITION_SCHED))
+			continue; // as backfill.c: a partition that schedules nothing now
+		if (job->license_list && license_job_test(job, now, true) != SLURM_SUCCESS)
+			continue; // as backfill.c (without bf_licenses): not runnable now, no plan
+		const plan::PendingJob pending = pending_of(job, part, reserved_now.get());
 		const uint32_t tasks = array_tasks_to_plan(job);
 		for (uint32_t task = 0; task < tasks; task++) {
 			input.pending.push_back(pending);

@@ -35,6 +35,7 @@ extern "C" {
 #include "src/slurmctld/acct_policy.h"
 #include "src/slurmctld/fed_mgr.h"
 #include "src/slurmctld/job_scheduler.h"
+#include "src/slurmctld/licenses.h"
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/node_scheduler.h"
 #include "src/slurmctld/slurmctld.h"
@@ -52,6 +53,7 @@ extern "C" {
 #pragma weak check_bf_running_lock
 #pragma weak part_list
 #pragma weak avail_node_bitmap
+#pragma weak resv_list
 
 namespace campaign::slurm
 {

@@ -215,7 +215,11 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 			(void)keeper_->started(
 			    {id, plan.planned.at(id).allocations, input.now + limit_s}, input.now);
 		} else {
-			(void)keeper_->refused(id, input.now);
+			// A refusal holds the job out of the plan for a while; one for licenses
+			// need not: the next snapshot leaves it out for as long as its licenses are
+			// taken.
+			if (!started.licenses_busy)
+				(void)keeper_->refused(id, input.now);
 			figures.refused++;
 			log_flag(BACKFILL, "sched/campaign: start of JobId=%u refused: %s",
 			         job_id_of(id), slurm_strerror(started.rc));
