@@ -90,9 +90,26 @@ Bitmap reserved_nodes_now(time_t now)
 	return reserved;
 }
 
-// Partition nodes, less excluded ones, within the required ones; a job of a reservation only on
-// its nodes, any other job off the nodes reserved now.
-std::vector<plan::NodeIndex> allowed_nodes_of(const job_record_t *job, const part_record_t *part,
+// Only the nodes whose active features satisfy the job's constraint (valid_feature_counts;
+// XOR terms and node counts are left to Slurm when it starts the job).
+void keep_featured_nodes(job_record_t *job, std::vector<plan::NodeIndex> &allowed)
+{
+	if (!job->details->feature_list || allowed.empty())
+		return;
+	const Bitmap nodes(bit_alloc(node_record_count));
+	for (const plan::NodeIndex index : allowed)
+		bit_set(nodes.get(), index);
+	bool has_xor = false;
+	if (valid_feature_counts(job, true, nodes.get(), &has_xor) != SLURM_SUCCESS)
+		return; // counts not met: Slurm refuses the start and says why
+	std::erase_if(allowed,
+	              [&](plan::NodeIndex index) { return !bit_test(nodes.get(), index); });
+}
+
+// Partition nodes, less excluded ones, within the required ones, with the features asked for; a
+// job of a reservation only on its nodes, any other job off the nodes reserved now. Empty: no
+// node will do (the planner reads an empty list as "any node", so the caller skips the job).
+std::vector<plan::NodeIndex> allowed_nodes_of(job_record_t *job, const part_record_t *part,
                                               bitstr_t *reserved_now)
 {
 	std::vector<plan::NodeIndex> allowed;
@@ -112,11 +129,11 @@ std::vector<plan::NodeIndex> allowed_nodes_of(const job_record_t *job, const par
 			continue;
 		allowed.push_back(index);
 	}
+	keep_featured_nodes(job, allowed);
 	return allowed;
 }
 
-plan::PendingJob pending_of(const job_record_t *job, const part_record_t *part,
-                            bitstr_t *reserved_now)
+plan::PendingJob pending_of(job_record_t *job, const part_record_t *part, bitstr_t *reserved_now)
 {
 	const struct job_details *details = job->details;
 	plan::PendingJob pending{.id = job->job_id};
@@ -172,6 +189,8 @@ PlanInput plan_input_from(List queue, time_t now)
 		if (job->license_list && license_job_test(job, now, true) != SLURM_SUCCESS)
 			continue; // as backfill.c (without bf_licenses): not runnable now, no plan
 		const plan::PendingJob pending = pending_of(job, part, reserved_now.get());
+		if (pending.allowed_nodes.empty())
+			continue; // no node will do now: Slurm's own reason stays
 		const uint32_t tasks = array_tasks_to_plan(job);
 		for (uint32_t task = 0; task < tasks; task++) {
 			input.pending.push_back(pending);

@@ -2,7 +2,8 @@
 # sched/campaign honours what Slurm's own calls enforce at start time (DESIGN §3: the plan
 # proposes, select_nodes() decides, a refusal goes back to the planner): an advanced reservation
 # keeps other users' jobs off its node while its own jobs run there, and a license count is never
-# exceeded. A job Slurm refuses does not hold back the jobs ranked behind it. (QOS and association
+# exceeded, and a job asking for a node feature is planned on a node that has it. A job Slurm
+# refuses does not hold back the jobs ranked behind it. (QOS and association
 # limits take the same path but need slurmdbd, which the local cluster does not run.)
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -81,6 +82,20 @@ check "the three licensed jobs complete" all_licensed_done
 check_equal "at most one licensed job ran at a time" 1 "$most_at_once"
 check "the unlicensed job behind them was not held back (started while licensed jobs remained)" \
 	test -n "$free_started_at" -a "${free_started_at:-999999}" -lt "$((deadline - 90 + 12))"
+
+echo "== a node feature"
+check "n2 gets the feature 'big'" scontrol update NodeName=n2 AvailableFeatures=big ActiveFeatures=big
+fillers=()
+for i in 1 2 3 4; do fillers+=("$(submit camp1 -N 1 -n 8 -t 1 -J filler$i --wrap "sleep 15")"); done
+four_running() { [ "$(squeue -h -t R -n filler1,filler2,filler3,filler4 | wc -l)" = 4 ]; }
+check "four whole-node fillers run" wait_until 20 four_running
+featured=$(submit camp6 -C big -N 1 -n 8 -t 1 -J featured --wrap "sleep 2")
+planned_nodes() { squeue -h -t PD --start -j "$featured" -o %Y; }
+planned_on_n2() { [ "$(planned_nodes)" = n2 ]; }
+check "the job asking for 'big' is published as planned on n2" wait_until 10 planned_on_n2
+featured_ran() { grep -q "JobId=$featured .*JobState=COMPLETED" "$("$localcluster" path jobcomp)" 2>/dev/null; }
+check "it completes" wait_until 60 featured_ran
+check_equal "it ran on n2" n2 "$(sed -n "s/.*JobId=$featured .*NodeList=\([^ ]*\).*/\1/p" "$("$localcluster" path jobcomp)")"
 check_equal "no errors from our plugins" "" "$(plugin_errors)"
 check "slurmctld is up" ctld_ping
 finish
