@@ -266,6 +266,38 @@ START_TEST(test_shared_campaigns_hand_counted)
 }
 END_TEST
 
+// Dependency replay (thesis Sec. 5.4.3). m = 2. x (user 2, 1 CPU, 0-20). User 1's campaign
+// (MAX rule on the log: a ends 10, c submitted at 1 ends 41, b submitted at 12 < 41): a (2 CPUs,
+// 10 s, log 0-10), c (1 CPU, 40 s, log 1-41), b (1 CPU, 5 s, log 12-17). EASY: a is reserved at
+// 20 (needs both CPUs); c would delay it; b fits 12-17 and backfills. With dependencies b
+// depends on a (ended in the log at 10, before b's submission): it enters the queue when a
+// completes in the replay, at 30, and starts then; c too.
+START_TEST(test_dependencies_hold_a_job_until_its_predecessor_completes)
+{
+	Workload workload;
+	workload.machine_cpus = 2;
+	workload.jobs = {job(1, 2, 0, 1, 20), job(2, 1, 0, 2, 10), job(3, 1, 1, 1, 40),
+	                 job(4, 1, 12, 1, 5)};
+	const int64_t log_starts[] = {0, 0, 1, 12};
+	for (size_t i = 0; i < workload.jobs.size(); ++i)
+		workload.jobs[i].trace_start_s = log_starts[i];
+	check_starts(starts(workload, "fifo", BackfillKind::easy), {0, 20, 30, 12});
+	SimulationOptions options;
+	options.priority = "fifo";
+	options.backfill = BackfillKind::easy;
+	options.estimate.kind = EstimateKind::exact;
+	options.dependencies = true;
+	auto result = simulate(workload, options);
+	ck_assert_msg(result.ok(), "%s", result.ok() ? "" : result.error().c_str());
+	std::vector<int64_t> times;
+	for (const JobOutcome &outcome : result.value().jobs)
+		times.push_back(outcome.start_s);
+	check_starts(times, {0, 20, 30, 30});
+	ck_assert_int_eq(result.value().jobs[3].submit_s, 30); // released when a completed
+	ck_assert_int_eq(result.value().dependent_jobs, 1);
+}
+END_TEST
+
 // --campaigns online: jobs are scored in the campaigns the core detected while simulating.
 START_TEST(test_online_campaigns_come_from_the_core)
 {
@@ -331,6 +363,7 @@ int main()
 	tcase_add_test(tc, test_plain_fcfs_equals_core_fifo);
 	tcase_add_test(tc, test_single_cpu_jobs_start_in_rank_order_in_every_mode);
 	tcase_add_test(tc, test_shared_campaigns_hand_counted);
+	tcase_add_test(tc, test_dependencies_hold_a_job_until_its_predecessor_completes);
 	tcase_add_test(tc, test_online_campaigns_come_from_the_core);
 	tcase_add_test(tc, test_unknown_policy_is_named);
 	suite_add_tcase(suite, tc);

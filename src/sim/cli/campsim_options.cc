@@ -43,6 +43,8 @@ const char *campsim_usage()
 	       "  --release chains|generation  closed loop: each user's chain from t = 0 "
 	       "(default)\n"
 	       "                          or campaigns in generation order\n"
+	       "  --dependencies          trace replay: a job waits for the jobs of its campaign\n"
+	       "                          that ended in the log before its submission\n"
 	       "reproduce NAME: faircamp-zipf, ostrich-profiles, lpc-egee\n"
 	       "output: --out DIR (JSON, CSV, table), --plots (PNG, needs gnuplot), --progress\n";
 }
@@ -232,6 +234,7 @@ const std::map<std::string, bool CampsimOptions::*> &flags()
 {
 	static const std::map<std::string, bool CampsimOptions::*> table = {
 	    {"--lenient", &CampsimOptions::lenient},
+	    {"--dependencies", &CampsimOptions::dependencies},
 	    {"--plots", &CampsimOptions::plots},
 	    {"--progress", &CampsimOptions::progress},
 	};
@@ -299,6 +302,7 @@ Result<CampsimOptions> parse_campsim_options(const std::vector<std::string> &arg
 		if (Status set = setter->second(options, option, value); !set)
 			return Error{set.error()};
 	}
+	options.simulation.dependencies = options.dependencies;
 	if (options.command == "run" || options.command == "rank") {
 		if (Status checked = check_workload_choice(options); !checked)
 			return Error{checked.error()};

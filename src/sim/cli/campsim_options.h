@@ -29,6 +29,7 @@ struct CampsimOptions {
 	std::optional<uint32_t> machine_cpus;
 	std::optional<int64_t> from_s, to_s;
 	bool lenient = false;
+	bool dependencies = false; // -> simulation.dependencies
 	// Policies.
 	std::vector<PolicyChoice> policies;
 	SimulationOptions simulation; // priority and backfill set per policy

@@ -3,6 +3,7 @@
 // start (strict mode, FairCamp's paper blocks), dispatch, start.
 #include "engine/simulation.h"
 
+#include "engine/campaign_dependencies.h"
 #include "engine/core_priority.h"
 #include "engine/fair_share_priority.h"
 #include "engine/fcfs_priority.h"
@@ -91,6 +92,7 @@ private:
 	void release_campaign(uint64_t campaign, int64_t now_s);
 	void release_in_generation_order(int64_t now_s);
 	Status handle(const Event &event);
+	Status submit(uint32_t job, int64_t now_s);
 	Status on_end(uint32_t job, int64_t now_s);
 	Status pass(int64_t now_s);
 	void wake_at(int64_t wake_s, int64_t now_s);
@@ -107,6 +109,7 @@ private:
 	std::unique_ptr<PrioritySource> priority_;
 	CorePriority *core_ = nullptr; // priority_ when it is the core
 	std::unique_ptr<JobDispatch> dispatch_;
+	std::unique_ptr<CampaignDependencies> dependencies_; // SimulationOptions::dependencies
 	RuntimePredictor predictor_;
 	std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
 	RunResult result_;
@@ -178,6 +181,11 @@ Status Simulation::prepare()
 		return Error{dispatch.error()};
 	dispatch_ = std::move(dispatch).value();
 	const auto campaigns = shared_campaigns(workload_, runtimes_s_, options_.scoring_rule);
+	if (options_.dependencies && !workload_.closed_loop) {
+		dependencies_ =
+		    std::make_unique<CampaignDependencies>(workload_, campaigns, runtimes_s_);
+		result_.dependent_jobs = dependencies_->dependent_jobs();
+	}
 	result_.jobs.resize(workload_.jobs.size());
 	for (uint32_t i = 0; i < workload_.jobs.size(); ++i) {
 		result_.jobs[i].job = i;
@@ -292,15 +300,24 @@ Status Simulation::handle(const Event &event)
 		return dispatch_->extended(job, result_.jobs[job].start_s + estimates_s_[job],
 		                           event.time_s);
 	case EventKind::submit:
-		result_.jobs[job].submit_s = event.time_s;
-		++pending_;
-		++pending_by_cpus_[cpus_[job]];
-		smallest_cpus_ = std::min(smallest_cpus_, cpus_[job]);
-		return priority_->submit(job, workload_.jobs[job], event.time_s);
+		if (dependencies_ && !dependencies_->submit_now(job))
+			return ok_status(); // enters when its predecessors complete (on_end)
+		return submit(job, event.time_s);
 	case EventKind::wake:
 		return ok_status();
 	}
 	return ok_status();
+}
+
+// The job enters the queue (its submit time in the results: a dependent job's is when it
+// was released).
+Status Simulation::submit(uint32_t job, int64_t now_s)
+{
+	result_.jobs[job].submit_s = now_s;
+	++pending_;
+	++pending_by_cpus_[cpus_[job]];
+	smallest_cpus_ = std::min(smallest_cpus_, cpus_[job]);
+	return priority_->submit(job, workload_.jobs[job], now_s);
 }
 
 Status Simulation::on_end(uint32_t job, int64_t now_s)
@@ -313,6 +330,10 @@ Status Simulation::on_end(uint32_t job, int64_t now_s)
 		return ended;
 	if (Status ended = dispatch_->ended(job, now_s); !ended)
 		return ended;
+	if (dependencies_)
+		for (const uint32_t released : dependencies_->completed(job))
+			if (Status submitted = submit(released, now_s); !submitted)
+				return submitted;
 	if (!workload_.closed_loop)
 		return ok_status();
 	const SimJob &fields = workload_.jobs[job];

@@ -31,6 +31,10 @@ struct SimulationOptions {
 	// Closed loop: release campaigns in generation order (a campaign whose owner is still busy
 	// holds back all later ones) instead of each user's own chain from t = 0.
 	bool release_in_generation_order = false;
+	// Trace replay with dependencies (Pinheiro's thesis, Sec. 5.4.3): a job enters the queue
+	// only once the jobs of its campaign that ended in the log before its submission have
+	// completed in the replay. Ignored for closed-loop workloads.
+	bool dependencies = false;
 	int32_t depth = 100000; // reservation depth (conservative, per_campaign)
 	int64_t horizon_s = 7 * 86400;
 	std::function<void(double done_fraction)> progress; // optional
