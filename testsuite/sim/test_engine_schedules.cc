@@ -66,6 +66,18 @@ void check_starts(const std::vector<int64_t> &actual, const std::vector<int64_t>
 		              static_cast<long>(actual[i]), static_cast<long>(expected[i]));
 }
 
+// A trace of these jobs on `cpus` CPUs, with the log's own start of each.
+Workload with_log_starts(uint32_t cpus, std::vector<SimJob> jobs,
+                         const std::vector<int64_t> &log_starts_s)
+{
+	Workload workload;
+	workload.machine_cpus = cpus;
+	workload.jobs = std::move(jobs);
+	for (size_t i = 0; i < workload.jobs.size(); ++i)
+		workload.jobs[i].trace_start_s = log_starts_s[i];
+	return workload;
+}
+
 } // namespace
 
 START_TEST(test_fcfs_without_backfill)
@@ -245,13 +257,9 @@ END_TEST
 // Threshold 5 s: c at 20 < 20 + 5 joins 1. Window 10 s: b (5 < 0 + 10) joins, c opens 3.
 START_TEST(test_shared_campaigns_hand_counted)
 {
-	Workload workload;
-	workload.machine_cpus = 4;
-	workload.jobs = {job(1, 1, 0, 1, 10), job(4, 2, 3, 1, 1), job(2, 1, 5, 1, 15),
-	                 job(3, 1, 20, 1, 5)};
-	const int64_t log_starts[] = {0, 3, 5, 25};
-	for (size_t i = 0; i < workload.jobs.size(); ++i)
-		workload.jobs[i].trace_start_s = log_starts[i];
+	const Workload workload = with_log_starts(
+	    4, {job(1, 1, 0, 1, 10), job(4, 2, 3, 1, 1), job(2, 1, 5, 1, 15), job(3, 1, 20, 1, 5)},
+	    {0, 3, 5, 25});
 	const std::vector<int64_t> runtimes = {10, 1, 15, 5};
 	auto as_vector = [](std::vector<uint64_t> ids) { return ids; };
 	campaign::DetectionRule max_rule;
@@ -274,13 +282,9 @@ END_TEST
 // completes in the replay, at 30, and starts then; c too.
 START_TEST(test_dependencies_hold_a_job_until_its_predecessor_completes)
 {
-	Workload workload;
-	workload.machine_cpus = 2;
-	workload.jobs = {job(1, 2, 0, 1, 20), job(2, 1, 0, 2, 10), job(3, 1, 1, 1, 40),
-	                 job(4, 1, 12, 1, 5)};
-	const int64_t log_starts[] = {0, 0, 1, 12};
-	for (size_t i = 0; i < workload.jobs.size(); ++i)
-		workload.jobs[i].trace_start_s = log_starts[i];
+	const Workload workload = with_log_starts(
+	    2, {job(1, 2, 0, 1, 20), job(2, 1, 0, 2, 10), job(3, 1, 1, 1, 40), job(4, 1, 12, 1, 5)},
+	    {0, 0, 1, 12});
 	check_starts(starts(workload, "fifo", BackfillKind::easy), {0, 20, 30, 12});
 	SimulationOptions options;
 	options.priority = "fifo";
