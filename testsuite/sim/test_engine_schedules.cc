@@ -199,7 +199,7 @@ START_TEST(test_every_mode_finishes_every_job_and_is_deterministic)
 		                            static_cast<int64_t>((state >> 20) % 200)));
 		workload.jobs.back().limit_s = workload.jobs.back().runtime_s * 2 + 10;
 	}
-	for (const std::string &priority :
+	for (const std::string priority :
 	     {"fcfs", "fifo", "fifo-blocks", "ostrich", "ostrich-strict", "faircamp",
 	      "faircamp-paper", "fairshare", "fairtree"})
 		for (BackfillKind backfill :
