@@ -1,5 +1,6 @@
-// plan_input_from: Slurm's nodes, allocations and queue as plan types. Memory is not planned yet
-// (node and job memory 0): the planner counts CPUs and whole nodes only. As sched/backfill, jobs
+// plan_input_from: Slurm's nodes, allocations and queue as plan types. Memory is planned when
+// the select plugin counts it (CR_*_Memory); otherwise node and job memory are 0. As
+// sched/backfill, jobs
 // whose licenses are not free now and jobs of unschedulable partitions are left out of the pass,
 // and advanced reservations active now bound where a job may go.
 #include "plan_snapshot.h"
@@ -16,6 +17,12 @@ namespace
 constexpr int64_t kYearS = 365LL * 86400;
 constexpr uint32_t kMaxArrayTasks = 256;
 
+// The select plugin counts memory (SelectTypeParameters=CR_*_Memory).
+bool memory_counted()
+{
+	return slurm_conf.select_type_param & CR_MEMORY;
+}
+
 plan::Cluster cluster_now()
 {
 	plan::Cluster cluster;
@@ -27,6 +34,11 @@ plan::Cluster cluster_now()
 		plan::NodeSpec &spec = cluster.nodes[node->index];
 		spec.name = node->name;
 		spec.cpus = node->cpus;
+		if (memory_counted()) // what select/cons_tres offers: RealMemory less MemSpecLimit
+			spec.memory_mb =
+			    static_cast<int64_t>(node->real_memory > node->mem_spec_limit
+			                             ? node->real_memory - node->mem_spec_limit
+			                             : 0);
 		if (bit_test(avail_node_bitmap, node->index))
 			spec.state = plan::NodeState::up;
 		else if (bit_test(up_node_bitmap, node->index))
@@ -52,7 +64,10 @@ plan::RunningJob running_of(const job_record_t *job, time_t now)
 			continue;
 		running.allocations.push_back(
 		    {.node = static_cast<plan::NodeIndex>(index),
-		     .cpus = resources->cpus ? resources->cpus[slot] : 0});
+		     .cpus = resources->cpus ? resources->cpus[slot] : 0,
+		     .memory_mb = memory_counted() && resources->memory_allocated
+		                      ? static_cast<int64_t>(resources->memory_allocated[slot])
+		                      : 0});
 		slot++;
 	}
 	return running;
@@ -144,6 +159,15 @@ plan::PendingJob pending_of(job_record_t *job, const part_record_t *part, bitstr
 	pending.limit_s = limit_s_of(job, part);
 	pending.allowed_nodes = allowed_nodes_of(job, part, reserved_now);
 	pending.exclusive = details->whole_node & WHOLE_NODE_REQUIRED;
+	if (memory_counted()) { // pn_min_memory as select/cons_tres reads it
+		const uint64_t memory = details->pn_min_memory;
+		if (memory & MEM_PER_CPU)
+			pending.memory_per_cpu_mb = static_cast<int64_t>(memory & ~MEM_PER_CPU);
+		else if (memory == 0)
+			pending.all_memory = true; // --mem=0: all of each node's memory
+		else
+			pending.memory_per_node_mb = static_cast<int64_t>(memory);
+	}
 	// 0 (one pseudo-campaign) unless priority/campaign published the job's campaign.
 	pending.campaign_id = process_campaign_directory().campaign_of(job->job_id);
 	return pending;

@@ -78,6 +78,8 @@ inline int64_t node_room(const Cluster &cluster, const std::vector<Booking> &boo
 		int64_t here;
 		if (job.exclusive)
 			here = (cpus == spec.cpus && memory == spec.memory_mb) ? spec.cpus : 0;
+		else if (job.all_memory) // every MB of the node: nobody else's memory on it
+			here = memory == spec.memory_mb ? cpus : 0;
 		else if (memory < job.memory_per_node_mb)
 			here = 0;
 		else if (job.memory_per_cpu_mb > 0)
@@ -142,9 +144,10 @@ inline std::string placement_error(const Cluster &cluster, const PendingJob &job
 			return who + "placed on a node it may not use";
 		if (allocation.cpus <= 0)
 			return who + "empty allocation";
-		const int64_t memory = job.exclusive ? spec.memory_mb
-		                                     : job.memory_per_node_mb +
-		                                           job.memory_per_cpu_mb * allocation.cpus;
+		const int64_t memory = job.exclusive || job.all_memory
+		                           ? spec.memory_mb
+		                           : job.memory_per_node_mb +
+		                                 job.memory_per_cpu_mb * allocation.cpus;
 		if (allocation.memory_mb != memory ||
 		    (job.exclusive && allocation.cpus != spec.cpus))
 			return who + "wrong memory or CPUs on a node";

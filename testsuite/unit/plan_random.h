@@ -58,6 +58,10 @@ inline PendingJob random_pending(Random &random, JobId id, size_t node_count)
 			if (random.chance(60))
 				job.allowed_nodes.push_back(static_cast<NodeIndex>(node));
 	job.exclusive = random.chance(12);
+	if (random.chance(8)) { // Slurm's --mem=0: all of each node's memory, nothing else
+		job.all_memory = true;
+		job.memory_per_node_mb = job.memory_per_cpu_mb = 0;
+	}
 	job.campaign_id = static_cast<uint64_t>(random.between(0, 3));
 	return job;
 }

@@ -15,7 +15,8 @@ int32_t usable_cpus(const PendingJob &job, const NodeFree &free, const NodeFree 
 		    free.cpus >= capacity.cpus && free.memory_mb >= capacity.memory_mb;
 		return whole_node_free ? capacity.cpus : 0;
 	}
-	const int64_t memory_left_mb = free.memory_mb - job.memory_per_node_mb;
+	const int64_t per_node_mb = job.all_memory ? capacity.memory_mb : job.memory_per_node_mb;
+	const int64_t memory_left_mb = free.memory_mb - per_node_mb;
 	if (memory_left_mb < 0 || free.cpus <= 0)
 		return 0;
 	int64_t cpus = free.cpus;
@@ -32,6 +33,8 @@ NodeAllocation allocation_for(const PendingJob &job, NodeIndex node, int32_t cpu
 {
 	if (job.exclusive)
 		return {node, profile.capacity(node).cpus, profile.capacity(node).memory_mb};
+	if (job.all_memory)
+		return {node, cpus, profile.capacity(node).memory_mb};
 	return {node, cpus, job.memory_per_node_mb + job.memory_per_cpu_mb * cpus};
 }
 

@@ -59,6 +59,9 @@ struct PendingJob {
 	int64_t limit_s = 60;
 	std::vector<NodeIndex> allowed_nodes; // partition nodes ∩ constraints; empty: every node
 	bool exclusive = false;
+	// Every MB of each node it uses, whatever the node has (Slurm's --mem=0 with memory as a
+	// consumable resource): a node must have no memory allocated to anyone else.
+	bool all_memory = false;
 	uint64_t campaign_id = 0; // 0: no campaign (all such jobs share one pseudo-campaign)
 };
 

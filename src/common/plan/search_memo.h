@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -32,7 +33,7 @@ private:
 		int64_t limit_s;
 		int64_t earliest_bound_s;
 	};
-	using Key = std::pair<bool, std::vector<NodeIndex>>;
+	using Key = std::tuple<bool, bool, std::vector<NodeIndex>>; // exclusive, all_memory
 	struct Shapes {
 		std::vector<Shape> entries;
 		size_t next_overwrite = 0;
