@@ -2,6 +2,7 @@
 // schedules are worked out by hand below; plus closed-loop release, strict mode and
 // determinism.
 #include "check_main.h"
+#include "engine/downtime_split.h"
 #include "engine/shared_campaigns.h"
 #include "engine/simulation.h"
 
@@ -302,6 +303,38 @@ START_TEST(test_dependencies_hold_a_job_until_its_predecessor_completes)
 }
 END_TEST
 
+// Downtime split (thesis Sec. 5.4). The log ran A and B side by side (0-100, users 1 and 2);
+// nothing ran or arrived from 100 to 150; C (user 3) ran 150-160. Replayed on 1 CPU: A 0-100,
+// B 100-200. Unsplit, C waits for B and starts at 200; cut at downtimes of 40 s or more, C's
+// piece is replayed on its own and C starts at 150. Campaigns stay distinct across pieces.
+START_TEST(test_downtime_split_replays_each_piece_alone)
+{
+	const Workload workload = with_log_starts(
+	    1, {job(1, 1, 0, 1, 100), job(2, 2, 0, 1, 100), job(3, 3, 150, 1, 10)}, {0, 0, 150});
+	const std::vector<int64_t> runtimes = {100, 100, 10};
+	using Pieces = std::vector<std::pair<size_t, size_t>>;
+	ck_assert(downtime_pieces(workload, runtimes, 40) == Pieces({{0, 2}, {2, 3}}));
+	ck_assert(downtime_pieces(workload, runtimes, 60) == Pieces({{0, 3}}));
+	check_starts(starts(workload, "fifo", BackfillKind::none), {0, 100, 200});
+	SimulationOptions options;
+	options.priority = "fifo";
+	options.backfill = BackfillKind::none;
+	options.estimate.kind = EstimateKind::exact;
+	options.downtime_gap_s = 40;
+	auto result = simulate(workload, options);
+	ck_assert_msg(result.ok(), "%s", result.ok() ? "" : result.error().c_str());
+	const auto &jobs = result.value().jobs;
+	ck_assert_int_eq(result.value().pieces, 2);
+	ck_assert_int_eq(jobs.size(), 3);
+	ck_assert_int_eq(jobs[2].job, 2);
+	ck_assert_int_eq(jobs[2].start_s, 150);
+	ck_assert_int_eq(jobs[1].start_s, 100);
+	ck_assert_int_ne(jobs[2].campaign, jobs[0].campaign);
+	ck_assert_int_ne(jobs[2].campaign, jobs[1].campaign);
+	ck_assert_int_ne(jobs[0].campaign, jobs[1].campaign);
+}
+END_TEST
+
 // --campaigns online: jobs are scored in the campaigns the core detected while simulating.
 START_TEST(test_online_campaigns_come_from_the_core)
 {
@@ -368,6 +401,7 @@ int main()
 	tcase_add_test(tc, test_single_cpu_jobs_start_in_rank_order_in_every_mode);
 	tcase_add_test(tc, test_shared_campaigns_hand_counted);
 	tcase_add_test(tc, test_dependencies_hold_a_job_until_its_predecessor_completes);
+	tcase_add_test(tc, test_downtime_split_replays_each_piece_alone);
 	tcase_add_test(tc, test_online_campaigns_come_from_the_core);
 	tcase_add_test(tc, test_unknown_policy_is_named);
 	suite_add_tcase(suite, tc);

@@ -45,6 +45,8 @@ const char *campsim_usage()
 	       "                          or campaigns in generation order\n"
 	       "  --dependencies          trace replay: a job waits for the jobs of its campaign\n"
 	       "                          that ended in the log before its submission\n"
+	       "  --split-downtimes S     trace replay: cut at downtimes of S seconds or more (no\n"
+	       "                          job running or submitted in the log), each piece alone\n"
 	       "reproduce NAME: faircamp-zipf, ostrich-profiles, lpc-egee\n"
 	       "output: --out DIR (JSON, CSV, table), --plots (PNG, needs gnuplot), --progress\n";
 }
@@ -214,6 +216,15 @@ const std::map<std::string, Setter> &setters()
 			     return Status(Error{"option " + option + ": '" + v +
 			                         "' is not shared or online"});
 		     o.simulation.online_campaigns = v == "online";
+		     return ok_status();
+	     }},
+	    {"--split-downtimes",
+	     [](auto &o, auto &option, auto &v) {
+		     auto gap = number<int64_t>(option, v);
+		     if (!gap || gap.value() <= 0)
+			     return Status(
+			         Error{"option " + option + ": '" + v + "' is not seconds > 0"});
+		     o.simulation.downtime_gap_s = gap.value();
 		     return ok_status();
 	     }},
 	    {"--window",

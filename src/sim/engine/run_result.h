@@ -26,6 +26,7 @@ struct RunResult {
 	std::vector<JobOutcome> jobs;  // in workload order
 	uint64_t scheduler_events = 0; // scheduling decisions (passes) taken
 	uint64_t dependent_jobs = 0;   // dependency replay: jobs that waited for others
+	uint64_t pieces = 1;           // pieces replayed (downtime split)
 	double scheduler_cpu_s = 0;    // CPU time spent ranking and planning
 	double wall_s = 0;             // the whole run
 	uint64_t peak_rss_kb = 0;      // of the process after the run

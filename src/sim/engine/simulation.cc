@@ -5,6 +5,7 @@
 
 #include "engine/campaign_dependencies.h"
 #include "engine/core_priority.h"
+#include "engine/downtime_split.h"
 #include "engine/fair_share_priority.h"
 #include "engine/fcfs_priority.h"
 #include "engine/shared_campaigns.h"
@@ -457,8 +458,61 @@ const std::vector<std::string> &priority_names()
 	return names;
 }
 
+namespace
+{
+
+// Each piece on its own, merged in workload order; campaign ids of later pieces are shifted past
+// those of earlier ones so that no two pieces share one.
+Result<RunResult> simulate_pieces(const Workload &workload, const SimulationOptions &options,
+                                  const std::vector<std::pair<size_t, size_t>> &pieces)
+{
+	RunResult merged;
+	uint64_t campaign_base = 0;
+	for (const auto &[first, last] : pieces) {
+		Workload piece;
+		piece.name = workload.name;
+		piece.machine_cpus = workload.machine_cpus;
+		piece.jobs.assign(workload.jobs.begin() + static_cast<std::ptrdiff_t>(first),
+		                  workload.jobs.begin() + static_cast<std::ptrdiff_t>(last));
+		Simulation simulation(piece, options);
+		auto run = simulation.run();
+		if (!run)
+			return Error{run.error()};
+		RunResult &part = run.value();
+		uint64_t largest_campaign = campaign_base;
+		for (JobOutcome outcome : part.jobs) {
+			outcome.job += static_cast<uint32_t>(first);
+			if (outcome.campaign != 0)
+				outcome.campaign += campaign_base;
+			largest_campaign = std::max(largest_campaign, outcome.campaign);
+			merged.jobs.push_back(outcome);
+		}
+		campaign_base = largest_campaign;
+		merged.scheduler_events += part.scheduler_events;
+		merged.dependent_jobs += part.dependent_jobs;
+		merged.scheduler_cpu_s += part.scheduler_cpu_s;
+		merged.wall_s += part.wall_s;
+		merged.peak_rss_kb = std::max(merged.peak_rss_kb, part.peak_rss_kb);
+		merged.label = part.label;
+		merged.priority = part.priority;
+		merged.backfill = part.backfill;
+		merged.estimate = part.estimate;
+		merged.machine_cpus = part.machine_cpus;
+	}
+	merged.pieces = pieces.size();
+	return merged;
+}
+
+} // namespace
+
 Result<RunResult> simulate(const Workload &workload, const SimulationOptions &options)
 {
+	if (options.downtime_gap_s > 0 && !workload.closed_loop && !workload.jobs.empty()) {
+		const auto pieces =
+		    downtime_pieces(workload, effective_runtimes(workload), options.downtime_gap_s);
+		if (pieces.size() > 1)
+			return simulate_pieces(workload, options, pieces);
+	}
 	Simulation simulation(workload, options);
 	return simulation.run();
 }

@@ -35,6 +35,9 @@ struct SimulationOptions {
 	// only once the jobs of its campaign that ended in the log before its submission have
 	// completed in the replay. Ignored for closed-loop workloads.
 	bool dependencies = false;
+	// > 0: cut the trace at downtimes of at least this many seconds (no job running or
+	// submitted in the log) and replay each piece on its own (thesis Sec. 5.4); 0: no cut.
+	int64_t downtime_gap_s = 0;
 	int32_t depth = 100000; // reservation depth (conservative, per_campaign)
 	int64_t horizon_s = 7 * 86400;
 	std::function<void(double done_fraction)> progress; // optional
