@@ -159,6 +159,12 @@ pending_count() { squeue -h -t PD -o %i | wc -l; }
 # Jobs the jobcomp log records as COMPLETED (squeue forgets them after MinJobAge).
 completed_count() { grep -c 'JobState=COMPLETED' "$("$localcluster" path jobcomp)" 2>/dev/null || true; }
 
+# job_completed ID: the jobcomp log records the job as COMPLETED.
+job_completed() { grep -q "JobId=$1 .*JobState=COMPLETED" "$("$localcluster" path jobcomp)" 2>/dev/null; }
+
+# jobcomp_nodes ID: the nodes the jobcomp log records for the job.
+jobcomp_nodes() { sed -n "s/.*JobId=$1 .*NodeList=\([^ ]*\).*/\1/p" "$("$localcluster" path jobcomp)"; }
+
 # sched_stat KEY: a counter from sched/campaign's published statistics file.
 sched_stat() {
 	sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p" "$(state_dir)/campaign_sched_stats.json" 2>/dev/null

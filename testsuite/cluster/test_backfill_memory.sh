@@ -39,10 +39,7 @@ check_equal "the 2000 MB job still waits" PD "$(squeue -h -j "$big" -o %t)"
 small_started() { ! job_state_is "$small" PD; }
 check "the 500 MB job backfills now" wait_until 15 small_started
 
-# jobcomp_nodes ID: the nodes the completion log records for a job.
-jobcomp_nodes() { sed -n "s/.*JobId=$1 .*NodeList=\([^ ]*\).*/\1/p" "$("$localcluster" path jobcomp)"; }
-completed() { grep -q "JobId=$1 .*JobState=COMPLETED" "$("$localcluster" path jobcomp)" 2>/dev/null; }
-all_done() { completed "$big" && completed "$small" && completed "$whole"; }
+all_done() { job_completed "$big" && job_completed "$small" && job_completed "$whole"; }
 check "the three jobs complete once the fillers end" wait_until 90 all_done
 check_equal "the 500 MB job ran on n1" n1 "$(jobcomp_nodes "$small")"
 big_ran=$(jobcomp_nodes "$big")

@@ -43,18 +43,17 @@ check "the fourth camp1 job's published nodes ($fourth_planned) are not n4" \
 check "sched/campaign planned meanwhile" test "$(sched_stat passes)" -gt "$((passes_before + 2))"
 check "the fourth camp1 job still waits" job_state_is "${outsiders[3]}" PD
 member=$(submit camp5 --reservation=maint -N 1 -n 8 -t 1 -J member --wrap "sleep 3")
-member_ran() { grep -q "JobId=$member .*JobState=COMPLETED" "$("$localcluster" path jobcomp)" 2>/dev/null; }
-check "camp5's job runs in the reservation and completes" wait_until 30 member_ran
+check "camp5's job runs in the reservation and completes" wait_until 30 job_completed "$member"
 check_equal "camp5's job ran on n4" "n4" \
-	"$(sed -n "s/.*JobId=$member .*NodeList=\([^ ]*\).*/\1/p" "$("$localcluster" path jobcomp)")"
+	"$(jobcomp_nodes "$member")"
 outsiders_done() {
 	local id
 	for id in "${outsiders[@]}"; do
-		grep -q "JobId=$id .*JobState=COMPLETED" "$("$localcluster" path jobcomp)" 2>/dev/null || return 1
+		job_completed "$id" || return 1
 	done
 }
 check "all four camp1 jobs complete (the fourth once n1-n3 free up)" wait_until 90 outsiders_done
-fourth_nodes=$(sed -n "s/.*JobId=${outsiders[3]} .*NodeList=\([^ ]*\).*/\1/p" "$("$localcluster" path jobcomp)")
+fourth_nodes=$(jobcomp_nodes "${outsiders[3]}")
 check "the fourth camp1 job ran outside the reservation (on $fourth_nodes)" \
 	test -n "$fourth_nodes" -a "$fourth_nodes" != n4
 check "scontrol deletes the reservation" scontrol delete ReservationName=maint
@@ -69,7 +68,7 @@ deadline=$((SECONDS + 90))
 all_licensed_done() {
 	local id
 	for id in "${licensed[@]}"; do
-		grep -q "JobId=$id .*JobState=COMPLETED" "$("$localcluster" path jobcomp)" 2>/dev/null || return 1
+		job_completed "$id" || return 1
 	done
 }
 until all_licensed_done || [ "$SECONDS" -ge "$deadline" ]; do
@@ -93,9 +92,8 @@ featured=$(submit camp6 -C big -N 1 -n 8 -t 1 -J featured --wrap "sleep 2")
 planned_nodes() { squeue -h -t PD --start -j "$featured" -o %Y; }
 planned_on_n2() { [ "$(planned_nodes)" = n2 ]; }
 check "the job asking for 'big' is published as planned on n2" wait_until 10 planned_on_n2
-featured_ran() { grep -q "JobId=$featured .*JobState=COMPLETED" "$("$localcluster" path jobcomp)" 2>/dev/null; }
-check "it completes" wait_until 60 featured_ran
-check_equal "it ran on n2" n2 "$(sed -n "s/.*JobId=$featured .*NodeList=\([^ ]*\).*/\1/p" "$("$localcluster" path jobcomp)")"
+check "it completes" wait_until 60 job_completed "$featured"
+check_equal "it ran on n2" n2 "$(jobcomp_nodes "$featured")"
 check_equal "no errors from our plugins" "" "$(plugin_errors)"
 check "slurmctld is up" ctld_ping
 finish
