@@ -3,6 +3,8 @@
 
 #include "ctld_lock.h"
 
+#include "util/rank_priority.h"
+
 #include <ctime>
 
 namespace campaign::slurm {
@@ -89,6 +91,35 @@ void set_priority_factors(job_record_t *job, uint32_t priority, uint32_t campaig
 	const int64_t site = static_cast<int64_t>(priority) - score + (nice - NICE_OFFSET);
 	factors->priority_site = static_cast<uint32_t>(NICE_OFFSET + site);
 	factors->direct_prio = 0;
+}
+
+int64_t nice_of(const job_record_t *job)
+{
+	return job->details ? static_cast<int64_t>(job->details->nice) - NICE_OFFSET : 0;
+}
+
+uint32_t campaign_score_of(const job_record_t *job)
+{
+	const priority_factors_object_t *factors = job->prio_factors;
+	if (!factors || factors->direct_prio || factors->priority_age < 0)
+		return 0;
+	return static_cast<uint32_t>(factors->priority_age);
+}
+
+std::optional<int64_t> ranked_priority_of(const job_record_t *job)
+{
+	const priority_factors_object_t *factors = job->prio_factors;
+	if (!factors || factors->direct_prio || job->direct_set_prio || job->priority == 0)
+		return std::nullopt;
+	// The sum sprio prints (see set_priority_factors): equal to the priority only while the
+	// value is still ours.
+	const int64_t published_nice = static_cast<int64_t>(factors->nice) - NICE_OFFSET;
+	const int64_t sum = static_cast<int64_t>(factors->priority_age) +
+	                    static_cast<int64_t>(factors->priority_site) - NICE_OFFSET -
+	                    published_nice;
+	if (sum != static_cast<int64_t>(job->priority))
+		return std::nullopt;
+	return rank_priority_of(job->priority, published_nice);
 }
 
 List priority_factors_list(priority_factors_request_msg_t *request, uid_t uid)

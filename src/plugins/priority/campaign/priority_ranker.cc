@@ -12,6 +12,7 @@
 #include "state/priority_state.h"
 #include "util/rank_priority.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -87,14 +88,26 @@ int64_t PriorityRanker::calc_period_s() const
 	return parameters_.integer("calc_period");
 }
 
+// Slurm calls this at submit and after every update of a pending job (job_mgr.c: set_job_prio
+// unless PriorityType is priority/basic), so an update must not move a ranked job.
 uint32_t PriorityRanker::priority_at_submit(uint32_t last_priority, job_record_t *job)
 {
-	if (job->direct_set_prio && job->priority > 1)
+	// An operator's value (scontrol update Priority=, sbatch --priority) stays until reset.
+	if (job->direct_set_prio && job->priority > 0)
 		return job->priority;
-	uint32_t priority = last_priority >= 2 ? last_priority - 1 : 1;
-	if (last_priority == 0 || last_priority > kTopPriority)
-		priority = kTopPriority;
-	set_priority_factors(job, priority, 1);
+	int64_t rank_value = 0;
+	uint32_t score = 1;
+	if (std::optional<int64_t> ranked = ranked_priority_of(job)) {
+		rank_value = *ranked; // same rank as the last pass, with today's nice
+		score = campaign_score_of(job);
+	} else { // below every ranked job until the next pass ranks it
+		rank_value = last_priority >= 2 ? last_priority - 1 : 1;
+		if (last_priority == 0 || last_priority > kTopPriority)
+			rank_value = kTopPriority;
+	}
+	const uint32_t priority = published_priority(
+	    static_cast<uint32_t>(std::clamp<int64_t>(rank_value, 1, kHighestPriority)), nice_of(job));
+	set_priority_factors(job, priority, score);
 	return priority;
 }
 
@@ -163,7 +176,7 @@ size_t PriorityRanker::apply(const Ranking &ranking, bool shadow) const
 		job_record_t *job = find_job_record(ranking.order[rank]);
 		if (!job || !rankable(job))
 			continue; // started, held or re-prioritized by an admin since the snapshot
-		const uint32_t priority = priority_for_rank(rank);
+		const uint32_t priority = published_priority(priority_for_rank(rank), nice_of(job));
 		if (job->priority != priority)
 			changed++;
 		job->priority = priority;
