@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# Slurm's own expect regression tests, twice on the same local cluster shape: once with Slurm's
+# default plugins (priority/basic, sched/backfill), once with ours (priority/campaign,
+# sched/campaign). Prints one line per test with both results. Fails when a test that passes with
+# Slurm's plugins does not pass with ours, unless testsuite/slurm/known-differences.txt lists it
+# with the reason (a documented difference, not a bug).
+#
+#   run_slurm_suite.sh [--list ci|long|all] [--tests 'test3.4 test17.23'] [--source TREE]
+#                      [--only slurm|campaign]   (one column, no comparison: for debugging)
+#
+# TREE is the Slurm source tree of the installed release (default: the one
+# build-aux/fetch-slurm-source.sh fetches for the installed slurmctld); its testsuite is copied,
+# never changed. Env: WORK_DIR (default /var/tmp/slurm-campaign), PLUGIN_DIR (our plugins),
+# SUITE_PORT_BASE (default 18600: the two clusters use it and +300), TEST_TIMEOUT (s, default 600).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+work=${WORK_DIR:-/var/tmp/slurm-campaign}
+plugin_dir=${PLUGIN_DIR:-$work/plugins}
+port_base=${SUITE_PORT_BASE:-18600}
+test_timeout=${TEST_TIMEOUT:-600}
+localcluster=$repo/testsuite/cluster/localcluster
+list=ci
+tests=""
+tree=""
+only=""
+
+usage() {
+	sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+	exit 2
+}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--list) list=${2:?--list needs ci, long or all}; shift 2 ;;
+	--tests) tests=${2:?--tests needs test names}; shift 2 ;;
+	--source) tree=${2:?--source needs a Slurm source tree}; shift 2 ;;
+	--only) only=${2:?--only needs slurm or campaign}; shift 2
+		case $only in slurm | campaign) ;; *) echo "run_slurm_suite: --only takes slurm or campaign" >&2; exit 2 ;; esac ;;
+	-h | --help) usage ;;
+	*) echo "run_slurm_suite: unknown option '$1'" >&2; usage ;;
+	esac
+done
+case $list in ci | long | all) ;; *) echo "run_slurm_suite: --list must be ci, long or all, not '$list'" >&2; exit 2 ;; esac
+command -v expect >/dev/null || { echo "run_slurm_suite: 'expect' is not installed (Debian package expect)" >&2; exit 2; }
+[ -n "$tree" ] || tree=$(bash "$repo/build-aux/fetch-slurm-source.sh" "$work/src") || exit 2
+[ -f "$tree/testsuite/expect/globals" ] || { echo "run_slurm_suite: no testsuite/expect/globals under '$tree'" >&2; exit 2; }
+
+if [ -z "$tests" ]; then
+	tests=$(sed -e 's/#.*//' "$here/expect-tests.txt" |
+		awk -v list="$list" 'NF >= 2 && (list == "all" || $2 == list) { print $1 }')
+fi
+for test in $tests; do
+	[ -f "$tree/testsuite/expect/$test" ] || { echo "run_slurm_suite: $test is not in $tree/testsuite/expect" >&2; exit 2; }
+done
+
+suite=$work/slurm-suite
+# A private copy of Slurm's expect directory: the tests write their own files beside themselves.
+prepare_copy() { # column
+	local copy=$suite/$1/expect
+	rm -rf "$copy"
+	mkdir -p "$suite/$1"
+	cp -a "$tree/testsuite/expect" "$copy"
+	# test7.22 checks backfill and skips itself unless SchedulerType is sched/backfill.
+	sed -i 's|\[get_config_param "SchedulerType"\] ne "sched/backfill"|[get_config_param "SchedulerType"] ni {sched/backfill sched/campaign}|' \
+		"$copy/test7.22"
+	cat >"$suite/$1/testsuite.conf" <<EOF
+SlurmInstallDir=/usr
+SlurmSourceDir=$tree
+SlurmBuildDir=$tree
+SlurmConfigDir=$suite/$1/cluster/etc
+EOF
+	cat >"$copy/globals.local" <<'EOF'
+set testsuite_colorize false
+set testsuite_log_level 3
+set testsuite_cleanup_on_failure true
+EOF
+}
+
+start_column() { # column port-base conf...
+	local column=$1 base=$2
+	shift 2
+	CLUSTER_DIR=$suite/$column/cluster CLUSTER_PORT_BASE=$base \
+		"$localcluster" start --nodes 4 --cpus 4 --plugin-dir "$plugin_dir" "$@" >"$suite/$column/start.out" 2>&1
+}
+
+stop_column() { # column
+	CLUSTER_DIR=$suite/$1/cluster "$localcluster" stop >/dev/null 2>&1 || true
+}
+
+# run_test COLUMN TEST: prints pass, FAIL, skip or time-out; the log goes to COLUMN/TEST.log.
+run_test() {
+	local column=$1 test=$2 conf status
+	conf=$suite/$column/cluster/etc/slurm.conf
+	# Nothing of an earlier test may still hold nodes.
+	SLURM_CONF=$conf scancel --quiet --full --user root 2>/dev/null || true
+	local i
+	for i in $(seq 1 60); do
+		[ -z "$(SLURM_CONF=$conf squeue -h -o %i 2>/dev/null)" ] && break
+		sleep 1
+	done
+	(cd "$suite/$column/expect" && SLURM_CONF=$conf SLURM_TESTSUITE_CONF=$suite/$column/testsuite.conf \
+		timeout "$test_timeout" expect -f "$test" </dev/null >"$suite/$column/$test.log" 2>&1)
+	status=$?
+	case $status in
+	0) echo pass ;;
+	255) echo skip ;;
+	124) echo time-out ;;
+	*) echo FAIL ;;
+	esac
+}
+
+run_column() { # column port-base conf...
+	local column=$1 test result
+	start_column "$@" || { echo "run_slurm_suite: the $column cluster did not start (see $suite/$column/start.out)" >&2; return 1; }
+	for test in $tests; do
+		result=$(run_test "$column" "$test")
+		echo "$test $result" >>"$suite/$column/results"
+		echo "  $column $test: $result ($(date +%T))"
+	done
+	stop_column "$column"
+}
+
+trap 'stop_column slurm; stop_column campaign' EXIT
+for column in slurm campaign; do
+	stop_column "$column"
+	prepare_copy "$column"
+	rm -f "$suite/$column/results"
+done
+# The two columns: Slurm's defaults, and ours with Slurm's main scheduler left on as a site has it.
+slurm_column() { run_column slurm "$port_base" --conf "PriorityType=priority/basic" --conf "SchedulerType=sched/backfill"; }
+campaign_column() {
+	run_column campaign $((port_base + 300)) --conf "PriorityType=priority/campaign" \
+		--conf "PriorityParameters=calc_period=1,query_port=0" --conf "SchedulerType=sched/campaign" \
+		--conf "SchedulerParameters=campaign_period=1"
+}
+
+echo "== Slurm's expect tests ($(echo "$tests" | wc -w)) from $tree"
+if [ -n "$only" ]; then
+	"${only}_column"
+	exit
+fi
+slurm_column || exit 1
+campaign_column || exit 1
+
+known=$here/known-differences.txt
+regressions=0
+printf '%-10s %-12s %-12s %s\n' test "Slurm's" ours note
+for test in $tests; do
+	theirs=$(awk -v t="$test" '$1 == t { print $2 }' "$suite/slurm/results")
+	ours=$(awk -v t="$test" '$1 == t { print $2 }' "$suite/campaign/results")
+	note=""
+	if [ "$theirs" = pass ] && [ "$ours" != pass ]; then
+		reason=$(sed -n "s/^$test[[:space:]]\{1,\}//p" "$known" 2>/dev/null)
+		if [ -n "$reason" ]; then
+			note="known difference: $reason"
+		else
+			note="REGRESSION (log: $suite/campaign/$test.log)"
+			regressions=$((regressions + 1))
+		fi
+	fi
+	printf '%-10s %-12s %-12s %s\n' "$test" "$theirs" "$ours" "$note"
+done
+both=$(join <(sort "$suite/slurm/results") <(sort "$suite/campaign/results") | awk '$2 == "pass" && $3 == "pass"' | wc -l)
+echo "Slurm's suite: $(echo "$tests" | wc -w) tests, $both pass with both, $regressions pass with Slurm's plugins only"
+[ "$regressions" -eq 0 ]
