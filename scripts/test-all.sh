@@ -56,5 +56,10 @@ for test in "$repo"/testsuite/cluster/test_*.sh; do
 	record "$name" "${PIPESTATUS[0]}"
 done
 
+step "Slurm's own expect tests, with Slurm's default plugins and with ours"
+PLUGIN_DIR="$work/plugins" WORK_DIR="$work" bash "$repo/testsuite/slurm/run_slurm_suite.sh" --list ci 2>&1 |
+	tee "$work/slurm_suite.out"
+record "Slurm's expect tests (no regression against Slurm's plugins)" "${PIPESTATUS[0]}"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Slurm's own expect regression tests, twice on the same local cluster shape: once with Slurm's
 # default plugins (priority/basic, sched/backfill), once with ours (priority/campaign,
-# sched/campaign). Prints one line per test with both results. Fails when a test that passes with
-# Slurm's plugins does not pass with ours, unless testsuite/slurm/known-differences.txt lists it
-# with the reason (a documented difference, not a bug).
+# sched/campaign), on two clusters side by side. Prints one line per test with both results.
+# Fails when a test that passes with Slurm's plugins does not pass with ours, unless
+# testsuite/slurm/known-differences.txt lists it with the reason (a documented difference).
 #
 #   run_slurm_suite.sh [--list ci|long|all] [--tests 'test3.4 test17.23'] [--source TREE]
 #                      [--only slurm|campaign]   (one column, no comparison: for debugging)
@@ -11,13 +11,13 @@
 # TREE is the Slurm source tree of the installed release (default: the one
 # build-aux/fetch-slurm-source.sh fetches for the installed slurmctld); its testsuite is copied,
 # never changed. Env: WORK_DIR (default /var/tmp/slurm-campaign), PLUGIN_DIR (our plugins),
-# SUITE_PORT_BASE (default 18600: the two clusters use it and +300), TEST_TIMEOUT (s, default 600).
+# SUITE_PORT_BASE (default 16600: the two clusters use it and +300), TEST_TIMEOUT (s, default 600).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 work=${WORK_DIR:-/var/tmp/slurm-campaign}
 plugin_dir=${PLUGIN_DIR:-$work/plugins}
-port_base=${SUITE_PORT_BASE:-18600}
+port_base=${SUITE_PORT_BASE:-16600}
 test_timeout=${TEST_TIMEOUT:-600}
 localcluster=$repo/testsuite/cluster/localcluster
 list=ci
@@ -139,8 +139,14 @@ if [ -n "$only" ]; then
 	"${only}_column"
 	exit
 fi
-slurm_column || exit 1
-campaign_column || exit 1
+# The two clusters run side by side (own ports and directories): the tests mostly wait.
+slurm_column >"$suite/slurm.progress" 2>&1 &
+slurm_pid=$!
+campaign_column >"$suite/campaign.progress" 2>&1 &
+campaign_pid=$!
+wait "$slurm_pid" || { cat "$suite/slurm.progress"; exit 1; }
+wait "$campaign_pid" || { cat "$suite/campaign.progress"; exit 1; }
+cat "$suite/slurm.progress" "$suite/campaign.progress"
 
 known=$here/known-differences.txt
 regressions=0
