@@ -231,6 +231,45 @@ START_TEST(test_metrics_fast_on_250k_jobs)
 }
 END_TEST
 
+// Groups come from the workload: user 1 (100 CPU-s, 1 job) is heavy and not light by CPU-s; by
+// job count user 2 (3 jobs) is the heavy one. Bounded stretch floors the lower bound at tau = 10 s:
+// user 3's 2 s campaign that waited 8 s has stretch 5 but bounded stretch 1.
+START_TEST(test_metrics_bounded_campaign_stretch_by_user_group)
+{
+	const Run run = make_run(10, {{1, 10, 1, 0, 0, 10},    // user 1: 100 CPU-s, flow 10, l 10
+	                              {2, 1, 2, 0, 10, 20},    // user 2: 3 jobs of 10 s, flow 40
+	                              {2, 1, 2, 0, 20, 30},
+	                              {2, 1, 2, 0, 30, 40},
+	                              {3, 1, 3, 0, 8, 10},     // user 3: 2 CPU-s, flow 10, l 2
+	                              {4, 1, 4, 0, 20, 25}});  // user 4: 5 CPU-s, flow 25, l 5
+	const RunMetrics metrics = compute_metrics(run.workload, run.result, MetricOptions{});
+	ck_assert_uint_eq(metrics.user_groups.size(), 4);
+	const GroupStretch &all = metrics.user_groups[0];
+	const GroupStretch &light_cpu = metrics.user_groups[1];
+	const GroupStretch &light_jobs = metrics.user_groups[2];
+	const GroupStretch &heavy = metrics.user_groups[3];
+	ck_assert_str_eq(all.group.c_str(), "all");
+	// Campaign 2: W = 30, m = 10, p_max = 10: l = 10, flow 40 -> 4. Campaign 3: 10 / max(2, 10)
+	// = 1. Campaign 4: 25 / 10 = 2.5. Campaign 1: 1.
+	ck_assert_uint_eq(all.users, 4);
+	ck_assert_near(all.bounded_stretch.max, 4);
+	ck_assert_near(metrics.campaigns[2].stretch, 5); // plain stretch of user 3's campaign
+	ck_assert_near(bounded_campaign_stretch(metrics.campaigns[2], 10), 1);
+	// Light by CPU-s: users 3 (2) and 4 (5): stretches 1 and 2.5.
+	ck_assert_str_eq(light_cpu.group.c_str(), "light_cpu");
+	ck_assert_uint_eq(light_cpu.users, 2);
+	ck_assert_near(light_cpu.bounded_stretch.max, 2.5);
+	ck_assert_near(light_cpu.bounded_stretch.p50, 1);
+	// Light by jobs: users 1, 3 (one job each, ties by id): stretches 1 and 1.
+	ck_assert_uint_eq(light_jobs.users, 2);
+	ck_assert_near(light_jobs.bounded_stretch.max, 1);
+	// Heavy: ceil(4 / 10) = 1 user, the one with most CPU-s: user 2 (30) is below user 1 (100).
+	ck_assert_uint_eq(heavy.users, 1);
+	ck_assert_near(heavy.bounded_stretch.max, 1);
+	ck_assert_near(all.user_worst.p95, 4);
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("metrics_campaigns");
@@ -245,6 +284,7 @@ int main()
 	tcase_add_test(tc, test_metrics_nuwt_klusacek);
 	tcase_add_test(tc, test_metrics_profile_means);
 	tcase_add_test(tc, test_metrics_fast_on_250k_jobs);
+	tcase_add_test(tc, test_metrics_bounded_campaign_stretch_by_user_group);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

@@ -30,6 +30,7 @@ Distribution summarize(std::vector<double> values)
 	out.mean = sum / static_cast<double>(values.size());
 	out.p50 = percentile_of_sorted(values, 50);
 	out.p90 = percentile_of_sorted(values, 90);
+	out.p95 = percentile_of_sorted(values, 95);
 	out.p99 = percentile_of_sorted(values, 99);
 	out.max = values.back();
 	return out;

@@ -14,6 +14,7 @@ struct Distribution {
 	double mean = 0;
 	double p50 = 0; // nearest rank: the smallest value with at least 50% of values <= it
 	double p90 = 0;
+	double p95 = 0;
 	double p99 = 0;
 	double max = 0;
 };

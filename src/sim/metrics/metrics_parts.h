@@ -23,6 +23,8 @@ struct ScoredRun {
 void score_campaigns(const ScoredRun &scored, const MetricOptions &options, RunMetrics &out);
 // Per-user rows, user stretch, Jain, NUWT and profiles (after score_campaigns).
 void score_users(const ScoredRun &scored, const MetricOptions &options, RunMetrics &out);
+// Bounded campaign stretch of all, light and heavy users (after score_campaigns).
+void score_user_groups(const ScoredRun &scored, const MetricOptions &options, RunMetrics &out);
 // Utilization and its series.
 void score_utilization(const ScoredRun &scored, const MetricOptions &options, RunMetrics &out);
 

@@ -196,6 +196,7 @@ RunMetrics compute_metrics(const Workload &workload, const RunResult &run,
 	note_anomalies(workload, run, out);
 	metrics_detail::score_campaigns(scored, options, out);
 	metrics_detail::score_users(scored, options, out);
+	metrics_detail::score_user_groups(scored, options, out);
 	metrics_detail::score_utilization(scored, options, out);
 	return out;
 }

@@ -17,6 +17,7 @@ namespace campaign::sim
 
 struct MetricOptions {
 	double bounded_slowdown_tau_s = 10;  // Feitelson's threshold (DFRS report: 10 s)
+	double campaign_stretch_tau_s = 10;  // bounded campaign stretch's floor (DFRS report's tau)
 	uint32_t utilization_bins = 200;     // bins of the utilization series ...
 	double utilization_bin_s = 0;        // ... or a fixed bin width (> 0 wins; at most 100,000)
 	double stretch_one_tolerance = 1e-9; // |stretch - 1| <= this counts as stretch 1
@@ -90,6 +91,21 @@ struct ProfileMetrics {
 	double mean_mean_campaign_stretch = 0;
 };
 
+// Bounded campaign stretch of one user group (all, light by CPU-seconds or by job count, heavy):
+// flow / max(lower bound, tau) over the group's scored campaigns, and over its users of each
+// user's worst campaign.
+struct GroupStretch {
+	std::string group;
+	uint64_t users = 0; // users of the group with a scored campaign
+	Distribution bounded_stretch;
+	Distribution user_worst;
+};
+
+// Delta_i / max(l_i, tau): the stretch of a campaign, its lower bound floored at tau so that
+// campaigns of seconds-long jobs do not dominate (the DFRS report's bounded slowdown, per
+// campaign).
+double bounded_campaign_stretch(const CampaignMetrics &campaign, double tau_s);
+
 struct RunMetrics {
 	// What was measured.
 	std::string workload;
@@ -130,6 +146,9 @@ struct RunMetrics {
 	double uwt = 0;           // mean NUWT (Klusacek F2.33)
 	double nuwt_fairness = 0; // F = sum (UWT - NUWT_o)^2 (F2.34), lower is fairer
 	std::vector<ProfileMetrics> profiles;
+	// Light users: bottom half of the workload's users by CPU-seconds ("light_cpu") or by job
+	// count ("light_jobs"); heavy: top 10 % by CPU-seconds ("heavy_cpu"); and "all".
+	std::vector<GroupStretch> user_groups;
 
 	// Machine.
 	int64_t first_submit_s = 0; // over finished jobs

@@ -34,6 +34,7 @@ public:
 		add(metric + ".mean", [=](const RunMetrics &m) { return (m.*field).mean; });
 		add(metric + ".p50", [=](const RunMetrics &m) { return (m.*field).p50; });
 		add(metric + ".p90", [=](const RunMetrics &m) { return (m.*field).p90; });
+		add(metric + ".p95", [=](const RunMetrics &m) { return (m.*field).p95; });
 		add(metric + ".p99", [=](const RunMetrics &m) { return (m.*field).p99; });
 		add(metric + ".max", [=](const RunMetrics &m) { return (m.*field).max; });
 	}
@@ -135,6 +136,33 @@ void add_profile_rows(RowBuilder &rows, const std::vector<RunMetrics> &runs)
 	}
 }
 
+// Bounded campaign stretch per user group: the rows sites compare with Slurm's fair-share.
+void add_group_rows(RowBuilder &rows)
+{
+	for (const char *name : {"all", "light_cpu", "light_jobs", "heavy_cpu"}) {
+		const std::string group = name;
+		const auto find = [group](const RunMetrics &m) -> const GroupStretch * {
+			for (const GroupStretch &row : m.user_groups)
+				if (row.group == group)
+					return &row;
+			return nullptr;
+		};
+		const std::string prefix = "bounded_campaign_stretch." + group;
+		rows.add(prefix + ".p50", [find](const RunMetrics &m) {
+			return find(m) ? find(m)->bounded_stretch.p50 : 0;
+		});
+		rows.add(prefix + ".p95", [find](const RunMetrics &m) {
+			return find(m) ? find(m)->bounded_stretch.p95 : 0;
+		});
+		rows.add(prefix + ".max", [find](const RunMetrics &m) {
+			return find(m) ? find(m)->bounded_stretch.max : 0;
+		});
+		rows.add(prefix + ".user_worst.p95", [find](const RunMetrics &m) {
+			return find(m) ? find(m)->user_worst.p95 : 0;
+		});
+	}
+}
+
 void add_machine_rows(RowBuilder &rows)
 {
 	rows.add("utilization", [](const RunMetrics &m) { return m.utilization; });
@@ -172,6 +200,7 @@ std::vector<ComparisonRow> comparison_rows(const std::vector<RunMetrics> &runs)
 	add_campaign_rows(rows);
 	add_user_rows(rows);
 	add_profile_rows(rows, runs);
+	add_group_rows(rows);
 	add_machine_rows(rows);
 	return rows.take();
 }

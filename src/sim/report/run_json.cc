@@ -40,6 +40,7 @@ json_t *distribution(const Distribution &values)
 	json_object_set_new(out, "mean", real(values.mean));
 	json_object_set_new(out, "p50", real(values.p50));
 	json_object_set_new(out, "p90", real(values.p90));
+	json_object_set_new(out, "p95", real(values.p95));
 	json_object_set_new(out, "p99", real(values.p99));
 	json_object_set_new(out, "max", real(values.max));
 	return out;
@@ -184,6 +185,20 @@ json_t *profiles_json(const std::vector<ProfileMetrics> &profiles)
 	return out;
 }
 
+json_t *user_groups_json(const std::vector<GroupStretch> &groups)
+{
+	json_t *out = json_object();
+	for (const GroupStretch &group : groups) {
+		json_t *row = json_object();
+		json_object_set_new(row, "users", count(group.users));
+		json_object_set_new(row, "bounded_campaign_stretch", distribution(group.bounded_stretch));
+		json_object_set_new(row, "user_worst_bounded_campaign_stretch",
+		                    distribution(group.user_worst));
+		json_object_set_new(out, group.group.c_str(), row);
+	}
+	return out;
+}
+
 json_t *users_json(const RunMetrics &metrics)
 {
 	json_t *out = json_object();
@@ -208,6 +223,7 @@ json_t *users_json(const RunMetrics &metrics)
 	json_object_set_new(out, "uwt", real(metrics.uwt));
 	json_object_set_new(out, "nuwt_fairness", real(metrics.nuwt_fairness));
 	json_object_set_new(out, "profiles", profiles_json(metrics.profiles));
+	json_object_set_new(out, "groups", user_groups_json(metrics.user_groups));
 	json_t *rows = json_array();
 	for (const UserMetrics &user : metrics.users)
 		json_array_append_new(rows, user_json(user));
