@@ -35,6 +35,9 @@ inline constexpr slurmctld_lock_t kWriteJobs = {NO_LOCK, WRITE_LOCK, READ_LOCK, 
 inline constexpr slurmctld_lock_t kReadConfigAndJobs = {READ_LOCK, READ_LOCK, READ_LOCK, READ_LOCK,
 							NO_LOCK};
 inline constexpr slurmctld_lock_t kReadConfig = {READ_LOCK, NO_LOCK, NO_LOCK, NO_LOCK, NO_LOCK};
+// The assoc_mgr locks to change association and QOS usage counters.
+inline constexpr assoc_mgr_lock_t kWriteAssocQosUsage = {.assoc = WRITE_LOCK, .qos = WRITE_LOCK,
+                                                         .tres = READ_LOCK};
 // What a scheduler needs to start jobs (sched/backfill's set).
 inline constexpr slurmctld_lock_t kSchedule = {READ_LOCK, WRITE_LOCK, WRITE_LOCK, READ_LOCK,
 					       READ_LOCK};

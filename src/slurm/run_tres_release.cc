@@ -27,7 +27,7 @@ void release_unused_run_tres(job_record_t *job)
 		if (job->tres_alloc_cnt[i] != NO_CONSUME_VAL64)
 			unused[i] = job->tres_alloc_cnt[i] * limit_s;
 
-	AssocLock hold({NO_LOCK, WRITE_LOCK, NO_LOCK, WRITE_LOCK, NO_LOCK, NO_LOCK, NO_LOCK});
+	AssocLock hold(kWriteAssocQosUsage); // assoc and QOS usage (was: the file and res locks)
 	if (job->qos_ptr && job->qos_ptr->usage)
 		subtract_floor_zero(job->qos_ptr->usage->grp_used_tres_run_secs, unused, count);
 	for (slurmdb_assoc_rec_t *assoc = job->assoc_ptr; assoc && assoc->usage;

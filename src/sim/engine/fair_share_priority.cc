@@ -2,6 +2,8 @@
 // factors follow Slurm's documentation, cited at each formula. No Slurm types.
 #include "engine/fair_share_priority.h"
 
+#include "policy/usage_decay.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -52,15 +54,10 @@ double FairSharePriority::decayed(const Association &association, int64_t now_s)
 	const int64_t elapsed_s = now_s - association.updated_s;
 	if (elapsed_s <= 0)
 		return association.usage_cpu_s;
+	const UsageDecay decay(options_.half_life_s); // the plugin's model (policy/usage_decay.h)
 	const double elapsed = static_cast<double>(elapsed_s);
 	const double running = static_cast<double>(association.running_cpus);
-	if (options_.half_life_s == 0)
-		return association.usage_cpu_s + running * elapsed;
-	const double half_life = static_cast<double>(options_.half_life_s);
-	const double decay = std::exp2(-elapsed / half_life);
-	const double ln2 = std::numbers::ln2;
-	const double accrued = -std::expm1(-elapsed * ln2 / half_life) * half_life / ln2;
-	return association.usage_cpu_s * decay + running * accrued;
+	return association.usage_cpu_s * decay.factor(elapsed) + running * decay.accrued(elapsed);
 }
 
 void FairSharePriority::catch_up(Association &association, int64_t now_s)

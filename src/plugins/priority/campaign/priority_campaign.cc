@@ -9,6 +9,7 @@
 #include "priority_ranker.h"
 #include "run_tres_release.h"
 #include "scampaign_service.h"
+#include "usage_accounting.h"
 
 #include "policy/priority_parameters.h"
 #include "query/campaign_directory.h"
@@ -36,6 +37,8 @@ struct PluginState {
 	std::unique_ptr<PriorityRanker> ranker;
 	PeriodicWorker worker;
 	ScampaignService scampaign;
+	UsageAccounting usage;
+	std::string state_dir; // StateSaveLocation, read by the worker thread on its first pass
 	std::atomic<bool> reconfigure_requested{false};
 };
 PluginState *state = nullptr;
@@ -65,12 +68,28 @@ void apply_reconfigure()
 	state->worker.set_period(period_of(*state->ranker));
 }
 
+// Association and QOS usage, every PriorityCalcPeriod (our calc_period only paces the ranking).
+void account_usage()
+{
+	if (state->state_dir.empty()) {
+		{
+			CtldLock hold(kReadConfig);
+			state->state_dir =
+			    slurm_conf.state_save_location ? slurm_conf.state_save_location : "";
+		}
+		state->usage.restore(state->state_dir);
+	}
+	if (state->usage.catch_up(time(nullptr)))
+		state->usage.save(state->state_dir);
+}
+
 void worker_pass()
 {
 	if (slurmctld_config.shutdown_time)
 		return;
 	if (state->reconfigure_requested.exchange(false))
 		apply_reconfigure();
+	account_usage();
 	state->ranker->rank_pass();
 	state->scampaign.publish(state->ranker->report(), state->ranker->private_jobs());
 }
@@ -127,6 +146,7 @@ __attribute__((visibility("default"))) int fini(void)
 			state->worker.stop();
 			state->scampaign.stop();
 			state->ranker->save_state();
+			state->usage.save(state->state_dir);
 			process_campaign_directory()
 			    .clear(); // no stale campaigns for sched/campaign
 			delete state;
@@ -161,7 +181,7 @@ __attribute__((visibility("default"))) void priority_p_reconfig(bool assoc_clear
 
 __attribute__((visibility("default"))) void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 {
-	(void)assoc; // no usage decay in this plugin (documented limit)
+	guarded_void("priority_p_set_assoc_usage", [&] { set_association_usage(assoc); });
 }
 
 __attribute__((visibility("default"))) double priority_p_calc_fs_factor(long double usage_efctv,
@@ -184,8 +204,10 @@ __attribute__((visibility("default"))) void priority_p_job_end(job_record_t *job
 {
 	guarded_void("priority_p_job_end", [&] {
 		release_unused_run_tres(job_ptr);
-		if (state) // re-rank soon after ends too, not only at the next calc_period
+		if (state) { // charge its last stretch; re-rank soon, not only at the next calc_period
+			state->usage.charge_job_end(job_ptr);
 			state->worker.wake();
+		}
 	});
 }
 

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Usage accounting parity: the same workload on two clusters side by side, one with Slurm's
+# priority/multifactor and one with priority/campaign, each with its own slurmdbd and MariaDB.
+# Each association's RawUsage (sshare) under ours is within 2 % of multifactor's: billing weights,
+# a QOS UsageFactor, a job that ends early, decay with a short half-life. A GrpTRESMins budget then
+# holds camp4's next job with AssocGrpCPUMinutesLimit under ours (fails when usage is not charged:
+# before this, RawUsage stayed 0 under priority/campaign), and the usage survives a clean slurmctld
+# restart and decays on.
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+
+base=${CLUSTER_PORT_BASE:-17800}
+ours_dir=${CLUSTER_DIR:-/var/tmp/slurm-campaign/cluster}
+theirs_dir=$ours_dir-multifactor
+theirs_port=$((base + 300))
+common=(--nodes 2 --cpus 4 --accounting --fresh-db
+	--conf "PriorityCalcPeriod=1" --conf "PriorityDecayHalfLife=00:30:00"
+	--conf "PartitionName=billed Nodes=ALL MaxTime=INFINITE State=UP TRESBillingWeights=CPU=2.0")
+theirs() { SLURM_CONF=$theirs_dir/etc/slurm.conf "$@"; }
+theirs_queue_empty_cmd() { [ -z "$(theirs squeue -h -o %i)" ]; }
+stop_theirs() { CLUSTER_DIR=$theirs_dir CLUSTER_PORT_BASE=$theirs_port "$localcluster" stop >/dev/null 2>&1 || true; }
+
+CLUSTER_DIR=$theirs_dir CLUSTER_PORT_BASE=$theirs_port "$localcluster" start --plugin-dir "$plugin_dir" \
+	"${common[@]}" --conf "PriorityType=priority/multifactor" --conf "PriorityWeightFairshare=1000" >/dev/null ||
+	{ echo "the multifactor cluster did not start"; exit 1; }
+start_cluster "${common[@]}" --conf "PriorityType=priority/campaign" \
+	--conf "PriorityParameters=calc_period=1,query_port=0"
+trap 'stop_cluster; stop_theirs' EXIT
+
+# A QOS that costs double, on both clusters.
+for run in "" theirs; do
+	$run sacctmgr -i add qos double UsageFactor=2 >/dev/null
+	$run sacctmgr -i modify user camp2 set qos+=double >/dev/null
+done
+
+# The workload, submitted to both at the same moment: camp1 2 CPUs 100 s in "billed" (CPU=2.0),
+# camp2 1 CPU 100 s under QOS double, camp5 3 CPUs that end after 40 s of a 10-minute limit.
+workload() { # command prefix
+	"$@" sbatch --uid=camp1 --parsable -o /dev/null -D /tmp -p billed -n 2 -t 5 --wrap "sleep 100"
+	"$@" sbatch --uid=camp2 --parsable -o /dev/null -D /tmp -p batch -n 1 -t 5 --qos=double --wrap "sleep 100"
+	"$@" sbatch --uid=camp5 --parsable -o /dev/null -D /tmp -p batch -n 3 -t 10 --wrap "sleep 40"
+}
+sacctmgr -i modify user camp4 set GrpTRESMins=cpu=3 >/dev/null
+workload env >/dev/null
+workload theirs >/dev/null
+budget=$(submit camp4 -p batch -n 2 -t 5 --wrap "sleep 100") # 200 CPU-s: over 3 CPU-minutes
+check "our jobs finish" wait_until 180 queue_empty
+check "multifactor's jobs finish" wait_until 60 theirs_queue_empty_cmd
+# Both charge every PriorityCalcPeriod (1 min) and at job end: give them one more period.
+sleep 65
+
+raw_usage() { # user ("" for an account row) account [command prefix...]
+	local user=$1 account=$2
+	shift 2
+	"$@" sshare -n -P -a -o account,user,rawusage 2>/dev/null |
+		awk -F'|' -v u="$user" -v a="$account" '{ gsub(/^ +/, "", $1) } $1 == a && $2 == u { print $3 }'
+}
+within_2_percent() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(b > 0 && a / b > 0.98 && a / b < 1.02) }'; }
+for pair in camp1:physics camp2:physics camp5:biology :physics :biology; do
+	user=${pair%%:*}
+	account=${pair#*:}
+	ours=$(raw_usage "$user" "$account")
+	mf=$(raw_usage "$user" "$account" theirs)
+	check "RawUsage of ${user:-account} $account: ours $ours, multifactor's $mf (within 2 %)" \
+		within_2_percent "${ours:-0}" "${mf:-0}"
+done
+
+echo "== a GrpTRESMins budget is spent by our charges"
+check "camp4's first job (2 CPUs x 100 s) completed" job_completed "$budget"
+second=$(submit camp4 -p batch -n 1 -t 1 --wrap true)
+held_by_budget() { [ "$(squeue -h -j "$second" -o %r)" = AssocGrpCPUMinutesLimit ]; }
+check "camp4's next job waits with AssocGrpCPUMinutesLimit" wait_until 20 held_by_budget
+echo "  its reason: $(squeue -h -j "$second" -o %r)"
+
+echo "== usage survives a clean restart, and decays"
+before=$(raw_usage camp1 physics)
+"$localcluster" restart-ctld >/dev/null
+check "slurmctld is back" wait_until 30 ctld_ping
+kept=$(raw_usage camp1 physics)
+check "camp1's RawUsage before and after the restart: $before, $kept" \
+	awk -v a="$before" -v b="$kept" 'BEGIN { exit !(a > 0 && b > a * 0.98 && b <= a * 1.001) }'
+sleep 65 # one PriorityCalcPeriod
+decayed=$(raw_usage camp1 physics)
+check "a period later it has decayed with the 30-minute half-life: $kept -> $decayed" \
+	awk -v a="$kept" -v b="$decayed" 'BEGIN { exit !(b < a && b > a * 0.95) }'
+check_equal "no error from our plugins in slurmctld's log" "" "$(plugin_errors)"
+finish

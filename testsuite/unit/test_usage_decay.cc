@@ -1,0 +1,62 @@
+// The decay model of association usage (Slurm's PriorityDecayHalfLife): halves every half-life,
+// and usage accrued over an interval equals the integral of the decay, summing consistently when
+// the interval is split.
+#include "check_main.h"
+#include "policy/usage_decay.h"
+
+#include <cmath>
+
+using namespace campaign;
+
+START_TEST(test_usage_halves_every_half_life)
+{
+	const UsageDecay decay(3600);
+	ck_assert_double_eq_tol(decay.factor(3600), 0.5, 1e-12);
+	ck_assert_double_eq_tol(decay.factor(7200), 0.25, 1e-12);
+	ck_assert_double_eq_tol(decay.factor(0), 1, 1e-15);
+	ck_assert_double_eq_tol(decay.factor(-5), 1, 1e-15);
+}
+END_TEST
+
+// No half-life: no decay, and T seconds of running accrue T.
+START_TEST(test_zero_half_life_never_decays)
+{
+	const UsageDecay decay(0);
+	ck_assert_double_eq_tol(decay.factor(1e9), 1, 1e-15);
+	ck_assert_double_eq_tol(decay.accrued(120), 120, 1e-12);
+}
+END_TEST
+
+// Over one half-life, the integral of 2^(-(h - t)/h) dt is h / (2 ln 2).
+START_TEST(test_accrued_is_the_integral_of_the_decay)
+{
+	const UsageDecay decay(1000);
+	ck_assert_double_eq_tol(decay.accrued(1000), 1000 / (2 * std::log(2.0)), 1e-9);
+	// Short intervals barely decay: 60 s at a 30-minute half-life lose about 1.2 %.
+	const UsageDecay slow(1800);
+	ck_assert_double_eq_tol(slow.accrued(60) / 60, 0.9885, 0.0005);
+}
+END_TEST
+
+// Charging [0, a] then decaying it over b and adding [a, a + b] equals charging [0, a + b]: the
+// per-period charges of the plugin add up to the same usage however often it runs.
+START_TEST(test_split_intervals_add_up)
+{
+	const UsageDecay decay(900);
+	const double whole = decay.accrued(500);
+	const double split = decay.accrued(200) * decay.factor(300) + decay.accrued(300);
+	ck_assert_double_eq_tol(split, whole, 1e-9);
+}
+END_TEST
+
+int main()
+{
+	Suite *suite = suite_create("usage_decay");
+	TCase *tc = tcase_create("decay");
+	tcase_add_test(tc, test_usage_halves_every_half_life);
+	tcase_add_test(tc, test_zero_half_life_never_decays);
+	tcase_add_test(tc, test_accrued_is_the_integral_of_the_decay);
+	tcase_add_test(tc, test_split_intervals_add_up);
+	suite_add_tcase(suite, tc);
+	return run_suite(suite);
+}
