@@ -349,9 +349,9 @@ END_TEST
 START_TEST(test_job_list_zero_limit_is_unknown_and_cut_cpu_seconds_counted)
 {
 	TempDir dir;
-	const Workload workload = read_ok(dir.write(
-	    "limits.csv", lines({"id,user,submit,cpus,limit,start,end", "1,1,0,2,0,0,500",
-	                         "2,1,0,1,0,,", "3,1,0,2,20,0,50"})));
+	const Workload workload = read_ok(
+	    dir.write("limits.csv", lines({"id,user,submit,cpus,limit,start,end", "1,1,0,2,0,0,500",
+	                                   "2,1,0,1,0,,", "3,1,0,2,20,0,50"})));
 	ck_assert_uint_eq(workload.jobs.size(), 2);
 	ck_assert_int_eq(workload.jobs[0].limit_s, -1);
 	ck_assert_int_eq(workload.jobs[0].runtime_s, 500);

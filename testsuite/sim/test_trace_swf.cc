@@ -213,15 +213,15 @@ START_TEST(test_swf_cpu_seconds_lost_at_the_limit_are_counted)
 {
 	TempDir dir;
 	const Workload workload = read_ok(dir.write(
-	    "cut.swf",
-	    lines({swf({.id = 1, .run = 100, .allocated = 4, .requested_time = 50}),
-	           swf({.id = 2, .run = 100, .allocated = 4, .requested_time = 200}),
-	           swf({.id = 3, .run = 300, .allocated = 2, .requested_time = 100})})));
+	    "cut.swf", lines({swf({.id = 1, .run = 100, .allocated = 4, .requested_time = 50}),
+	                      swf({.id = 2, .run = 100, .allocated = 4, .requested_time = 200}),
+	                      swf({.id = 3, .run = 300, .allocated = 2, .requested_time = 100})})));
 	ck_assert_uint_eq(workload.counts.limit_below_runtime, 2);
 	ck_assert_uint_eq(workload.counts.work_cpu_s, 1400);
 	ck_assert_uint_eq(workload.counts.cut_at_limit_cpu_s, 600);
-	ck_assert_msg(noted(workload.notes, "below the run time: 2 jobs, cut at their limit in the "
-	                                    "replay: 600 of the log's 1400 CPU-seconds lost (42.9 %)"),
+	ck_assert_msg(noted(workload.notes,
+	                    "below the run time: 2 jobs, cut at their limit in the "
+	                    "replay: 600 of the log's 1400 CPU-seconds lost (42.9 %)"),
 	              "no CPU-seconds note");
 }
 END_TEST
@@ -248,9 +248,10 @@ END_TEST
 START_TEST(test_swf_status_outside_swf_range_is_kept_and_counted)
 {
 	TempDir dir;
-	const Workload workload = read_ok(dir.write(
-	    "status.swf", lines({swf({.id = 1, .status = 265}), swf({.id = 2, .status = -7}),
-	                         swf({.id = 3, .status = 5, .run = 0}), swf({.id = 4, .status = 1})})));
+	const Workload workload = read_ok(
+	    dir.write("status.swf",
+	              lines({swf({.id = 1, .status = 265}), swf({.id = 2, .status = -7}),
+	                     swf({.id = 3, .run = 0, .status = 5}), swf({.id = 4, .status = 1})})));
 	ck_assert_uint_eq(workload.jobs.size(), 3);
 	ck_assert_int_eq(workload.jobs[0].status, -1);
 	ck_assert_int_eq(workload.jobs[1].status, -1);
@@ -268,8 +269,9 @@ START_TEST(test_swf_placeholder_lines_are_dropped_and_counted)
 	std::string placeholder = "-1";
 	for (int field = 2; field <= 18; ++field)
 		placeholder += " -1";
-	const Workload workload = read_ok(dir.write(
-	    "placeholder.swf", lines({swf({.id = 1}), placeholder, "\t" + placeholder, swf({.id = 2})})));
+	const Workload workload = read_ok(
+	    dir.write("placeholder.swf",
+	              lines({swf({.id = 1}), placeholder, "\t" + placeholder, swf({.id = 2})})));
 	ck_assert_uint_eq(workload.jobs.size(), 2);
 	ck_assert_uint_eq(workload.counts.lines, 4);
 	ck_assert_uint_eq(workload.counts.placeholder_dropped, 2);
@@ -492,8 +494,7 @@ START_TEST(test_swf_notes_state_every_rule)
 	for (const char *rule :
 	     {"not rebased", "machine: 4 CPUs (MaxProcs header)", "cancelled (status 5)",
 	      "run time unknown", "CPUs: allocated", "run time 0", "requested time (field 9)",
-	      "every field -1", "status outside -1..5", "limit 0",
-	      "clamped", "submit + wait"})
+	      "every field -1", "status outside -1..5", "limit 0", "clamped", "submit + wait"})
 		ck_assert_msg(noted(workload.notes, rule), "no note on '%s'", rule);
 }
 END_TEST
