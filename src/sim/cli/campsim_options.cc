@@ -22,7 +22,7 @@ const char *campsim_usage()
 	       "       campsim rank WORKLOAD --at S [--rank-policy ostrich|faircamp|fifo]\n"
 	       "                        [--parameters STR]   order of the jobs pending at S\n"
 	       "       campsim reproduce NAME [--instances N] [--out DIR] [--progress]\n"
-	       "       campsim help\n"
+	       "       campsim help   (or COMMAND --help)\n"
 	       "WORKLOAD (one of):\n"
 	       "  --swf FILE              Standard Workload Format trace (plain or .gz)\n"
 	       "  --jobs FILE             job list, CSV or JSON "
