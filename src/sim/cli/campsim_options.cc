@@ -294,7 +294,7 @@ Error unused_option(const std::string &command, const std::string &option)
 	if (command == "rank" && option == "--policy")
 		hint = " (its policy is --rank-policy)";
 	else if (command == "rank" && (option == "--threshold" || option == "--window"))
-		hint = " (its campaign rule is --parameters threshold_s=S or window_s=S)";
+		hint = " (its campaign rule is in --parameters: rule, threshold_s, window_s)";
 	else if (command == "run" && option == "--rank-policy")
 		hint = " (its policies are --policy)";
 	return Error{command + " does not use " + option + hint};
