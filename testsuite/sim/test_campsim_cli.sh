@@ -16,6 +16,13 @@ fails_naming() { # culprit args...: exit status non-zero and stderr names the cu
 	! "$campsim" "$@" >"$work/out" 2>"$work/err" && grep -qF -- "$culprit" "$work/err"
 }
 
+usage_error() { # culprit args...: exit status 2 (bad usage, campsim(1)) and stderr names the culprit
+	local culprit=$1
+	shift
+	"$campsim" "$@" >"$work/out" 2>"$work/err"
+	[ $? -eq 2 ] && grep -qF -- "$culprit" "$work/err"
+}
+
 check "unknown command is named" fails_naming "'simulate'" simulate
 check "unknown option is named" fails_naming "'--speed'" run --generate faircamp-zipf --speed 3
 check "bad number is named" fails_naming "--users: 'many'" run --generate faircamp-zipf --users many
@@ -55,6 +62,70 @@ CSV
 check "rank under OStrich puts the light user first" test "$("$campsim" rank --jobs "$work/jobs.csv" --cpus 4 --at 10 | tr '\n' ' ')" = "4 1 2 3 "
 check "rank under FIFO keeps submission order" test "$("$campsim" rank --jobs "$work/jobs.csv" --cpus 4 --at 10 --rank-policy fifo | tr '\n' ' ')" = "1 2 3 4 "
 check "rank without --at is refused" fails_naming "--at" rank --jobs "$work/jobs.csv" --cpus 4
+
+# Issue 12, point 4: real logs replay cleanly.
+swf_line() { # id status limit [run]: one 18-field SWF line, 2 CPUs, submitted at id*10
+	echo "$1 $(($1 * 10)) 0 ${4:-100} 2 -1 -1 2 $3 -1 $2 1 1 -1 -1 1 -1 -1"
+}
+{
+	echo "; MaxProcs: 4"
+	swf_line 1 265 200
+	echo "-1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1"
+	swf_line 2 1 0 5000
+	swf_line 3 1 40
+} >"$work/real.swf"
+real_run() { "$campsim" run --swf "$work/real.swf" --policy fcfs/none >"$work/real.out" 2>"$work/real.err"; }
+check "a status outside -1..5 and a line of -1s do not stop the run" real_run
+check "the status outside -1..5 is counted" grep -q "status outside -1..5: 1 kept" "$work/real.out"
+check "the line of -1s is dropped and counted" grep -q "every field -1: 1 dropped" "$work/real.out"
+check "limit 0 is read as unknown and counted" grep -q "limit 0: 1 read as unknown" "$work/real.out"
+# Job 3 runs 100 s on 2 CPUs, cut at 40: 120 of 200 + 10000 + 200 CPU-s lost.
+check "CPU-seconds lost at the limit are printed" grep -q "120 of the log's 10400 CPU-seconds lost (1.2 %)" "$work/real.out"
+check "the workload line counts the CPU-seconds cut" grep -q "120 CPU-s cut at the limit" "$work/real.out"
+: >"$work/empty.swf"
+printf '; Version: 2.2\n; MaxProcs: 8\n' >"$work/header.swf"
+empty_warns() { # file: the run goes on, with a warning naming the file
+	"$campsim" run --swf "$1" --cpus 4 --policy fcfs/none >"$work/out" 2>"$work/err" &&
+		grep -qF "warning: $1: no data lines" "$work/err"
+}
+check "an empty trace is warned about, naming it" empty_warns "$work/empty.swf"
+check "a header-only trace is warned about, naming it" empty_warns "$work/header.swf"
+check "--from after --to is refused, naming both" usage_error "--from (200) is not before --to (100)" run --swf "$work/real.swf" --from 200 --to 100
+check "--from equal to --to is refused" usage_error "--from (100) is not before --to (100)" run --swf "$work/real.swf" --to 100 --from 100
+for command in run rank "reproduce" "reproduce faircamp-zipf"; do
+	# shellcheck disable=SC2086 # the command's words
+	check "campsim $command --help prints the usage" eval '"$campsim" $command --help >"$work/out" 2>"$work/err" && grep -q "^usage: campsim run" "$work/out" && [ ! -s "$work/err" ]'
+done
+check "--cpus 0 is bad usage" usage_error "--cpus: '0' is not a number >= 1" run --generate faircamp-zipf --cpus 0
+check "--cpus -4 is the same bad usage" usage_error "--cpus: '-4' is not a number >= 1" run --generate faircamp-zipf --cpus -4
+
+# Issue 12, CLI traps: an option a command does not use is an error naming both; an option given
+# twice is an error, except the lists --policy and --parameters, which are joined.
+check "rank refuses --policy, pointing at --rank-policy" usage_error "rank does not use --policy (its policy is --rank-policy)" rank --jobs "$work/jobs.csv" --cpus 4 --at 10 --policy faircamp
+check "rank refuses --threshold" usage_error "rank does not use --threshold" rank --jobs "$work/jobs.csv" --cpus 4 --at 10 --threshold 5
+check "run refuses --at" usage_error "run does not use --at" run --generate faircamp-zipf --at 5
+check "reproduce refuses --policy" usage_error "reproduce does not use --policy" reproduce faircamp-zipf --instances 1 --policy fifo
+check "reproduce refuses --lenient" usage_error "reproduce does not use --lenient" reproduce faircamp-zipf --instances 1 --lenient
+check "an option given twice is refused" usage_error "option --at given twice" rank --jobs "$work/jobs.csv" --cpus 4 --at 10 --at 20
+check "a flag given twice is refused" usage_error "option --lenient given twice" run --generate faircamp-zipf --lenient --lenient
+check "--threshold and --window together are refused" usage_error "give --threshold or --window, not both" run --generate faircamp-zipf --threshold 5 --window 10
+cat >"$work/same-second.csv" <<'CSV'
+id,user,submit,cpus,limit,start,end
+1,1,0,1,4,0,4
+2,1,4,1,4,,
+3,2,0,1,6,0,6
+4,2,1,1,6,,
+CSV
+rank_paper() { "$campsim" rank --jobs "$work/same-second.csv" --cpus 2 --at 5 --rank-policy faircamp "$@" | tr '\n' ' '; }
+joined=$(rank_paper --parameters faircamp_mode=paper,faircamp_k=2)
+check "two --parameters are joined, not replaced" test "$(rank_paper --parameters faircamp_mode=paper --parameters faircamp_k=2)" = "$joined"
+check "the first of two --parameters is not dropped" fails_naming "'bogus_key'" rank --jobs "$work/same-second.csv" --cpus 2 --at 5 --parameters bogus_key=1 --parameters faircamp_k=2
+check "a key repeated across --parameters is refused" fails_naming "faircamp_k given twice" rank --jobs "$work/same-second.csv" --cpus 2 --at 5 --rank-policy faircamp --parameters faircamp_k=2 --parameters faircamp_k=3
+two_policy_options() {
+	"$campsim" run --generate faircamp-zipf --users 2 --job-count 50 --policy fcfs/none --policy fifo/easy >"$work/out" &&
+		grep -q 'fcfs/none.*fifo/easy' "$work/out"
+}
+check "two --policy lists are joined" two_policy_options
 
 [ "$failures" -eq 0 ] && echo "all campsim CLI checks passed"
 exit "$failures"

@@ -343,6 +343,28 @@ START_TEST(test_job_list_json_lenient_skips_and_counts_bad_jobs)
 }
 END_TEST
 
+// Issue 12: a limit of 0 (Slurm's and SWF's "no limit given") made a long job a 0 s job; it is
+// unknown (-1) instead, so a job with no run time and limit 0 has no known run time. Job 3
+// loses (50 - 20) s on 2 CPUs = 60 of the kept jobs' 2 * 500 + 2 * 50 = 1100 CPU-s (5.5 %).
+START_TEST(test_job_list_zero_limit_is_unknown_and_cut_cpu_seconds_counted)
+{
+	TempDir dir;
+	const Workload workload = read_ok(
+	    dir.write("limits.csv", lines({"id,user,submit,cpus,limit,start,end", "1,1,0,2,0,0,500",
+	                                   "2,1,0,1,0,,", "3,1,0,2,20,0,50"})));
+	ck_assert_uint_eq(workload.jobs.size(), 2);
+	ck_assert_int_eq(workload.jobs[0].limit_s, -1);
+	ck_assert_int_eq(workload.jobs[0].runtime_s, 500);
+	ck_assert_uint_eq(workload.counts.unknown_runtime, 1); // job 2: limit 0 is no run time
+	ck_assert_uint_eq(workload.counts.zero_limit_unknown, 1);
+	ck_assert_uint_eq(workload.counts.limit_below_runtime, 1);
+	ck_assert_uint_eq(workload.counts.cut_at_limit_cpu_s, 60);
+	ck_assert_uint_eq(workload.counts.work_cpu_s, 1100);
+	ck_assert(noted(workload.notes, "limit 0: 1 read as unknown"));
+	ck_assert(noted(workload.notes, "60 of the log's 1100 CPU-seconds lost (5.5 %)"));
+}
+END_TEST
+
 START_TEST(test_job_list_missing_file_names_it)
 {
 	TempDir dir;
@@ -370,6 +392,7 @@ int main()
 	tcase_add_test(tc, test_job_list_json_errors_name_file_and_job_index);
 	tcase_add_test(tc, test_job_list_json_document_errors);
 	tcase_add_test(tc, test_job_list_json_lenient_skips_and_counts_bad_jobs);
+	tcase_add_test(tc, test_job_list_zero_limit_is_unknown_and_cut_cpu_seconds_counted);
 	tcase_add_test(tc, test_job_list_missing_file_names_it);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);

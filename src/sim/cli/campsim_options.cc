@@ -1,9 +1,12 @@
 // Option parsing for campsim. Each option takes its value as the next argument or after '='.
 #include "cli/campsim_options.h"
 
+#include <algorithm>
 #include <charconv>
 #include <functional>
+#include <limits>
 #include <map>
+#include <set>
 
 namespace campaign::sim
 {
@@ -19,7 +22,7 @@ const char *campsim_usage()
 	       "       campsim rank WORKLOAD --at S [--rank-policy ostrich|faircamp|fifo]\n"
 	       "                        [--parameters STR]   order of the jobs pending at S\n"
 	       "       campsim reproduce NAME [--instances N] [--out DIR] [--progress]\n"
-	       "       campsim help\n"
+	       "       campsim help   (or COMMAND --help)\n"
 	       "WORKLOAD (one of):\n"
 	       "  --swf FILE              Standard Workload Format trace (plain or .gz)\n"
 	       "  --jobs FILE             job list, CSV or JSON "
@@ -93,6 +96,22 @@ Result<std::vector<PolicyChoice>> policy_list(const std::string &text)
 
 using Setter = std::function<Status(CampsimOptions &, const std::string &, const std::string &)>;
 
+// A whole number from `lowest` up: "-4" and "0" for --cpus get the same error.
+template <typename Number, typename Target>
+Setter at_least(Target CampsimOptions::*field, int64_t lowest)
+{
+	return [field, lowest](CampsimOptions &options, const std::string &option,
+	                       const std::string &text) {
+		auto value = number<int64_t>(option, text);
+		if (!value || value.value() < lowest ||
+		    static_cast<uint64_t>(value.value()) > std::numeric_limits<Number>::max())
+			return Status(Error{"option " + option + ": '" + text +
+			                    "' is not a number >= " + std::to_string(lowest)});
+		options.*field = static_cast<Number>(value.value());
+		return ok_status();
+	};
+}
+
 template <typename Number, typename Target> Setter numeric(Target CampsimOptions::*field)
 {
 	return
@@ -123,10 +142,10 @@ const std::map<std::string, Setter> &setters()
 		     o.generator = v;
 		     return ok_status();
 	     }},
-	    {"--users", numeric<uint32_t>(&CampsimOptions::users)},
+	    {"--users", at_least<uint32_t>(&CampsimOptions::users, 1)},
 	    {"--seed", numeric<uint64_t>(&CampsimOptions::seed)},
-	    {"--job-count", numeric<uint64_t>(&CampsimOptions::job_count)},
-	    {"--cpus", numeric<uint32_t>(&CampsimOptions::machine_cpus)},
+	    {"--job-count", at_least<uint64_t>(&CampsimOptions::job_count, 1)},
+	    {"--cpus", at_least<uint32_t>(&CampsimOptions::machine_cpus, 1)},
 	    {"--from", numeric<int64_t>(&CampsimOptions::from_s)},
 	    {"--to", numeric<int64_t>(&CampsimOptions::to_s)},
 	    {"--instances", numeric<uint32_t>(&CampsimOptions::instances)},
@@ -146,7 +165,8 @@ const std::map<std::string, Setter> &setters()
 	     }},
 	    {"--parameters",
 	     [](auto &o, auto &, auto &v) {
-		     o.simulation.core_parameters = v;
+		     auto &parameters = o.simulation.core_parameters; // a list: joined
+		     parameters += (parameters.empty() ? "" : ",") + v;
 		     return ok_status();
 	     }},
 	    {"--policy",
@@ -154,7 +174,7 @@ const std::map<std::string, Setter> &setters()
 		     auto list = policy_list(v);
 		     if (!list)
 			     return Status(Error{list.error()});
-		     o.policies = list.value();
+		     o.policies.insert(o.policies.end(), list.value().begin(), list.value().end());
 		     return ok_status();
 	     }},
 	    {"--estimate",
@@ -252,6 +272,55 @@ const std::map<std::string, bool CampsimOptions::*> &flags()
 	return table;
 }
 
+// Whether `command` uses `option`; `run` uses every option but rank's and reproduce's own.
+bool command_uses(const std::string &command, const std::string &option)
+{
+	static const std::set<std::string> workload = {
+	    "--swf",       "--jobs", "--generate", "--users", "--seed",
+	    "--job-count", "--cpus", "--from",     "--to",    "--lenient"};
+	if (command == "rank")
+		return workload.count(option) || option == "--at" || option == "--rank-policy" ||
+		       option == "--parameters";
+	if (command == "reproduce")
+		return option == "--instances" || option == "--out" || option == "--progress" ||
+		       option == "--swf";
+	return option != "--at" && option != "--rank-policy" && option != "--instances";
+}
+
+// "rank does not use --policy (its policy is --rank-policy)".
+Error unused_option(const std::string &command, const std::string &option)
+{
+	std::string hint;
+	if (command == "rank" && option == "--policy")
+		hint = " (its policy is --rank-policy)";
+	else if (command == "rank" && (option == "--threshold" || option == "--window"))
+		hint = " (its campaign rule is in --parameters: rule, threshold_s, window_s)";
+	else if (command == "run" && option == "--rank-policy")
+		hint = " (its policies are --policy)";
+	return Error{command + " does not use " + option + hint};
+}
+
+// An option given twice is an error, except the lists --policy and --parameters (joined).
+Status check_repeat(std::set<std::string> &given, const std::string &option)
+{
+	if (given.insert(option).second || option == "--policy" || option == "--parameters")
+		return ok_status();
+	return Error{"option " + option + " given twice"};
+}
+
+// After all options: the choices that exclude each other.
+Status check_combinations(const CampsimOptions &options, const std::set<std::string> &given)
+{
+	if (given.count("--threshold") && given.count("--window"))
+		return Error{
+		    "options --threshold and --window: give --threshold or --window, not both"};
+	if (options.from_s && options.to_s && *options.from_s >= *options.to_s)
+		return Error{"options --from and --to: --from (" + std::to_string(*options.from_s) +
+		             ") is not before --to (" + std::to_string(*options.to_s) +
+		             "): the window [from, to) would be empty"};
+	return ok_status();
+}
+
 Status check_workload_choice(const CampsimOptions &options)
 {
 	const int given =
@@ -275,7 +344,11 @@ Result<CampsimOptions> parse_campsim_options(const std::vector<std::string> &arg
 		return Error{"no command given"};
 	options.command = arguments[0];
 	size_t next = 1;
-	if (options.command == "help" || options.command == "--help" || options.command == "-h") {
+	const auto asks_help = [](const std::string &word) {
+		return word == "--help" || word == "-h";
+	};
+	if (options.command == "help" ||
+	    std::any_of(arguments.begin(), arguments.end(), asks_help)) {
 		options.command = "help";
 		return options;
 	}
@@ -290,6 +363,7 @@ Result<CampsimOptions> parse_campsim_options(const std::vector<std::string> &arg
 		return Error{"unknown command '" + options.command +
 		             "' (run, rank, reproduce, help)"};
 	}
+	std::set<std::string> given;
 	for (size_t i = next; i < arguments.size(); ++i) {
 		std::string option = arguments[i], value;
 		const size_t equals = option.find('=');
@@ -298,6 +372,11 @@ Result<CampsimOptions> parse_campsim_options(const std::vector<std::string> &arg
 			value = option.substr(equals + 1);
 			option = option.substr(0, equals);
 		}
+		const bool known = flags().count(option) || setters().count(option);
+		if (known && !command_uses(options.command, option))
+			return unused_option(options.command, option);
+		if (Status once = check_repeat(given, option); known && !once)
+			return Error{once.error()};
 		if (auto flag = flags().find(option); flag != flags().end() && !inline_value) {
 			options.*(flag->second) = true;
 			continue;
@@ -313,6 +392,8 @@ Result<CampsimOptions> parse_campsim_options(const std::vector<std::string> &arg
 		if (Status set = setter->second(options, option, value); !set)
 			return Error{set.error()};
 	}
+	if (Status combined = check_combinations(options, given); !combined)
+		return Error{combined.error()};
 	options.simulation.dependencies = options.dependencies;
 	if (options.command == "run" || options.command == "rank") {
 		if (Status checked = check_workload_choice(options); !checked)

@@ -53,18 +53,20 @@ void print_input(const Workload &workload)
 	const InputCounts &counts = workload.counts;
 	std::printf("workload %s: %zu jobs on %u CPUs", workload.name.c_str(), workload.jobs.size(),
 	            workload.machine_cpus);
+	const auto number = [](uint64_t value) { return static_cast<unsigned long long>(value); };
 	if (counts.lines > 0)
 		std::printf(
 		    " (%llu lines; dropped: %llu cancelled, %llu unknown run time, %llu "
-		    "unknown CPUs, %llu outside the window, %llu malformed; kept %llu with run "
-		    "time 0)",
-		    static_cast<unsigned long long>(counts.lines),
-		    static_cast<unsigned long long>(counts.cancelled_dropped),
-		    static_cast<unsigned long long>(counts.unknown_runtime),
-		    static_cast<unsigned long long>(counts.unknown_cpus),
-		    static_cast<unsigned long long>(counts.outside_window),
-		    static_cast<unsigned long long>(counts.malformed_skipped),
-		    static_cast<unsigned long long>(counts.zero_runtime));
+		    "unknown CPUs, %llu outside the window, %llu malformed, %llu all -1; "
+		    "kept %llu with run time 0, %llu with limit 0 read as unknown, %llu with "
+		    "status outside -1..5, %llu above their limit: %llu CPU-s cut at the "
+		    "limit)",
+		    number(counts.lines), number(counts.cancelled_dropped),
+		    number(counts.unknown_runtime), number(counts.unknown_cpus),
+		    number(counts.outside_window), number(counts.malformed_skipped),
+		    number(counts.placeholder_dropped), number(counts.zero_runtime),
+		    number(counts.zero_limit_unknown), number(counts.status_outside_swf),
+		    number(counts.limit_below_runtime), number(counts.cut_at_limit_cpu_s));
 	std::printf("\n");
 	for (const std::string &note : workload.notes)
 		std::printf("  note: %s\n", note.c_str());

@@ -6,6 +6,8 @@
 #include "workload/faircamp_zipf.h"
 #include "workload/ostrich_profiles.h"
 
+#include <cstdio>
+
 namespace campaign::sim
 {
 
@@ -42,6 +44,19 @@ Result<LoadedWorkload> generated(const CampsimOptions &options)
 	return loaded;
 }
 
+// A file that gives no job would print a table of zeros: say so on stderr, naming the file.
+void warn_if_empty(const Workload &workload, const std::string &path)
+{
+	if (workload.counts.lines == 0)
+		std::fprintf(stderr, "campsim: warning: %s: no data lines (empty or header only)\n",
+		             path.c_str());
+	else if (workload.jobs.empty())
+		std::fprintf(stderr,
+		             "campsim: warning: %s: none of its %llu data lines kept (see the "
+		             "notes)\n",
+		             path.c_str(), static_cast<unsigned long long>(workload.counts.lines));
+}
+
 } // namespace
 
 Result<LoadedWorkload> load_workload(const CampsimOptions &options)
@@ -70,6 +85,8 @@ Result<LoadedWorkload> load_workload(const CampsimOptions &options)
 			return Error{workload.error()};
 		loaded.workload = std::move(workload).value();
 	}
+	warn_if_empty(loaded.workload,
+	              options.swf_path.empty() ? options.jobs_path : options.swf_path);
 	if (loaded.workload.machine_cpus == 0)
 		return Error{loaded.workload.name + ": machine size unknown: give --cpus N"};
 	return loaded;

@@ -60,7 +60,12 @@ json_t *workload_json(const Workload &workload)
 	    {"clamped_cpus", counts.clamped_cpus},
 	    {"outside_window", counts.outside_window},
 	    {"malformed_skipped", counts.malformed_skipped},
-	    {"limit_below_runtime", counts.limit_below_runtime}};
+	    {"limit_below_runtime", counts.limit_below_runtime},
+	    {"placeholder_dropped", counts.placeholder_dropped},
+	    {"zero_limit_unknown", counts.zero_limit_unknown},
+	    {"status_outside_swf", counts.status_outside_swf},
+	    {"work_cpu_s", counts.work_cpu_s},
+	    {"cut_at_limit_cpu_s", counts.cut_at_limit_cpu_s}};
 	for (const auto &[key, value] : fields)
 		json_object_set_new(counts_json, key, count(value));
 	json_t *out = json_object();

@@ -139,9 +139,12 @@ Status JobListBuilder::add(Result<ListedJob> listed, const std::string &where)
 	++counts.lines;
 	if (!listed)
 		return reject(where, listed.error());
-	const ListedJob &job = listed.value();
+	ListedJob job = listed.value();
 	if (std::string problem = listed_problem(job); !problem.empty())
 		return reject(where, problem);
+	const bool zero_limit = job.limit_s == 0; // Slurm's and SWF's "no limit given"
+	if (zero_limit)
+		job.limit_s = -1;
 	users_.add(job.user);
 	accounts_.add(job.account);
 	if (!window_.contains(job.submit_s)) {
@@ -160,6 +163,7 @@ Status JobListBuilder::add(Result<ListedJob> listed, const std::string &where)
 	if (!inserted)
 		return reject(where, "duplicate id " + std::to_string(job.id) + " (first at " +
 		                         seen->second + ")");
+	counts.zero_limit_unknown += zero_limit;
 	kept_.push_back(job);
 	return ok_status();
 }
@@ -206,7 +210,6 @@ Result<Workload> JobListBuilder::finish(const std::string &format,
 	for (const ListedJob &listed : kept_) {
 		const SimJob job = to_sim_job(listed, users_, accounts_);
 		counts.zero_runtime += job.runtime_s == 0;
-		counts.limit_below_runtime += job.limit_s >= 0 && job.limit_s < job.runtime_s;
 		workload_.jobs.push_back(job);
 	}
 	workload_.name = file_name_of(path_);
@@ -238,8 +241,8 @@ void JobListBuilder::state_notes(const std::string &format, const std::string &m
 	                count(counts.unknown_runtime) + " dropped");
 	notes.push_back("CPUs -1 (unknown): " + count(counts.unknown_cpus) + " dropped");
 	notes.push_back("run time 0: " + count(counts.zero_runtime) + " kept (they run 0 s)");
-	notes.push_back("limit below the run time: " + count(counts.limit_below_runtime) +
-	                " kept as given (the estimate model decides)");
+	notes.push_back("limit: -1 unknown; limit 0: " + count(counts.zero_limit_unknown) +
+	                " read as unknown (no limit given); " + limit_cut_text(counts));
 	notes.push_back("more CPUs than the machine: " + count(counts.clamped_cpus) +
 	                " clamped to " + count(workload_.machine_cpus));
 	notes.push_back(std::string("users: ") +

@@ -32,6 +32,7 @@ struct SimJob {
 struct InputCounts {
 	uint64_t lines = 0;           // data lines read (comments excluded)
 	uint64_t kept = 0;            // jobs in the workload
+	uint64_t placeholder_dropped = 0; // SWF lines with every field -1 (dropped)
 	uint64_t cancelled_dropped = 0; // status 5 with no run time
 	uint64_t zero_runtime = 0;    // run time 0 (kept, run 0 s)
 	uint64_t unknown_runtime = 0; // run time -1 (dropped)
@@ -39,7 +40,11 @@ struct InputCounts {
 	uint64_t clamped_cpus = 0;    // more CPUs than the machine: clamped to the machine
 	uint64_t outside_window = 0;  // outside --from/--to
 	uint64_t malformed_skipped = 0; // --lenient only
-	uint64_t limit_below_runtime = 0; // requested time < run time (kept as given)
+	uint64_t limit_below_runtime = 0; // requested time < run time (kept; cut at the limit)
+	uint64_t zero_limit_unknown = 0;  // requested time 0 (kept, read as unknown: -1)
+	uint64_t status_outside_swf = 0;  // SWF status outside -1..5 (kept, read as -1)
+	uint64_t work_cpu_s = 0;          // kept jobs' run time x CPUs, as in the log
+	uint64_t cut_at_limit_cpu_s = 0;  // of which lost when jobs are cut at their limit
 };
 
 struct Workload {

@@ -2,6 +2,7 @@
 // Workload, applying and stating the archive's conventions. No scheduling policy here.
 #include "trace/swf_reader.h"
 
+#include <algorithm>
 #include <limits>
 #include <unordered_map>
 
@@ -57,6 +58,7 @@ const char *const field_names[swf_field_count + 1] = {
     "think time after preceding job",
 };
 
+constexpr int64_t swf_status_unknown = -1;
 constexpr int64_t swf_status_cancelled = 5;
 constexpr int64_t uint32_limit = std::numeric_limits<uint32_t>::max();
 
@@ -106,7 +108,7 @@ std::string range_problem(const SwfRecord &record)
 			       " is negative: " + std::to_string(record[number]);
 	}
 	for (SwfField number : parsed_fields) {
-		if (record[number] < -1)
+		if (number != status && record[number] < -1)
 			return field_label(number) +
 			       " is below -1 (unknown): " + std::to_string(record[number]);
 	}
@@ -116,10 +118,25 @@ std::string range_problem(const SwfRecord &record)
 			return field_label(number) +
 			       " is too large: " + std::to_string(record[number]);
 	}
-	if (record[status] > swf_status_cancelled)
-		return field_label(status) +
-		       " is not an SWF status (-1 to 5): " + std::to_string(record[status]);
 	return "";
+}
+
+// A status outside -1..5 (some logs have e.g. 265): campsim only needs "cancelled".
+bool status_outside_swf(const SwfRecord &record)
+{
+	return record[status] < swf_status_unknown || record[status] > swf_status_cancelled;
+}
+
+// A line whose every field is -1: a placeholder some logs carry, not a job.
+bool is_placeholder(std::string_view line)
+{
+	std::string_view fields[swf_field_count];
+	const size_t found = split_fields(line, fields, swf_field_count);
+	for (size_t at = 0; at < std::min(found, swf_field_count); ++at) {
+		if (fields[at] != "-1")
+			return false;
+	}
+	return found == swf_field_count;
 }
 
 Result<SwfRecord> parse_record(std::string_view line)
@@ -169,9 +186,10 @@ SimJob to_sim_job(const SwfRecord &record)
 	job.submit_s = record[submit_time];
 	job.cpus = static_cast<uint32_t>(record.cpus());
 	job.runtime_s = record[run_time];
-	job.limit_s = record[requested_time];
+	job.limit_s = record[requested_time] == 0 ? -1 : record[requested_time]; // 0: none given
 	job.trace_start_s = record[wait_time] >= 0 ? record[submit_time] + record[wait_time] : -1;
-	job.status = static_cast<int32_t>(record[status]);
+	job.status =
+	    static_cast<int32_t>(status_outside_swf(record) ? swf_status_unknown : record[status]);
 	return job;
 }
 
@@ -260,6 +278,10 @@ Status SwfReader::read_data_line(std::string_view line)
 {
 	InputCounts &counts = workload_.counts;
 	++counts.lines;
+	if (is_placeholder(line)) {
+		++counts.placeholder_dropped;
+		return ok_status();
+	}
 	Result<SwfRecord> parsed = parse_record(line);
 	if (!parsed)
 		return reject(parsed.error());
@@ -275,7 +297,8 @@ Status SwfReader::read_data_line(std::string_view line)
 		return reject("duplicate job number " + std::to_string(job.id) +
 		              " (first on line " + std::to_string(seen->second) + ")");
 	counts.zero_runtime += job.runtime_s == 0;
-	counts.limit_below_runtime += job.limit_s >= 0 && job.limit_s < job.runtime_s;
+	counts.zero_limit_unknown += record[requested_time] == 0;
+	counts.status_outside_swf += status_outside_swf(record);
 	workload_.jobs.push_back(job);
 	return ok_status();
 }
@@ -341,6 +364,8 @@ void SwfReader::state_notes()
 		notes.push_back("machine: unknown (no MaxProcs/MaxNodes header, no option)");
 	notes.push_back("lines: " + count(counts.lines) + " data lines, " + count(counts.kept) +
 	                " jobs kept; each dropped line is counted once, by the first rule below");
+	notes.push_back("lines with every field -1: " + count(counts.placeholder_dropped) +
+	                " dropped");
 	if (options_.lenient)
 		notes.push_back("malformed lines: " + count(counts.malformed_skipped) +
 		                " skipped (lenient)" +
@@ -357,9 +382,11 @@ void SwfReader::state_notes()
 	                "allocated is -1 or 0; neither known: " +
 	                count(counts.unknown_cpus) + " dropped");
 	notes.push_back("run time 0: " + count(counts.zero_runtime) + " kept (they run 0 s)");
-	notes.push_back("limit: requested time (field 9), -1 unknown; below the run time: " +
-	                count(counts.limit_below_runtime) +
-	                " kept as given (the estimate model decides)");
+	notes.push_back("limit: requested time (field 9), -1 unknown; limit 0: " +
+	                count(counts.zero_limit_unknown) + " read as unknown (no limit given); " +
+	                limit_cut_text(counts));
+	notes.push_back("status outside -1..5: " + count(counts.status_outside_swf) +
+	                " kept, read as -1 (campsim uses field 11 only to drop cancelled jobs)");
 	if (workload_.machine_cpus > 0)
 		notes.push_back("more CPUs than the machine: " + count(counts.clamped_cpus) +
 		                " clamped to " + count(workload_.machine_cpus));

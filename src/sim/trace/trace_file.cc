@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <zlib.h>
 
@@ -126,18 +127,38 @@ std::string SubmitWindow::describe() const
 
 void finish_workload(Workload &workload)
 {
-	if (workload.machine_cpus > 0) {
-		for (SimJob &job : workload.jobs) {
-			if (job.cpus > workload.machine_cpus) {
-				job.cpus = workload.machine_cpus;
-				++workload.counts.clamped_cpus;
-			}
+	InputCounts &counts = workload.counts;
+	for (SimJob &job : workload.jobs) {
+		if (workload.machine_cpus > 0 && job.cpus > workload.machine_cpus) {
+			job.cpus = workload.machine_cpus;
+			++counts.clamped_cpus;
+		}
+		const auto cpus = static_cast<uint64_t>(job.cpus);
+		counts.work_cpu_s += static_cast<uint64_t>(job.runtime_s) * cpus;
+		if (job.limit_s >= 0 && job.limit_s < job.runtime_s) {
+			++counts.limit_below_runtime;
+			counts.cut_at_limit_cpu_s +=
+			    static_cast<uint64_t>(job.runtime_s - job.limit_s) * cpus;
 		}
 	}
 	std::sort(workload.jobs.begin(), workload.jobs.end(), [](const SimJob &a, const SimJob &b) {
 		return a.submit_s != b.submit_s ? a.submit_s < b.submit_s : a.id < b.id;
 	});
-	workload.counts.kept = workload.jobs.size();
+	counts.kept = workload.jobs.size();
+}
+
+std::string limit_cut_text(const InputCounts &counts)
+{
+	const double percent = counts.work_cpu_s == 0
+	                           ? 0.0
+	                           : 100.0 * static_cast<double>(counts.cut_at_limit_cpu_s) /
+	                                 static_cast<double>(counts.work_cpu_s);
+	char share[32];
+	std::snprintf(share, sizeof share, "%.1f", percent);
+	return "below the run time: " + std::to_string(counts.limit_below_runtime) +
+	       " jobs, cut at their limit in the replay: " +
+	       std::to_string(counts.cut_at_limit_cpu_s) + " of the log's " +
+	       std::to_string(counts.work_cpu_s) + " CPU-seconds lost (" + share + " %)";
 }
 
 } // namespace campaign::sim

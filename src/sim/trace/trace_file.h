@@ -64,8 +64,13 @@ struct SubmitWindow {
 	std::string describe() const; // "[100, 200)", "[100, end)"
 };
 
-// Clamps jobs wider than machine_cpus (when known) and counts them; orders jobs by submit time,
-// then id; sets counts.kept.
+// Clamps jobs wider than machine_cpus (when known) and counts them; counts the jobs whose limit
+// is below their run time and the CPU-seconds the replay cuts there (of the kept jobs' work);
+// orders jobs by submit time, then id; sets counts.kept.
 void finish_workload(Workload &workload);
+
+// "below the run time: N jobs, cut at their limit in the replay: X of the log's Y CPU-seconds
+// lost (Z %)", for the readers' notes.
+std::string limit_cut_text(const InputCounts &counts);
 
 } // namespace campaign::sim
