@@ -27,23 +27,24 @@ start_cluster "${common[@]}" --conf "PriorityType=priority/campaign" \
 	--conf "PriorityParameters=calc_period=1,query_port=0"
 trap 'stop_cluster; stop_theirs' EXIT
 
-# A QOS that costs double, on both clusters.
+# A QOS that costs double, and camp4's budget of 3 CPU-minutes, on both clusters.
 for run in "" theirs; do
 	$run sacctmgr -i add qos double UsageFactor=2 >/dev/null
 	$run sacctmgr -i modify user camp2 set qos+=double >/dev/null
+	$run sacctmgr -i modify user camp4 set GrpTRESMins=cpu=3 >/dev/null
 done
 
 # The workload, submitted to both at the same moment: camp1 2 CPUs 100 s in "billed" (CPU=2.0),
-# camp2 1 CPU 100 s under QOS double, camp5 3 CPUs that end after 40 s of a 10-minute limit.
+# camp2 1 CPU 100 s under QOS double, camp5 3 CPUs that end after 40 s of a 10-minute limit, and
+# camp4 2 CPUs 100 s: 200 CPU-seconds, over its budget once charged.
 workload() { # command prefix
 	"$@" sbatch --uid=camp1 --parsable -o /dev/null -D /tmp -p billed -n 2 -t 5 --wrap "sleep 100"
 	"$@" sbatch --uid=camp2 --parsable -o /dev/null -D /tmp -p batch -n 1 -t 5 --qos=double --wrap "sleep 100"
 	"$@" sbatch --uid=camp5 --parsable -o /dev/null -D /tmp -p batch -n 3 -t 10 --wrap "sleep 40"
+	"$@" sbatch --uid=camp4 --parsable -o /dev/null -D /tmp -p batch -n 2 -t 5 --wrap "sleep 100"
 }
-sacctmgr -i modify user camp4 set GrpTRESMins=cpu=3 >/dev/null
-workload env >/dev/null
+budget=$(workload env | tail -n 1)
 workload theirs >/dev/null
-budget=$(submit camp4 -p batch -n 2 -t 5 --wrap "sleep 100") # 200 CPU-s: over 3 CPU-minutes
 check "our jobs finish" wait_until 180 queue_empty
 check "multifactor's jobs finish" wait_until 60 theirs_queue_empty_cmd
 # Both charge every PriorityCalcPeriod (1 min) and at job end: give them one more period.
@@ -56,7 +57,7 @@ raw_usage() { # user ("" for an account row) account [command prefix...]
 		awk -F'|' -v u="$user" -v a="$account" '{ gsub(/^ +/, "", $1) } $1 == a && $2 == u { print $3 }'
 }
 within_2_percent() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(b > 0 && a / b > 0.98 && a / b < 1.02) }'; }
-for pair in camp1:physics camp2:physics camp5:biology :physics :biology; do
+for pair in camp1:physics camp2:physics camp4:physics camp5:biology :physics :biology; do
 	user=${pair%%:*}
 	account=${pair#*:}
 	ours=$(raw_usage "$user" "$account")
