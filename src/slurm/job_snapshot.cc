@@ -105,6 +105,39 @@ PartitionCapacity capacity_of(const part_record_t *part)
 	return capacity;
 }
 
+// An association's share of the whole cluster: at each level its raw shares over the level's
+// (an association with Fairshare=parent counts as its parent's).
+double cluster_share_of(const slurmdb_assoc_rec_t *assoc)
+{
+	double share = 1;
+	for (; assoc && assoc->usage && assoc->usage->parent_assoc_ptr;
+	     assoc = assoc->usage->parent_assoc_ptr) {
+		if (assoc->shares_raw == SLURMDB_FS_USE_PARENT)
+			continue;
+		if (!assoc->usage->level_shares)
+			return 0;
+		share *= static_cast<double>(assoc->shares_raw) /
+		         static_cast<double>(assoc->usage->level_shares);
+	}
+	return share;
+}
+
+void read_shares(ClusterSnapshot &snapshot)
+{
+	AssocLock hold({.assoc = READ_LOCK});
+	ListIterator jobs = list_iterator_create(job_list);
+	while (auto *job = static_cast<job_record_t *>(list_next(jobs))) {
+		const slurmdb_assoc_rec_t *assoc = job->assoc_ptr;
+		if (!IS_JOB_PENDING(job) || !assoc || !assoc->usage)
+			continue;
+		snapshot.user_shares.emplace(job->user_id, cluster_share_of(assoc));
+		const slurmdb_assoc_rec_t *account = assoc->usage->parent_assoc_ptr;
+		if (job->account && account)
+			snapshot.account_shares.emplace(job->account, cluster_share_of(account));
+	}
+	list_iterator_destroy(jobs);
+}
+
 } // namespace
 
 ClusterSnapshot take_snapshot()
@@ -125,6 +158,9 @@ ClusterSnapshot take_snapshot()
 	while (auto *part = static_cast<part_record_t *>(list_next(parts)))
 		snapshot.partitions.push_back(capacity_of(part));
 	list_iterator_destroy(parts);
+	if (slurm_conf.accounting_storage_type &&
+	    xstrcmp(slurm_conf.accounting_storage_type, "accounting_storage/none"))
+		read_shares(snapshot);
 	return snapshot;
 }
 

@@ -6,6 +6,8 @@
 
 #include "policy/core_feeder.h"
 
+#include <unordered_map>
+
 namespace campaign::slurm
 {
 
@@ -15,9 +17,15 @@ struct ClusterSnapshot {
 	std::string state_dir;     // StateSaveLocation
 	std::vector<ObservedJob> jobs;
 	std::vector<PartitionCapacity> partitions;
+	// Each user's and account's share of the cluster from the association tree (sacctmgr
+	// Fairshare): the product of shares over level shares on the path to root. Empty without
+	// accounting.
+	std::unordered_map<uint32_t, double> user_shares;
+	std::unordered_map<std::string, double> account_shares;
 };
 
-// Takes {conf, job, node, part} read locks itself: call from a plugin thread only.
+// Takes {conf, job, node, part} read locks, then the assoc_mgr association read lock, itself:
+// call from a plugin thread only.
 ClusterSnapshot take_snapshot();
 
 } // namespace campaign::slurm

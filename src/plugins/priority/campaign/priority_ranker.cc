@@ -69,6 +69,8 @@ void PriorityRanker::reset_core(const char *why)
 	}
 	core_.emplace(std::move(created).value());
 	feeder_ = CoreFeeder();
+	user_weights_.clear();
+	account_weights_.clear();
 	if (why)
 		info("priority/campaign: campaign state rebuilt from Slurm's job table: %s", why);
 }
@@ -188,6 +190,38 @@ size_t PriorityRanker::apply(const Ranking &ranking, bool shadow) const
 	return changed;
 }
 
+// shares=weighted: a unit's OStrich weight is its share of the cluster in the association tree
+// (sacctmgr Fairshare), fed again whenever an administrator changes it. Caller holds mutex_.
+void PriorityRanker::apply_shares(const ClusterSnapshot &snapshot)
+{
+	if (!core_->config().weighted_shares)
+		return;
+	constexpr double kLeastWeight = 1e-6; // a unit without shares still moves, slowly
+	std::string first_error;
+	const auto feed = [&](auto &applied, const auto &shares, auto set_weight) {
+		for (const auto &[unit, share] : shares) {
+			const double weight = std::max(share, kLeastWeight);
+			auto known = applied.find(unit);
+			if (known != applied.end() && known->second == weight)
+				continue;
+			Status set = set_weight(unit, weight);
+			if (!set.ok() && first_error.empty())
+				first_error = set.error();
+			applied[unit] = weight;
+		}
+	};
+	if (core_->config().unit_is_account)
+		feed(account_weights_, snapshot.account_shares, [&](const std::string &account, double w) {
+			return core_->set_account_weight(account, w, snapshot.now);
+		});
+	else
+		feed(user_weights_, snapshot.user_shares, [&](uint32_t user, double w) {
+			return core_->set_user_weight(user, w, snapshot.now);
+		});
+	if (!first_error.empty())
+		error("priority/campaign: share weights refused by the core: %s", first_error.c_str());
+}
+
 void PriorityRanker::publish(Ranking &ranking, int64_t now_s)
 {
 	CampaignReport report;
@@ -226,6 +260,7 @@ void PriorityRanker::rank_pass()
 			return;
 		counts =
 		    feeder_.reconcile(*core_, snapshot.jobs, snapshot.partitions, snapshot.now);
+		apply_shares(snapshot);
 		ranking = core_->rank(snapshot.now);
 		shadow = parameters_.boolean("shadow");
 	}

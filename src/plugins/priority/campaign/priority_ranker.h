@@ -4,6 +4,10 @@
 
 #include "slurm_api.h"
 
+#include "job_snapshot.h"
+
+#include <unordered_map>
+
 #include "policy/campaign_core.h"
 #include "policy/core_feeder.h"
 #include "query/campaign_report.h"
@@ -36,6 +40,7 @@ private:
 	void reset_core(const char *why);
 	size_t apply(const Ranking &ranking, bool shadow) const;
 	void publish(Ranking &ranking, int64_t now_s);
+	void apply_shares(const ClusterSnapshot &snapshot);
 
 	mutable std::mutex mutex_;
 	ParameterValues parameters_;
@@ -45,6 +50,9 @@ private:
 	std::string state_dir_;
 	uint64_t passes_ = 0;
 	CampaignReport report_;
+	// shares=weighted: the weights last given to the core, so that only changes are fed.
+	std::unordered_map<uint32_t, double> user_weights_;
+	std::unordered_map<std::string, double> account_weights_;
 	bool private_jobs_ = false;
 };
 
