@@ -6,10 +6,7 @@ set -uo pipefail
 campsim=${CAMPSIM:-../../build/src/sim/campsim}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failures=0
-check() { # description command...
-	if "${@:2}"; then echo "ok: $1"; else echo "FAIL: $1"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/../cluster/lib.sh" # check, finish
 fails_naming() { # culprit args...: exit status non-zero and stderr names the culprit
 	local culprit=$1
 	shift
@@ -56,5 +53,4 @@ check "rank under OStrich puts the light user first" test "$("$campsim" rank --j
 check "rank under FIFO keeps submission order" test "$("$campsim" rank --jobs "$work/jobs.csv" --cpus 4 --at 10 --rank-policy fifo | tr '\n' ' ')" = "1 2 3 4 "
 check "rank without --at is refused" fails_naming "--at" rank --jobs "$work/jobs.csv" --cpus 4
 
-[ "$failures" -eq 0 ] && echo "all campsim CLI checks passed"
-exit "$failures"
+finish
