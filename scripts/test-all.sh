@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every test: unit and simulator tests (make check), the same under ASan/UBSan, then the
-# integration tests against a real local Slurm cluster with our plugins. Root, Debian 12.
+# Every test: the C++ format check (clang-format 14), unit and simulator tests (make check), the
+# same under ASan/UBSan, then the integration tests against a real local Slurm cluster with our
+# plugins. Root, Debian 12.
 # Prints one closing line "N passed, N failed" over all suites.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,6 +15,10 @@ record() { # name status
 source "$repo/scripts/lib.sh"
 
 bash "$repo/scripts/build.sh" || { echo "0 passed, 1 failed"; exit 1; }
+
+step "clang-format 14 (scripts/check-format.sh)"
+bash "$repo/scripts/check-format.sh"
+record "clang-format" $?
 
 step "make check (unit and simulator tests)"
 (cd "$build" && make -j"$(nproc)" check >check.out 2>&1)
