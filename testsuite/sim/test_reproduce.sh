@@ -16,7 +16,7 @@ cat "$work/lpc.txt"
 check "reproduce lpc-egee passes its bands (exit 0)" test "$status" -eq 0
 check "it counts the thesis's 55 users" grep -q ' campaigns from 55 users' "$work/lpc.txt"
 check "it found the trace without CAMPSIM_TRACE_DIR" \
-	grep -qE '^ *trace .*/(data|share/slurm-campaign)/traces/LPC-EGEE-2004-1.2-cln.swf.gz:' "$work/lpc.txt"
+	grep -qE '^setup: trace .*/(data|share/slurm-campaign)/traces/LPC-EGEE-2004-1.2-cln.swf.gz:' "$work/lpc.txt"
 ! CAMPSIM_TRACE_DIR=$work/nowhere "$campsim" reproduce lpc-egee >/dev/null 2>"$work/err"
 check "a missing trace is named with the directory looked in" grep -q "not found in $work/nowhere" "$work/err"
 

@@ -29,7 +29,9 @@ files() {
 	if [ "$(git -C "$root" rev-parse --show-toplevel 2>/dev/null)" = "$root" ]; then
 		git -C "$root" ls-files -z --cached --others --exclude-standard
 	else
-		(cd "$root" && find . -type f ! -path './autom4te.cache/*' -print0 | sed -z 's|^\./||')
+		# No git (a release tarball, `make distcheck`): every file but build trees inside it.
+		(cd "$root" && find . \( -path ./autom4te.cache -o -path ./_build -o -path './build*' \) -prune \
+			-o -type f -print0 | sed -z 's|^\./||')
 	fi
 }
 
