@@ -3,12 +3,12 @@
 # LPC-EGEE, against the plain FCFS replay (fcfs/none, the floor) of the same trace in the same run.
 # Prints `name value unit` lines, then the policies side by side and whether the goal (issue 5:
 # ostrich/per_campaign within 5x of the floor) is met. Builds nothing: uses BUILD_DIR's campsim.
-# Env: BUILD_DIR ($repo/build), TRACE_DIR ($repo/../shared/traces), REPEAT (3 runs per policy,
+# Env: BUILD_DIR ($repo/build), TRACE_DIR ($repo/data/traces), REPEAT (3 runs per policy,
 # best time kept), LIMIT_S (180: a policy slower than this on a trace is dropped and said so).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$repo/build}
-trace_dir=${TRACE_DIR:-$repo/../shared/traces}
+trace_dir=${TRACE_DIR:-$repo/data/traces}
 repeat=${REPEAT:-3}
 limit_s=${LIMIT_S:-180}
 goal_ratio=5

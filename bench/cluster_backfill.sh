@@ -7,7 +7,7 @@
 # steady state (its passes update a kept plan) and "afresh" (before each pass a running job's
 # limit grows a minute, so it plans the whole queue again). REPLAY=1 adds a trace replay (jobs
 # started, utilization). Root; builds nothing (run scripts/build.sh first); starts one cluster
-# at a time through testsuite/cluster/localcluster, so CLUSTER_DIR and CLUSTER_PORT_BASE choose it.
+# at a time through testsuite/cluster/lib.sh, so CLUSTER_DIR and CLUSTER_PORT_BASE choose it.
 #
 # Env: JOB_COUNTS ("1000 5000 20000"), NODES (16), INTERVAL (30: bf_interval and campaign_period,
 # seconds), WINDOW_MIN (43200: bf_window and campaign_horizon alike; bf_window's maximum, 30 days,
@@ -15,15 +15,14 @@
 # BF_MAX_TIME (600: whole-queue backfill's bf_max_time, so one cycle can cover the queue),
 # CYCLES (3), SETTLE_TIMEOUT (3600: seconds from the release to a cycle over the whole queue),
 # SUBMIT_PARALLEL (4: concurrent sbatch), PLUGIN_DIR.
-# Replay: REPLAY=1 (CYCLE_BENCH=0 skips the cycle benchmark), TRACE (../shared/traces/
+# Replay: REPLAY=1 (CYCLE_BENCH=0 skips the cycle benchmark), TRACE (data/traces/
 # SDSC-SP2-1998-4.2-cln.swf.gz), TRACE_START_H (hours after the trace's first job; default
 # "busiest": the hour of the first 30 days with the most submissions, as a log's first hour is
 # nearly empty: SDSC-SP2's has 3 jobs, its busiest (hour 247) 44 jobs and 187 CPU-hours),
 # TRACE_HOURS (1), SPEEDUP (6), REPLAY_NODES (4: 128 CPUs, the SP2's size).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-cluster=$repo/testsuite/cluster/localcluster
-plugins=${PLUGIN_DIR:-/var/tmp/slurm-campaign/plugins}
+source "$repo/testsuite/cluster/lib.sh" # the cluster start and the shared helpers
 job_counts=${JOB_COUNTS:-1000 5000 20000}
 nodes=${NODES:-16}
 cpus=32
@@ -37,7 +36,7 @@ submit_parallel=${SUBMIT_PARALLEL:-4}
 results=$(mktemp /tmp/cluster_backfill.XXXXXX)
 
 for i in $(seq -w 1 "$users"); do id "bench$i" >/dev/null 2>&1 || useradd -M -s /usr/sbin/nologin "bench$i"; done
-trap '"$cluster" stop >/dev/null 2>&1; rm -f "$results"' EXIT
+trap 'stop_cluster; rm -f "$results"' EXIT
 
 # say NAME VALUE UNIT: one result line, kept for the summary.
 say() {
@@ -45,8 +44,6 @@ say() {
 }
 
 note() { echo "# $*" >&2; }
-
-ctld_pid() { cat "$("$cluster" path dir)/run/slurmctld.pid"; }
 
 # thread_of NAME: the tid of slurmctld's thread called NAME (empty if none).
 thread_of() {
@@ -80,11 +77,6 @@ backfill_stat() {
 			if (index(line, field ":") == 1) { sub(/.*:[ \t]*/, "", line); print line + 0; exit } }'
 }
 
-# campaign_stat KEY: a number from sched/campaign's stats file (passes, plans_kept, ...).
-campaign_stat() {
-	sed -n 's/.*"'"$1"'": \([0-9]*\).*/\1/p' "$("$cluster" path state)/campaign_sched_stats.json" 2>/dev/null
-}
-
 # wait_backfill_cycles COUNT SECONDS: waits until sdiag counts COUNT backfill cycles; false on timeout.
 wait_backfill_cycles() {
 	local deadline=$((SECONDS + $2))
@@ -92,20 +84,6 @@ wait_backfill_cycles() {
 		[ "$SECONDS" -lt "$deadline" ] || return 1
 		sleep 1
 	done
-}
-
-# latency_while PID COMMAND...: runs COMMAND every half second while process PID lives (some
-# runs overlap cycles); prints median and max wall milliseconds and the number of runs.
-latency_while() {
-	local watched=$1 runs=() start
-	shift
-	while kill -0 "$watched" 2>/dev/null; do
-		start=$(date +%s%N)
-		"$@" >/dev/null 2>&1
-		runs+=($((($(date +%s%N) - start) / 1000000)))
-		sleep 0.5
-	done
-	printf '%s\n' "${runs[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)], v[NR], NR }'
 }
 
 # fill_nodes: one long whole-node job per node, all running before anything is queued.
@@ -141,17 +119,17 @@ release_all() {
 	echo $((SECONDS - start))
 }
 
-# start_cluster NODES CONF_LINE...: a fresh cluster with multifactor priority and CONF_LINEs.
-start_cluster() {
+# start_bench_cluster NODES CONF_LINE...: a fresh cluster (lib.sh's launch_cluster) with
+# multifactor priority and CONF_LINEs.
+start_bench_cluster() {
 	local count=$1 conf=() line
 	shift
 	for line in "$@"; do conf+=(--conf "$line"); done
 	# LD_LIBRARY_PATH: sched_campaign.so finds libslurm_campaign.so in PLUGIN_DIR, not its RUNPATH.
-	LD_LIBRARY_PATH=$plugins${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-		"$cluster" start --nodes "$count" --cpus $cpus --plugin-dir "$plugins" \
+	LD_LIBRARY_PATH=$plugin_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+		launch_cluster --nodes "$count" --cpus $cpus \
 		--conf "PriorityType=priority/multifactor" --conf "PriorityWeightAge=1000" \
-		--conf "PriorityWeightJobSize=1000" --conf "PriorityWeightFairshare=0" "${conf[@]}" >/dev/null || return 1
-	eval "$("$cluster" env)"
+		--conf "PriorityWeightJobSize=1000" --conf "PriorityWeightFairshare=0" "${conf[@]}" >/dev/null
 }
 
 # us_to_ms MICROSECONDS
@@ -175,8 +153,8 @@ window() {
 	local label=$1 tid=$2 perturb=$3 cpu_before cpu_after kept_before rebuilt_before
 	local timeout=$((cycles * (interval + bf_max_time) + 300))
 	sdiag -r >/dev/null # the window holds whole cycles only
-	kept_before=$(campaign_stat plans_kept)
-	rebuilt_before=$(campaign_stat plans_rebuilt)
+	kept_before=$(sched_stat plans_kept)
+	rebuilt_before=$(sched_stat plans_rebuilt)
 	cpu_before=$(thread_cpu_ns "$tid")
 	if [ "$perturb" = 1 ]; then
 		extend_running_jobs "$cycles" "$timeout" &
@@ -184,7 +162,7 @@ window() {
 		wait_backfill_cycles "$cycles" "$timeout" &
 	fi
 	local waiter=$! squeue_median squeue_max squeue_runs
-	read -r squeue_median squeue_max squeue_runs < <(latency_while "$waiter" squeue -h -o %i)
+	read -r squeue_median squeue_max squeue_runs < <(latency_while "$waiter" 0.5 squeue -h -o %i)
 	wait "$waiter" || { note "$label: fewer than $cycles cycles in $timeout s"; return 1; }
 	cpu_after=$(thread_cpu_ns "$tid")
 	local counted start_times latest
@@ -200,8 +178,8 @@ window() {
 	say "${label}_thread_cpu_per_cycle" "$(awk -v ns=$((cpu_after - cpu_before)) -v c="$counted" \
 		'BEGIN { printf "%.1f", c ? ns / 1e6 / c : 0 }')" ms
 	if [ -n "$kept_before" ]; then # sched/campaign: did the passes plan afresh or update?
-		say "${label}_plans_rebuilt" $(($(campaign_stat plans_rebuilt) - rebuilt_before)) passes
-		say "${label}_plans_kept" $(($(campaign_stat plans_kept) - kept_before)) passes
+		say "${label}_plans_rebuilt" $(($(sched_stat plans_rebuilt) - rebuilt_before)) passes
+		say "${label}_plans_kept" $(($(sched_stat plans_kept) - kept_before)) passes
 	fi
 	say "${label}_jobs_with_start" "$(grep -c '^20' <<<"$start_times")" jobs
 	say "${label}_latest_start" "$(awk -v at="$([ -n "$latest" ] && date -d "$latest" +%s || date +%s)" \
@@ -241,7 +219,7 @@ measure() {
 run() {
 	local label=$1 jobs=$2 thread_name=$3
 	shift 3
-	start_cluster "$nodes" "MaxJobCount=$((jobs * 2 + nodes + 1000))" "$@" || return 1
+	start_bench_cluster "$nodes" "MaxJobCount=$((jobs * 2 + nodes + 1000))" "$@" || return 1
 	if fill_nodes; then
 		local submit_s release_s
 		submit_s=$(queue_held "$jobs")
@@ -250,7 +228,7 @@ run() {
 		say "${label}_submit_time" "$submit_s" s
 		measure "$label" "$jobs" "$thread_name"
 	fi
-	"$cluster" stop >/dev/null 2>&1
+	stop_cluster
 }
 
 # ratio NAME NUMERATOR_KEY DENOMINATOR_KEY: a ratio line from two recorded results.
@@ -340,7 +318,7 @@ submit_on_time() {
 started_ids() {
 	{
 		awk -v name="Name=$1" '$0 ~ name " " && !/StartTime=Unknown/ { sub(/^JobId=/, "", $1); print $1 }' \
-			"$("$cluster" path jobcomp)" 2>/dev/null
+			"$("$localcluster" path jobcomp)" 2>/dev/null
 		squeue -h -t R,CG,S -n "$1" -o %i
 	} | sort -u
 }
@@ -351,7 +329,7 @@ started_ids() {
 replay_one() {
 	local label=$1 jobs_file=$2 duration_s=$3 replay_nodes=$4
 	shift 4
-	start_cluster "$replay_nodes" "$@" || return 1
+	start_bench_cluster "$replay_nodes" "$@" || return 1
 	sdiag -r >/dev/null
 	submit_on_time "$jobs_file" &
 	local submitter=$! end=$((SECONDS + duration_s)) samples=()
@@ -365,11 +343,11 @@ replay_one() {
 	say "${label}_sdiag_jobs_started" "$(sdiag | awk '/^Jobs started:/ { print $3; exit }')" jobs
 	say "${label}_utilization" "$(printf '%s\n' "${samples[@]}" | awk -F/ '
 		{ allocated += $1; total += $4 } END { printf "%.3f", total ? allocated / total : 0 }')" share
-	"$cluster" stop >/dev/null 2>&1
+	stop_cluster
 }
 
 replay_benchmark() {
-	local trace=${TRACE:-$repo/../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz}
+	local trace=${TRACE:-$repo/data/traces/SDSC-SP2-1998-4.2-cln.swf.gz}
 	local start_h=${TRACE_START_H:-busiest} hours=${TRACE_HOURS:-1} speedup=${SPEEDUP:-6}
 	local replay_nodes=${REPLAY_NODES:-4}
 	[ -r "$trace" ] || { note "replay skipped: no trace $trace"; return 0; }
@@ -393,13 +371,13 @@ replay_benchmark() {
 # plugin_build: the installed sched/campaign and core library, to tell whether a build landed
 # during the run (slurmctld loads them at each start).
 plugin_build() {
-	md5sum "$plugins/sched_campaign.so" "$plugins/libslurm_campaign.so" 2>/dev/null | awk '{ print $1 }' |
+	md5sum "$plugin_dir/sched_campaign.so" "$plugin_dir/libslurm_campaign.so" 2>/dev/null | awk '{ print $1 }' |
 		paste -sd' '
 }
 
 build=$(plugin_build)
-echo "# plugins: $plugins (sched_campaign.so modified $(date -r "$plugins/sched_campaign.so" +%FT%T))"
+echo "# plugins: $plugin_dir (sched_campaign.so modified $(date -r "$plugin_dir/sched_campaign.so" +%FT%T))"
 [ "${CYCLE_BENCH:-1}" = 1 ] && cycle_benchmark
 [ "${REPLAY:-0}" = 1 ] && replay_benchmark
-[ "$(plugin_build)" = "$build" ] || echo "# WARNING: the plugins in $plugins changed during the run"
+[ "$(plugin_build)" = "$build" ] || echo "# WARNING: the plugins in $plugin_dir changed during the run"
 exit 0

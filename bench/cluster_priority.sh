@@ -6,17 +6,14 @@
 # Root; builds nothing: run scripts/build.sh first. Env: JOBS (10000), USERS (100).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-cluster=$repo/testsuite/cluster/localcluster
-plugins=${PLUGIN_DIR:-/var/tmp/slurm-campaign/plugins}
+source "$repo/testsuite/cluster/lib.sh" # the cluster start and the shared helpers
 jobs=${JOBS:-10000}
 users=${USERS:-100}
 nodes=16
 cpus=32
 
 for i in $(seq -w 1 "$users"); do id "bench$i" >/dev/null 2>&1 || useradd -M -s /usr/sbin/nologin "bench$i"; done
-trap '"$cluster" stop >/dev/null 2>&1' EXIT
-
-ctld_pid() { cat "$("$cluster" path dir)/run/slurmctld.pid"; }
+trap stop_cluster EXIT
 
 # ranking_thread NAME: the tid of slurmctld's thread called NAME. multifactor's decay thread has
 # no name of its own ("slurmctld"): take the busiest unnamed thread other than the main one.
@@ -43,19 +40,6 @@ ranking_thread() {
 # thread_ticks TID: user+system clock ticks of that slurmctld thread.
 thread_ticks() {
 	awk '{print $14 + $15}' "/proc/$(ctld_pid)/task/$1/stat" 2>/dev/null || echo 0
-}
-
-# latency_while PID COMMAND...: runs COMMAND back to back while process PID lives (so some runs
-# overlap ranking passes); prints median and max wall milliseconds.
-latency_while() {
-	local watched=$1 runs=() start
-	shift
-	while kill -0 "$watched" 2>/dev/null; do
-		start=$(date +%s%N)
-		"$@" >/dev/null 2>&1
-		runs+=($((($(date +%s%N) - start) / 1000000)))
-	done
-	printf '%s\n' "${runs[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)], v[NR], NR }'
 }
 
 fill_and_queue() {
@@ -95,21 +79,20 @@ run() {
 	local label=$1 thread=$2 period_s=$3 conf=() line
 	shift 3
 	for line in "$@"; do conf+=(--conf "$line"); done
-	"$cluster" start --nodes $nodes --cpus $cpus --plugin-dir "$plugins" \
+	launch_cluster --nodes $nodes --cpus $cpus \
 		--conf "SchedulerType=sched/builtin" --conf "MaxJobCount=$((jobs * 2))" \
 		--conf "DebugFlags=Priority" --conf "SlurmctldDebug=verbose" "${conf[@]}" >/dev/null || exit 1
-	eval "$("$cluster" env)"
 	fill_and_queue
 	sleep "$period_s" # one pass over the full queue before measuring
 	local squeue_median squeue_max sprio_median sprio_max ticks bursts
 	sample_passes "$thread" $((3 * period_s)) >"/tmp/bench_passes.$$" &
 	local sampler=$!
 	local squeue_runs sprio_runs
-	read -r squeue_median squeue_max squeue_runs < <(latency_while "$sampler" squeue -h -o %i)
+	read -r squeue_median squeue_max squeue_runs < <(latency_while "$sampler" 0 squeue -h -o %i)
 	wait "$sampler"
 	sample_passes "$thread" "$period_s" >/dev/null &
 	sampler=$!
-	read -r sprio_median sprio_max sprio_runs < <(latency_while "$sampler" sprio -h)
+	read -r sprio_median sprio_max sprio_runs < <(latency_while "$sampler" 0 sprio -h)
 	wait "$sampler"
 	read -r ticks bursts <"/tmp/bench_passes.$$"
 	rm -f "/tmp/bench_passes.$$"
@@ -127,10 +110,10 @@ run() {
 	echo "${label}_sprio_latency_max $sprio_max ms"
 	if [ "$thread" = campprio ]; then
 		grep -o 'priority/campaign: pass [0-9]*: [0-9]* jobs seen.*; [0-9]* us' \
-			"$("$cluster" path ctld-log)" | tail -n 3 | sed 's/.*; \([0-9]*\) us/\1/' |
+			"$(ctld_log)" | tail -n 3 | sed 's/.*; \([0-9]*\) us/\1/' |
 			sort -n | awk '{ v[NR] = $1 } END { printf "'"$label"'_logged_pass_median %.1f ms\n", v[int((NR + 1) / 2)] / 1000 }'
 	fi
-	"$cluster" stop >/dev/null
+	stop_cluster
 }
 
 echo "# priority pass benchmark: $jobs pending jobs, $users users, $nodes nodes x $cpus CPUs"

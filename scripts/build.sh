@@ -7,7 +7,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 work=${WORK_DIR:-/var/tmp/slurm-campaign}
 build=${BUILD_DIR:-$repo/build}
 plugins=$work/plugins
-step() { printf '== %s (%s)\n' "$*" "$(date +%T)"; }
+source "$repo/scripts/lib.sh"
 
 step "installing Debian packages"
 bash "$repo/scripts/install-deps.sh"
@@ -19,6 +19,7 @@ step "configuring"
 if [ ! -x "$repo/configure" ] || [ "$repo/configure.ac" -nt "$repo/configure" ]; then
 	(cd "$repo" && autoreconf -fi >/dev/null)
 fi
+reset_foreign_build_tree "$build" "$repo" # a tree copied or kept from another clone
 mkdir -p "$build"
 cd "$build"
 if [ ! -f Makefile ] || ! grep -q -- "--with-plugindir=$plugins" config.status 2>/dev/null; then

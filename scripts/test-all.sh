@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every test: unit and simulator tests (make check), the same under ASan/UBSan, then the
-# integration tests against a real local Slurm cluster with our plugins. Root, Debian 12.
+# Every test: the C++ format check (clang-format 14), unit and simulator tests (make check), the
+# same under ASan/UBSan, then the integration tests against a real local Slurm cluster with our
+# plugins. Root, Debian 12.
 # Prints one closing line "N passed, N failed" over all suites.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,9 +12,13 @@ failed=0
 record() { # name status
 	if [ "$2" -eq 0 ]; then passed=$((passed + 1)); echo "PASS: $1"; else failed=$((failed + 1)); echo "FAIL: $1"; fi
 }
-step() { printf '== %s (%s)\n' "$*" "$(date +%T)"; }
+source "$repo/scripts/lib.sh"
 
 bash "$repo/scripts/build.sh" || { echo "0 passed, 1 failed"; exit 1; }
+
+step "clang-format 14 (scripts/check-format.sh)"
+bash "$repo/scripts/check-format.sh"
+record "clang-format" $?
 
 step "make check (unit and simulator tests)"
 (cd "$build" && make -j"$(nproc)" check >check.out 2>&1)
@@ -39,11 +44,12 @@ record "make install DESTDIR and make distcheck" $status
 if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
 	step "make check under ASan and UBSan"
 	san=$work/build-sanitizers
-	mkdir -p "$san"
-	(cd "$san" && { [ -f Makefile ] || "$repo/configure" --enable-sanitizers >configure.out 2>&1; } &&
-		make -j"$(nproc)" check >check.out 2>&1)
+	# Kept between runs to save time, so it may hold another clone's tree: reuse only our own.
+	reset_foreign_build_tree "$san" "$repo" && mkdir -p "$san" &&
+		(cd "$san" && { [ -f Makefile ] || "$repo/configure" --enable-sanitizers >configure.out 2>&1; } &&
+			make -j"$(nproc)" check >check.out 2>&1)
 	status=$?
-	grep -E '^(FAIL|ERROR):' "$san/check.out"
+	grep -E '^(FAIL|ERROR):' "$san/check.out" 2>/dev/null
 	record "make check (ASan+UBSan)" $status
 fi
 

@@ -1,5 +1,5 @@
-// take_snapshot: the Slurm-to-core field mapping of DESIGN §3 (NO_VAL and INFINITE limits kept
-// explicit, begin_time as eligibility, priority 0 as held), done once, here.
+// take_snapshot: the Slurm-to-core field mapping of doc/design.md §3 (NO_VAL and INFINITE limits
+// kept explicit, begin_time as eligibility, priority 0 as held), done once, here.
 #include "job_snapshot.h"
 
 #include "ctld_lock.h"

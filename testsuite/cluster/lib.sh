@@ -1,5 +1,6 @@
-# Shared helpers of the cluster tests (sourced): start/stop the local cluster, submit, wait, assert.
-# Every assertion prints what it expected and what it saw, and counts a failure; none is skipped.
+# Shared helpers of the cluster tests, the benchmarks and the other shell tests (sourced): start/stop
+# the local cluster, submit, wait, assert, measure. Every assertion prints what it expected and
+# what it saw, and counts a failure; none is skipped. Sourcing starts nothing.
 
 cluster_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 localcluster=$cluster_dir/localcluster
@@ -21,6 +22,9 @@ check() {
 	if "$@"; then pass "$what"; else fail "$what"; fi
 }
 
+# not COMMAND...: true when the command fails (for check, which runs its command as given).
+not() { ! "$@"; }
+
 # check_equal DESCRIPTION EXPECTED ACTUAL
 check_equal() {
 	checks=$((checks + 1))
@@ -28,13 +32,19 @@ check_equal() {
 	if [ "$2" = "$3" ]; then pass "$1 (${shown:0:120})"; else fail "$1: expected '${2//$'\n'/; }', saw '$shown'"; fi
 }
 
-# start_cluster ARGS...: localcluster start with our plugin dir; exports SLURM_CONF.
+# launch_cluster ARGS...: localcluster start with our plugin dir (ARGS: --nodes N, --cpus C,
+# --conf 'Key=Value'...); exports SLURM_CONF. False if it did not start.
+launch_cluster() {
+	"$localcluster" start --plugin-dir "$plugin_dir" "$@" || return 1
+	eval "$("$localcluster" env)"
+}
+
+# start_cluster ARGS...: launch_cluster, or the test ends there; the cluster stops when it exits.
 start_cluster() {
-	"$localcluster" start --plugin-dir "$plugin_dir" "$@" || {
+	launch_cluster "$@" || {
 		echo "cluster did not start"
 		exit 1
 	}
-	eval "$("$localcluster" env)"
 	trap stop_cluster EXIT
 }
 
@@ -126,6 +136,7 @@ pending_order() { squeue -h -p "$1" -t PD -o '%Q %i' | sort -rn | awk '{print $2
 at_time() { date -d "@$1" +%Y-%m-%dT%H:%M:%S; }
 
 ctld_log() { "$localcluster" path ctld-log; }
+ctld_pid() { cat "$("$localcluster" path dir)/run/slurmctld.pid"; }
 state_dir() { "$localcluster" path state; }
 
 # submit USER ARGS...: sbatch as USER (real uid switch), prints the job id.
@@ -164,6 +175,26 @@ job_completed() { grep -q "JobId=$1 .*JobState=COMPLETED" "$("$localcluster" pat
 
 # jobcomp_nodes ID: the nodes the jobcomp log records for the job.
 jobcomp_nodes() { sed -n "s/.*JobId=$1 .*NodeList=\([^ ]*\).*/\1/p" "$("$localcluster" path jobcomp)"; }
+
+# names_include HOSTLIST NODE: NODE is one of HOSTLIST's nodes (n[1-4] style).
+names_include() {
+	[ -n "$1" ] && [ "$1" != "(null)" ] && scontrol show hostnames "$1" 2>/dev/null | grep -qx "$2"
+}
+
+# latency_while PID PAUSE_S COMMAND...: runs COMMAND while process PID lives, PAUSE_S seconds
+# apart (0: back to back), so that some runs overlap the scheduler's passes; prints the median
+# and max wall milliseconds and the number of runs.
+latency_while() {
+	local watched=$1 pause_s=$2 runs=() start
+	shift 2
+	while kill -0 "$watched" 2>/dev/null; do
+		start=$(date +%s%N)
+		"$@" >/dev/null 2>&1
+		runs+=($((($(date +%s%N) - start) / 1000000)))
+		[ "$pause_s" = 0 ] || sleep "$pause_s"
+	done
+	printf '%s\n' "${runs[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)], v[NR], NR }'
+}
 
 # sched_stat KEY: a counter from sched/campaign's published statistics file.
 sched_stat() {

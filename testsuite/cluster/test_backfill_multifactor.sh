@@ -111,7 +111,7 @@ check_equal "the 8 lowest-ranked arrays (1 CPU) lost their reservations" 0 "$los
 # from /proc/<slurmctld>/task/<tid>/stat fields 14 and 15. The /proc read is taken between two
 # sdiag reads that show the same cycle count and no cycle in progress (bf_active), so no pass
 # ends, or is half done, between the figures.
-ctld_pid=$(cat "$("$localcluster" path dir)/run/slurmctld.pid")
+ctld_pid=$(ctld_pid)
 sched_tid=$(grep -lx campsched /proc/"$ctld_pid"/task/*/comm 2>/dev/null | cut -d/ -f5)
 check_equal "slurmctld has one sched/campaign thread" 1 "$(wc -w <<<"$sched_tid")"
 bf_totals() {

@@ -12,10 +12,6 @@ check_equal "slurmctld took SlurmdTimeout=10" "10 sec" \
 	"$(scontrol show config | sed -n 's/^SlurmdTimeout *= *//p')"
 
 victim=n4
-# names_include HOSTLIST NODE: NODE is one of HOSTLIST's nodes (n[1-4] style).
-names_include() {
-	[ -n "$1" ] && [ "$1" != "(null)" ] && scontrol show hostnames "$1" 2>/dev/null | grep -qx "$2"
-}
 # pending_planned_on NODE: pending jobs (of job_ids) whose published reservation names NODE.
 pending_planned_on() {
 	local id nodes

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# sched/campaign honours what Slurm's own calls enforce at start time (DESIGN §3: the plan
+# sched/campaign honours what Slurm's own calls enforce at start time (doc/design.md §3: the plan
 # proposes, select_nodes() decides, a refusal goes back to the planner): an advanced reservation
 # keeps other users' jobs off its node while its own jobs run there, and a license count is never
 # exceeded, and a job asking for a node feature is planned on a node that has it. A job Slurm
@@ -10,11 +10,6 @@ source "$(dirname "$0")/lib.sh"
 
 start_ranked_cluster policy=fifo,calc_period=1 --nodes 4 --cpus 8 --conf "Licenses=fluent:1" \
 	--conf "SchedulerParameters=sched_interval=-1,defer,campaign_period=1,campaign_mode=conservative"
-
-# names_include HOSTLIST NODE: NODE is one of HOSTLIST's nodes.
-names_include() {
-	[ -n "$1" ] && [ "$1" != "(null)" ] && scontrol show hostnames "$1" 2>/dev/null | grep -qx "$2"
-}
 
 echo "== an advanced reservation on n4 for camp5"
 check "scontrol creates reservation maint on n4 for camp5" \

@@ -9,7 +9,7 @@ source "$(dirname "$0")/lib.sh"
 start_ranked_cluster policy=faircamp,calc_period=1 --nodes 4 --cpus 8
 hold_cpus 32
 
-# d = max(t, d_prev) + k * Delta (DESIGN §3, anchored), k = active users when the campaign opens,
+# d = max(t, d_prev) + k * Delta (doc/design.md §3, anchored), k = active users when the campaign opens,
 # Delta = makespan of a longest-first list schedule of the campaign's jobs on 32 CPUs:
 #   camp1 (A) at T0:    3 jobs x 16 CPUs x 2 min: two run together, then one: Delta = 240;
 #                       k = 1 (alone): d = T0 + 240.            Work 5760 CPU-s.

@@ -13,7 +13,7 @@ hold_cpus 32
 #   camp1 (A): 3 jobs x 8 CPUs, W = 1440, eligible at T0
 #   camp2 (B): 1 job x 16 CPUs, W =  960, eligible at T0+30
 #   camp3 (C): 2 jobs x 5 CPUs, W =  600, eligible at T0+30
-# Fluid schedule (DESIGN §3, equal shares of m = 32):
+# Fluid schedule (doc/design.md §3, equal shares of m = 32):
 #   [T0, T0+30]      A alone at 32/s: 960 done, 480 left
 #   [T0+30, T0+75]   A, B, C at 32/3 each: A finishes (480 / (32/3) = 45 s): C~A = T0+75;
 #                    B and C have 480 done each (C: 120 left, B: 480 left)

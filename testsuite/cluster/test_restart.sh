@@ -46,7 +46,7 @@ scenario() {
 	echo "  before the crash: camp1 campaign (id done pending) $before_campaign; order $before_order" >&2
 
 	local pid
-	pid=$(cat "$("$localcluster" path dir)/run/slurmctld.pid")
+	pid=$(ctld_pid)
 	kill -9 "$pid"
 	wait_until 10 sh -c "! kill -0 $pid 2>/dev/null"
 	[ "$mode" = delete ] && rm -f "$(state_dir)/campaign_priority_state.json"

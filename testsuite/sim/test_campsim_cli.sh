@@ -6,10 +6,7 @@ set -uo pipefail
 campsim=${CAMPSIM:-../../build/src/sim/campsim}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failures=0
-check() { # description command...
-	if "${@:2}"; then echo "ok: $1"; else echo "FAIL: $1"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/../cluster/lib.sh" # check, finish
 fails_naming() { # culprit args...: exit status non-zero and stderr names the culprit
 	local culprit=$1
 	shift
@@ -127,5 +124,4 @@ two_policy_options() {
 }
 check "two --policy lists are joined" two_policy_options
 
-[ "$failures" -eq 0 ] && echo "all campsim CLI checks passed"
-exit "$failures"
+finish

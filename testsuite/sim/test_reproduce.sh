@@ -1,23 +1,24 @@
 #!/usr/bin/env bash
-# campsim reproduce: the LPC-EGEE study lands inside its fixed bands (when the trace is here),
-# an experiment prints the same figures twice (fixed seeds), and an unknown name is refused.
+# campsim reproduce: the LPC-EGEE study, on the repository's copy of the trace found with no
+# directory given, lands inside its fixed bands; an experiment prints the same figures twice
+# (fixed seeds); a missing trace and an unknown name are refused by name.
 set -uo pipefail
 campsim=${CAMPSIM:-../../build/src/sim/campsim}
-traces=${TRACE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/traces}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failures=0
-check() { if "${@:2}"; then echo "ok: $1"; else echo "FAIL: $1"; failures=$((failures + 1)); fi; }
+source "$(dirname "$0")/../cluster/lib.sh" # check, finish
 
-if [ -f "$traces/LPC-EGEE-2004-1.2-cln.swf.gz" ]; then
-	CAMPSIM_TRACE_DIR=$traces "$campsim" reproduce lpc-egee >"$work/lpc.txt"
-	status=$?
-	cat "$work/lpc.txt"
-	check "reproduce lpc-egee passes its bands (exit 0)" test "$status" -eq 0
-	check "it counts the thesis's 55 users" grep -q ' campaigns from 55 users' "$work/lpc.txt"
-else
-	echo "skipped: $traces/LPC-EGEE-2004-1.2-cln.swf.gz absent"
-fi
+# The trace is in the repository (data/traces): campsim finds it with no directory given, from
+# the build tree (the source tree's copy) or installed ($(pkgdatadir)/traces).
+env -u CAMPSIM_TRACE_DIR "$campsim" reproduce lpc-egee >"$work/lpc.txt"
+status=$?
+cat "$work/lpc.txt"
+check "reproduce lpc-egee passes its bands (exit 0)" test "$status" -eq 0
+check "it counts the thesis's 55 users" grep -q ' campaigns from 55 users' "$work/lpc.txt"
+check "it found the trace without CAMPSIM_TRACE_DIR" \
+	grep -qE '^setup: trace .*/(data|share/slurm-campaign)/traces/LPC-EGEE-2004-1.2-cln.swf.gz:' "$work/lpc.txt"
+! CAMPSIM_TRACE_DIR=$work/nowhere "$campsim" reproduce lpc-egee >/dev/null 2>"$work/err"
+check "a missing trace is named with the directory looked in" grep -q "not found in $work/nowhere" "$work/err"
 
 figures() { "$campsim" reproduce faircamp-zipf --instances 2 | grep -E '^  k = |^k=' ; }
 figures >"$work/first.txt"
@@ -26,4 +27,4 @@ check "faircamp-zipf prints figures for every k" test "$(grep -c '^  k = ' "$wor
 check "the same fixed seeds give the same figures" cmp -s "$work/first.txt" "$work/second.txt"
 ! "$campsim" reproduce nonsense >/dev/null 2>"$work/err"
 check "an unknown experiment is refused by name" grep -q "unknown experiment 'nonsense'" "$work/err"
-exit "$failures"
+finish

@@ -1,4 +1,4 @@
-// The job-list reader as a specification (DESIGN §5: the plain CSV or JSON list the cluster
+// The job-list reader as a specification (doc/design.md §5: the plain CSV or JSON list the cluster
 // tests capture from Slurm): keys, run time from start/end, user names, drop rules and their
 // counts, and errors naming the file and line (CSV) or job index (JSON).
 #include "trace/job_list_reader.h"

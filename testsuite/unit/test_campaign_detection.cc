@@ -1,4 +1,4 @@
-// Campaign detection (DESIGN §3): the threshold rule (strict "before", T = 0 is the thesis's
+// Campaign detection (doc/design.md §3): the threshold rule (strict "before", T = 0 is the thesis's
 // MAX rule), the window rule, held and not-yet-eligible jobs, and online == offline.
 #include "campaign/offline_detection.h"
 #include "core_fixtures.h"

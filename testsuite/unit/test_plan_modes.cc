@@ -106,7 +106,7 @@ END_TEST
 
 START_TEST(test_plan_counts_cpus_per_node_not_in_total)
 {
-	// Klusáček thesis §9 item 1 (spec/thesis-klusacek-schedule-based.md): 2 nodes x 4 CPUs,
+	// Klusáček's thesis (2011) counts a gap's CPUs, not where they are: 2 nodes x 4 CPUs,
 	// 2 CPUs busy on each until 10. Four CPUs are free in total, but a one-node 4-CPU job
 	// cannot start before 10; the same job allowed to spread starts now on both nodes.
 	Planner planner(config(ReservationMode::conservative));

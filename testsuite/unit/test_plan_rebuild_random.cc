@@ -1,5 +1,5 @@
 // Randomized property test of a full plan: thousands of small instances, each checked by the
-// independent brute-force checker (plan_checker.h) against the guarantees of DESIGN §3.
+// independent brute-force checker (plan_checker.h) against the guarantees of doc/design.md §3.
 #include "check_main.h"
 #include "plan_random.h"
 #include "plan_rules.h"

@@ -60,8 +60,8 @@ START_TEST(test_plan_compression_keeps_commitments_a_rebuild_would_reorder)
 	// 10, Y holds node 1 until 3. J (rank 1, both nodes, 5 s) is reserved at 10; K (rank 2,
 	// 1 CPU, 7 s) at 3 on node 1. X ends at 1. Compression: J cannot move before 10 (K holds
 	// node 1 in [3,10)); K moves to node 0 at 1. A rebuild would give J=3, K=8: K's start would
-	// move later although no higher-ranked job arrived (DESIGN §3 forbids that). So the kept
-	// plan guarantees: no planned start ever moves later on end, cancel or refusal.
+	// move later although no higher-ranked job arrived (doc/design.md §3 forbids that). So the
+	// kept plan guarantees: no planned start ever moves later on end, cancel or refusal.
 	Planner planner(config(ReservationMode::conservative));
 	PendingJob j = job(1, 2, 5);
 	j.nodes_min = 2;

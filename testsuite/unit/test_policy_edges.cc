@@ -1,4 +1,4 @@
-// Edge cases of the core: zero-length jobs, INFINITE/unset limits (DESIGN §3 mapping), huge
+// Edge cases of the core: zero-length jobs, INFINITE/unset limits (doc/design.md §3 mapping), huge
 // domains and year-long limits (no overflow of time x CPUs), capacity dropping to zero,
 // updates after submit, cancelled campaigns, actual-runtime correction, resizing.
 #include "core_fixtures.h"

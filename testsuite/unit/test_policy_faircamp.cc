@@ -1,5 +1,5 @@
-// FairCamp (DESIGN §3): list-schedule Delta, anchored and paper deadlines, the thesis's worked
-// example, and the randomized guarantee that paper mode meets every deadline (FC Prop. 7).
+// FairCamp (doc/design.md §3): list-schedule Delta, anchored and paper deadlines, the thesis's
+// worked example, and the randomized guarantee that paper mode meets every deadline (FC Prop. 7).
 #include "core_fixtures.h"
 #include "policy/faircamp_deadlines.h"
 

@@ -1,4 +1,4 @@
-// The total order of pending jobs (DESIGN §3 Ordering): partition tier, QOS above default,
+// The total order of pending jobs (doc/design.md §3 Ordering): partition tier, QOS above default,
 // campaign key, nice, intra-campaign LPT/SPT/FIFO, submit time, job id; FIFO policy; held and
 // admin-priority jobs left out; the order is total and repeatable.
 #include "core_fixtures.h"

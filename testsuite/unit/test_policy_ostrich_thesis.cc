@@ -1,5 +1,6 @@
 // OStrich on the thesis's worked example (Pinheiro 2014, Fig. 5.1, m = 6), driven through the
-// CampaignCore facade with real job events. Expected values from spec/thesis-pinheiro.md §2.6.
+// CampaignCore facade with real job events. Expected values from the thesis (ch. 5, OStrich for
+// sequential jobs).
 #include "core_fixtures.h"
 
 using namespace campaign_test;

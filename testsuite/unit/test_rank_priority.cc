@@ -1,4 +1,4 @@
-// Rank-to-priority mapping and FIFO order: strictly decreasing, never 0, ties by job id.
+// Rank-to-priority mapping: strictly decreasing, never 0; nice moves the published value.
 #include "check_main.h"
 #include "util/rank_priority.h"
 
@@ -36,17 +36,6 @@ START_TEST(test_nice_never_reaches_hold_or_slurm_sentinels)
 }
 END_TEST
 
-START_TEST(test_fifo_orders_by_submit_then_id)
-{
-	auto order = fifo_order({{7, 20}, {5, 10}, {3, 20}, {9, 5}});
-	ck_assert_int_eq(order.size(), 4);
-	ck_assert_uint_eq(order[0], 9);
-	ck_assert_uint_eq(order[1], 5);
-	ck_assert_uint_eq(order[2], 3);
-	ck_assert_uint_eq(order[3], 7);
-}
-END_TEST
-
 int main()
 {
 	Suite *suite = suite_create("rank_priority");
@@ -54,7 +43,6 @@ int main()
 	tcase_add_test(tc, test_priorities_fall_strictly_and_never_reach_zero);
 	tcase_add_test(tc, test_nice_lowers_and_negative_nice_raises_the_published_value);
 	tcase_add_test(tc, test_nice_never_reaches_hold_or_slurm_sentinels);
-	tcase_add_test(tc, test_fifo_orders_by_submit_then_id);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

@@ -1,4 +1,4 @@
-// Online campaign detection (DESIGN §3): per group (fairness unit x domain), jobs join the
+// Online campaign detection (doc/design.md §3): per group (fairness unit x domain), jobs join the
 // current campaign by the threshold or window rule as they become eligible. No Slurm types.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Time-limit resolution of the job model (DESIGN §3). No Slurm types, no policy.
+// Time-limit resolution of the job model (doc/design.md §3). No Slurm types, no policy.
 #include "model/job.h"
 
 #include <algorithm>

@@ -11,7 +11,7 @@ namespace campaign
 {
 
 // A time limit with Slurm's two special meanings kept explicit: Unset (NO_VAL) and Infinite.
-// Both are resolved by resolve_limit_s (DESIGN §3), never counted as infinity.
+// Both are resolved by resolve_limit_s (doc/design.md §3), never counted as infinity.
 struct TimeLimit {
 	enum class Kind : uint8_t { Set, Unset, Infinite };
 	Kind kind = Kind::Unset;
@@ -67,7 +67,7 @@ struct PartitionCapacity {
 	std::optional<int64_t> default_time_s;
 };
 
-// DESIGN §3: INFINITE or unset counts as the partition's MaxTime, else DefaultTime, else the
+// doc/design.md §3: INFINITE or unset counts as the partition's MaxTime, else DefaultTime, else the
 // configured cap. Set limits are used as given (negative clamped to 0).
 int64_t resolve_limit_s(const TimeLimit &limit, const PartitionCapacity *partition,
                         int64_t limit_cap_s);

@@ -56,7 +56,6 @@ public:
 	const PlannerConfig &config() const { return config_; }
 	int64_t now_s() const { return now_s_; }
 	size_t pending_count() const { return queue_.size(); }
-	size_t running_count() const { return running_.size(); }
 
 private:
 	struct Entry {

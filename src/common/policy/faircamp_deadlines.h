@@ -1,5 +1,5 @@
-// FairCamp deadlines (DESIGN §3): Delta_i = makespan of an LPT list schedule of the campaign's
-// jobs on the domain's capacity, d_i = max(t_i, d_{i-1}) + k * Delta_i (anchored) or the
+// FairCamp deadlines (doc/design.md §3): Delta_i = makespan of an LPT list schedule of the
+// campaign's jobs on the domain's capacity, d_i = max(t_i, d_{i-1}) + k * Delta_i (anchored) or the
 // paper's d_i = k * Delta_i + d_{i-1}; each campaign's jobs kept varint-packed (PackedListJobs).
 // No Slurm types, no clock reads.
 #pragma once

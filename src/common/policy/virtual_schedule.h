@@ -1,5 +1,5 @@
 // OStrich virtual schedule: the exact event-driven fluid fair-share model of one fairness domain
-// (DESIGN §3). Units share the rate equally or by weight, one campaign per unit runs in V.
+// (doc/design.md §3). Units share the rate equally or by weight, one campaign per unit runs in V.
 // No Slurm types, no clock reads.
 #pragma once
 
@@ -61,7 +61,6 @@ public:
 
 	bool busy() const { return !running_.empty(); }
 	double clock_s() const { return clock_s_; }
-	size_t active_units() const { return running_.size(); }
 	double remaining_of_running(const Campaign &campaign) const;
 
 	// State access for save/restore.

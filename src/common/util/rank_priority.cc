@@ -1,4 +1,4 @@
-// Rank-to-priority mapping and the FIFO order. No Slurm types.
+// Rank-to-priority mapping. No Slurm types.
 #include "util/rank_priority.h"
 
 #include <algorithm>
@@ -21,20 +21,6 @@ uint32_t published_priority(uint32_t rank_priority, int64_t nice)
 int64_t rank_priority_of(uint32_t published, int64_t nice)
 {
 	return static_cast<int64_t>(published) + nice;
-}
-
-std::vector<uint32_t> fifo_order(std::vector<FifoEntry> jobs)
-{
-	std::sort(jobs.begin(), jobs.end(), [](const FifoEntry &a, const FifoEntry &b) {
-		if (a.submit_s != b.submit_s)
-			return a.submit_s < b.submit_s;
-		return a.job_id < b.job_id;
-	});
-	std::vector<uint32_t> order;
-	order.reserve(jobs.size());
-	for (const auto &job : jobs)
-		order.push_back(job.job_id);
-	return order;
 }
 
 } // namespace campaign

@@ -5,7 +5,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 namespace campaign {
 
@@ -25,14 +24,5 @@ uint32_t published_priority(uint32_t rank_priority, int64_t nice);
 // The rank value behind a published one, given the nice it was published with: the inverse of
 // published_priority while no clamp applied.
 int64_t rank_priority_of(uint32_t published, int64_t nice);
-
-// A pending job as the FIFO order sees it.
-struct FifoEntry {
-	uint32_t job_id = 0;
-	int64_t submit_s = 0;
-};
-
-// Submit order, ties by job id: the order priority/campaign gives with policy=fifo.
-std::vector<uint32_t> fifo_order(std::vector<FifoEntry> jobs);
 
 } // namespace campaign

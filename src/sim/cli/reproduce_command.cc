@@ -6,18 +6,40 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace campaign::sim
 {
 
 namespace
 {
-std::string default_trace(const char *file)
+// Where `reproduce` looks for a trace not given with --swf: CAMPSIM_TRACE_DIR, then the
+// installed copy ($(pkgdatadir)/traces), then the source tree's data/traces (a run from the
+// build tree before `make install`). Both directories are set by configure (src/sim/Makefile.am).
+std::vector<std::string> trace_directories()
 {
 	const char *directory = std::getenv("CAMPSIM_TRACE_DIR");
-	return std::string(directory ? directory : "../shared/traces") + "/" + file;
+	if (directory && *directory)
+		return {directory};
+	return {CAMPSIM_INSTALLED_TRACE_DIR, CAMPSIM_SOURCE_TRACE_DIR};
+}
+
+// The first directory holding `file`, or an error naming every place looked in.
+Result<std::string> default_trace(const std::string &file)
+{
+	std::string looked;
+	for (const std::string &directory : trace_directories()) {
+		const std::string path = directory + "/" + file;
+		if (std::filesystem::exists(path))
+			return path;
+		looked += (looked.empty() ? "" : ", ") + directory;
+	}
+	return Error{"trace " + file + " not found in " + looked +
+	             " (give it with --swf or set CAMPSIM_TRACE_DIR)"};
 }
 } // namespace
 
@@ -25,9 +47,16 @@ int reproduce_command(const CampsimOptions &options)
 {
 	ReproduceOptions reproduce;
 	reproduce.instances = options.instances;
-	reproduce.trace_path = options.swf_path.empty()
-	                           ? default_trace("LPC-EGEE-2004-1.2-cln.swf.gz")
-	                           : options.swf_path;
+	reproduce.trace_path = options.swf_path;
+	if (reproduce.trace_path.empty() && options.experiment == "lpc-egee") {
+		const Result<std::string> trace = default_trace("LPC-EGEE-2004-1.2-cln.swf.gz");
+		if (!trace) {
+			std::fprintf(stderr, "campsim: reproduce lpc-egee: %s\n",
+			             trace.error().c_str());
+			return 1;
+		}
+		reproduce.trace_path = trace.value();
+	}
 	std::unique_ptr<ProgressBar> bar;
 	if (options.progress) {
 		bar = std::make_unique<ProgressBar>(options.experiment, 1000);

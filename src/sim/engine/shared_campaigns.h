@@ -1,5 +1,6 @@
-// The campaigns every policy is scored on, fixed before any run (DESIGN §3, §5): the explicit
-// campaigns of a closed-loop workload, or those the MAX rule finds in the log's own schedule.
+// The campaigns every policy is scored on, fixed before any run (doc/design.md §3, §5): the
+// explicit campaigns of a closed-loop workload, or those the MAX rule finds in the log's own
+// schedule.
 #pragma once
 
 #include "campaign/campaign_detector.h"

@@ -172,7 +172,8 @@ __attribute__((visibility("default"))) void priority_p_reconfig(bool assoc_clear
 {
 	(void)assoc_clear;
 	guarded_void("priority_p_reconfig", [] {
-		if (state) { // called with and without locks: only flag it (internals §1.2)
+		// Called with and without locks: only flag it (doc/slurm-internals.md §1.2).
+		if (state) {
 			state->reconfigure_requested = true;
 			state->worker.wake();
 		}
