@@ -59,7 +59,7 @@ ParameterSchema core_parameter_schema()
 	             "FairCamp k: 0 = active units when the campaign opens, else fixed"),
 	     choice("faircamp_mode", "anchored", {"anchored", "paper"},
 	            "anchored: d=max(t,d_prev)+k*Delta; paper: d=k*Delta+d_prev"),
-	     integer("limit_cap_s", "604800", 1, kTenYearsS,
+	     integer("limit_cap_s", std::to_string(kDefaultLimitCapS), 1, kTenYearsS,
 	             "seconds counted for an INFINITE or unset limit without partition times")});
 }
 

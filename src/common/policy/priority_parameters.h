@@ -3,6 +3,7 @@
 #pragma once
 
 #include "campaign/campaign_detector.h"
+#include "model/job.h"
 #include "policy/faircamp_deadlines.h"
 #include "util/parameters.h"
 
@@ -30,7 +31,7 @@ struct CoreConfig {
 	bool resizing = false;
 	uint32_t faircamp_k = 0; // 0: active units when the campaign opens
 	FairCampDeadlines::Mode faircamp_mode = FairCampDeadlines::Mode::Anchored;
-	int64_t limit_cap_s = 7 * 86400;
+	int64_t limit_cap_s = kDefaultLimitCapS;
 	std::string text; // the core keys as given back by core_identity(), for save()
 };
 

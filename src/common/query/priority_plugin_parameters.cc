@@ -53,4 +53,12 @@ Result<ChannelSettings> channel_settings_of(std::string_view priority_parameters
 	return channel_settings_from(values.value());
 }
 
+int64_t limit_cap_s_for(std::string_view priority_type, std::string_view priority_parameters)
+{
+	if (priority_type != "priority/campaign")
+		return kDefaultLimitCapS;
+	auto values = priority_parameter_schema().parse(priority_parameters);
+	return values.ok() ? values.value().integer("limit_cap_s") : kDefaultLimitCapS;
+}
+
 } // namespace campaign

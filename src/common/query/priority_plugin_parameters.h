@@ -29,4 +29,8 @@ ChannelSettings channel_settings_from(const ParameterValues &values);
 // The same from slurm.conf's PriorityParameters text; an error names the bad key.
 Result<ChannelSettings> channel_settings_of(std::string_view priority_parameters);
 
+// The cap on unset or INFINITE limits (model/job.h) for a plan made beside `priority_type`:
+// priority/campaign's limit_cap_s when it ranks the jobs, else the core's default.
+int64_t limit_cap_s_for(std::string_view priority_type, std::string_view priority_parameters);
+
 } // namespace campaign
