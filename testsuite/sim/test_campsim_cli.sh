@@ -27,12 +27,12 @@ check "two workloads are refused" fails_naming "exactly one workload" run --gene
 check "missing file is named" fails_naming "$work/absent.swf: cannot open" run --swf "$work/absent.swf"
 printf '1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n2 5 x 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n' >"$work/bad.swf"
 check "malformed SWF line names file and line" fails_naming "$work/bad.swf:2:" run --swf "$work/bad.swf" --cpus 4
-lenient_run() { "$campsim" run --swf "$work/bad.swf" --cpus 4 --lenient --policy fcfs/none >"$work/out"; }
+lenient_run() { "$campsim" run --swf "$work/bad.swf" --cpus 4 --lenient --policy fcfs/no_backfill >"$work/out"; }
 check "--lenient skips it and runs" lenient_run
 
 run_twice() {
 	"$campsim" run --generate ostrich-profiles --users 6 --job-count 2000 --seed 9 \
-		--policy fcfs/none,ostrich/per_campaign,fairtree/easy --out "$work/$1" >"$work/$1.txt" &&
+		--policy fcfs/no_backfill,ostrich/per_campaign,fairtree/easy --out "$work/$1" >"$work/$1.txt" &&
 		sed -i '/wall_s\|cpu_s\|cpu_per_event\|peak_rss\|report written/d' "$work/$1.txt"
 }
 check "a run with three policies succeeds" run_twice first
@@ -40,7 +40,7 @@ run_twice second
 check "same seed, same per-job CSV bytes" cmp -s "$work/first/ostrich_per_campaign.jobs.csv" "$work/second/ostrich_per_campaign.jobs.csv"
 check "same seed, same table (timings aside)" cmp -s "$work/first.txt" "$work/second.txt"
 check "the JSON report parses" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$work/first/fairtree_easy.json"
-check "the comparison names every policy" grep -q 'fcfs/none.*ostrich/per_campaign.*fairtree/easy' "$work/first/comparison.txt"
+check "the comparison names every policy" grep -q 'fcfs/no_backfill.*ostrich/per_campaign.*fairtree/easy' "$work/first/comparison.txt"
 
 # rank: two users on 4 CPUs; u1 submits 3 x 4-CPU 60 s jobs at 0, u2 one 4-CPU 60 s job at 10.
 # OStrich at 10: u1's campaign has 720 - 40 = 680 CPU-s left in V, u2's 240: u2's C~ = 10 +

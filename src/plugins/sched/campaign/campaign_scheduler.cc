@@ -6,6 +6,7 @@
 
 #include "plan/planner.h"
 #include "query/priority_plugin_parameters.h"
+#include "util/scheduler_parameters.h"
 
 #include "backfill_stats.h"
 #include "ctld_lock.h"
@@ -19,19 +20,6 @@ namespace campaign::slurm
 {
 namespace
 {
-
-plan::PlannerConfig planner_config(const ParameterValues &parameters)
-{
-	plan::PlannerConfig config;
-	const std::string &mode = parameters.text("campaign_mode");
-	config.mode = mode == "easy"           ? plan::ReservationMode::easy
-	              : mode == "none"         ? plan::ReservationMode::none
-	              : mode == "per_campaign" ? plan::ReservationMode::per_campaign
-	                                       : plan::ReservationMode::conservative;
-	config.depth = static_cast<int32_t>(parameters.integer("campaign_depth"));
-	config.horizon_s = parameters.integer("campaign_horizon");
-	return config;
-}
 
 // Starts `job` on the plan's nodes: the other nodes are excluded for the call, as
 // sched/backfill's _start_job does, then the job's own exclusions are put back.
@@ -170,7 +158,12 @@ PlanOutcome CampaignScheduler::plan_queue(const PassInput &input, const Paramete
 	PlanOutcome outcome;
 	const std::string wanted = parameters.describe();
 	if (!keeper_ || keeper_parameters_ != wanted) {
-		keeper_ = std::make_unique<plan::PlanKeeper>(planner_config(parameters));
+		auto config = scheduler_plan_config(parameters);
+		if (!config.ok()) { // the schema accepted the mode: an internal error
+			error("sched/campaign: plan not built: %s", config.error().c_str());
+			return outcome;
+		}
+		keeper_ = std::make_unique<plan::PlanKeeper>(config.value().planner);
 		keeper_parameters_ = wanted;
 	}
 	const PlanInput &snapshot = input.plan;
