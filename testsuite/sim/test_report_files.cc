@@ -101,7 +101,7 @@ START_TEST(test_report_run_csv_row_counts)
 	                                   run.result, metrics, MetricOptions{});
 	ck_assert_msg(written.ok(), "%s", written.ok() ? "" : written.error().c_str());
 	ck_assert_uint_eq(written.value().size(), 3);
-	ck_assert(written.value()[0] == directory + "/fifo_none.jobs.csv");
+	ck_assert(written.value()[0] == directory + "/fifo_no_backfill.jobs.csv");
 	ck_assert_uint_eq(line_count(written.value()[0]), 1 + 4); // header + every outcome
 	ck_assert_uint_eq(line_count(written.value()[1]), 1 + 2); // header + scored campaigns
 	ck_assert_uint_eq(line_count(written.value()[2]), 1 + 2); // header + users
