@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): campsim's jobs per second and peak memory per policy on SDSC-SP2 and
-# LPC-EGEE, against the plain FCFS replay (fcfs/none, the floor) of the same trace in the same run.
+# LPC-EGEE, against the plain FCFS replay (fcfs/no_backfill, the floor) of the same trace in the same run.
 # Prints `name value unit` lines, then the policies side by side and whether the goal (issue 5:
 # ostrich/per_campaign within 5x of the floor) is met. Builds nothing: uses BUILD_DIR's campsim.
 # Env: BUILD_DIR ($repo/build), TRACE_DIR ($repo/data/traces), REPEAT (3 runs per policy,
@@ -13,9 +13,9 @@ repeat=${REPEAT:-3}
 limit_s=${LIMIT_S:-180}
 goal_ratio=5
 campsim=$build/src/sim/campsim
-floor=fcfs/none
+floor=fcfs/no_backfill
 goal_policy=ostrich/per_campaign
-policies=(fcfs/none fifo/easy fifo/conservative fairshare/easy fairtree/easy ostrich/per_campaign
+policies=(fcfs/no_backfill fifo/easy fifo/conservative fairshare/easy fairtree/easy ostrich/per_campaign
 	ostrich/conservative faircamp/per_campaign)
 traces=(sdsc_sp2:SDSC-SP2-1998-4.2-cln.swf.gz lpc_egee:LPC-EGEE-2004-1.2-cln.swf.gz)
 

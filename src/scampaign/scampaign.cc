@@ -5,7 +5,7 @@
 
 #include "query/campaign_report.h"
 #include "query/munge_credential.h"
-#include "util/parameters.h"
+#include "query/priority_plugin_parameters.h"
 
 #include <arpa/inet.h>
 #include <cstdio>
@@ -65,18 +65,24 @@ Result<Options> parse_options(int argc, char **argv)
 	return options;
 }
 
-std::string value_of(const std::string &list, const std::string &key)
+// Where to ask: the options, else slurm.conf's PriorityParameters read through the plugin's own
+// schema (same keys, defaults and checks as priority/campaign; query_port=0: the channel is off).
+Result<ChannelSettings> channel_of(const Options &options, const std::string &priority_params)
 {
-	const std::string needle = key + "=";
-	size_t at = 0;
-	while ((at = list.find(needle, at)) != std::string::npos) {
-		if (at == 0 || list[at - 1] == ',') {
-			const size_t end = list.find(',', at);
-			return list.substr(at + needle.size(), end == std::string::npos ? end : end - at - needle.size());
-		}
-		at += needle.size();
-	}
-	return "";
+	auto configured = channel_settings_of(priority_params);
+	if (!configured.ok() && options.port == 0)
+		return Error{"slurm.conf: " + configured.error()};
+	ChannelSettings channel =
+	    configured.ok() ? configured.value() : ChannelSettings{"127.0.0.1"};
+	if (!options.host.empty())
+		channel.address = options.host;
+	if (options.port != 0)
+		channel.port = static_cast<uint16_t>(options.port);
+	if (channel.off())
+		return Error{
+		    "the scampaign channel is off (PriorityParameters query_port=0); ask the "
+		    "administrator, or give --port"};
+	return channel;
 }
 
 Result<std::string> exchange(const std::string &host, int port, const std::string &line)
@@ -147,16 +153,9 @@ int main(int argc, char **argv)
 	if (!conf.ok())
 		return fail(conf.error());
 	const std::string priority_params = conf.value().count("priorityparameters") ? conf.value().at("priorityparameters") : "";
-	std::string host = options.value().host;
-	if (host.empty())
-		host = value_of(priority_params, "query_address");
-	if (host.empty())
-		host = "127.0.0.1";
-	int port = options.value().port;
-	if (port == 0)
-		port = std::atoi(value_of(priority_params, "query_port").c_str());
-	if (port == 0)
-		port = 6830;
+	auto channel = channel_of(options.value(), priority_params);
+	if (!channel.ok())
+		return fail(channel.error());
 	const std::string auth_info = conf.value().count("authinfo") ? conf.value().at("authinfo") : "";
 
 	json_t *request = json_pack("{s:s}", "op", "campaigns");
@@ -168,7 +167,7 @@ int main(int argc, char **argv)
 	free(payload);
 	if (!sealed.ok())
 		return fail(sealed.error());
-	auto reply = exchange(host, port, sealed.value());
+	auto reply = exchange(channel.value().address, channel.value().port, sealed.value());
 	if (!reply.ok())
 		return fail(reply.error());
 	auto report = report_from_json(reply.value());

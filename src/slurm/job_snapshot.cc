@@ -6,8 +6,6 @@
 
 namespace campaign::slurm
 {
-namespace
-{
 
 TimeLimit limit_of(uint32_t minutes)
 {
@@ -24,6 +22,9 @@ std::optional<int64_t> minutes_to_seconds(uint32_t minutes)
 		return std::nullopt;
 	return static_cast<int64_t>(minutes) * 60;
 }
+
+namespace
+{
 
 std::vector<std::string> partitions_of(const job_record_t *job)
 {

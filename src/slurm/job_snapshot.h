@@ -28,4 +28,9 @@ struct ClusterSnapshot {
 // call from a plugin thread only.
 ClusterSnapshot take_snapshot();
 
+// Slurm's limits in minutes as the core's: NO_VAL is unset, INFINITE infinite (a partition's
+// unset or INFINITE time: none). resolve_limit_s (model/job.h) maps them, for both plugins.
+TimeLimit limit_of(uint32_t minutes);
+std::optional<int64_t> minutes_to_seconds(uint32_t minutes);
+
 } // namespace campaign::slurm

@@ -5,6 +5,8 @@
 // and advanced reservations active now bound where a job may go.
 #include "plan_snapshot.h"
 
+#include "job_snapshot.h"
+
 #include "query/campaign_directory.h"
 
 #include <unordered_set>
@@ -14,7 +16,6 @@ namespace campaign::slurm
 namespace
 {
 
-constexpr int64_t kYearS = 365LL * 86400;
 constexpr uint32_t kMaxArrayTasks = 256;
 
 // The select plugin counts memory (SelectTypeParameters=CR_*_Memory).
@@ -73,14 +74,16 @@ plan::RunningJob running_of(const job_record_t *job, time_t now)
 	return running;
 }
 
-int64_t limit_s_of(const job_record_t *job, const part_record_t *part)
+// The priority's mapping of unset and INFINITE limits (resolve_limit_s); at least a minute.
+int64_t limit_s_of(const job_record_t *job, const part_record_t *part, int64_t limit_cap_s)
 {
-	uint32_t minutes = job->time_limit;
-	if (minutes == NO_VAL && part)
-		minutes = part->default_time != NO_VAL ? part->default_time : part->max_time;
-	if (minutes == NO_VAL || minutes == INFINITE)
-		return kYearS;
-	return std::max<int64_t>(60, static_cast<int64_t>(minutes) * 60);
+	PartitionCapacity times;
+	if (part) {
+		times.max_time_s = minutes_to_seconds(part->max_time);
+		times.default_time_s = minutes_to_seconds(part->default_time);
+	}
+	return std::max<int64_t>(
+	    60, resolve_limit_s(limit_of(job->time_limit), part ? &times : nullptr, limit_cap_s));
 }
 
 struct BitmapFree {
@@ -148,7 +151,8 @@ std::vector<plan::NodeIndex> allowed_nodes_of(job_record_t *job, const part_reco
 	return allowed;
 }
 
-plan::PendingJob pending_of(job_record_t *job, const part_record_t *part, bitstr_t *reserved_now)
+plan::PendingJob pending_of(job_record_t *job, const part_record_t *part, bitstr_t *reserved_now,
+                            int64_t limit_cap_s)
 {
 	const struct job_details *details = job->details;
 	plan::PendingJob pending{.id = job->job_id};
@@ -156,7 +160,7 @@ plan::PendingJob pending_of(job_record_t *job, const part_record_t *part, bitstr
 	pending.nodes_min = static_cast<int32_t>(std::max<uint32_t>(1, details->min_nodes));
 	if (details->max_nodes && details->max_nodes != NO_VAL && details->max_nodes != INFINITE)
 		pending.nodes_max = static_cast<int32_t>(details->max_nodes);
-	pending.limit_s = limit_s_of(job, part);
+	pending.limit_s = limit_s_of(job, part, limit_cap_s);
 	pending.allowed_nodes = allowed_nodes_of(job, part, reserved_now);
 	pending.exclusive = details->whole_node & WHOLE_NODE_REQUIRED;
 	if (memory_counted()) { // pn_min_memory as select/cons_tres reads it
@@ -190,7 +194,7 @@ uint32_t array_tasks_to_plan(const job_record_t *job)
 
 } // namespace
 
-PlanInput plan_input_from(List queue, time_t now)
+PlanInput plan_input_from(List queue, time_t now, int64_t limit_cap_s)
 {
 	PlanInput input;
 	input.cluster = cluster_now();
@@ -212,7 +216,8 @@ PlanInput plan_input_from(List queue, time_t now)
 			continue; // as backfill.c: a partition that schedules nothing now
 		if (job->license_list && license_job_test(job, now, true) != SLURM_SUCCESS)
 			continue; // as backfill.c (without bf_licenses): not runnable now, no plan
-		const plan::PendingJob pending = pending_of(job, part, reserved_now.get());
+		const plan::PendingJob pending =
+		    pending_of(job, part, reserved_now.get(), limit_cap_s);
 		if (pending.allowed_nodes.empty())
 			continue; // no node will do now: Slurm's own reason stays
 		const uint32_t tasks = array_tasks_to_plan(job);

@@ -30,7 +30,7 @@ struct Run {
 };
 
 inline Run make_run(uint32_t machine_cpus, const std::vector<Row> &rows,
-                    const std::string &label = "fifo/none")
+                    const std::string &label = "fifo/no_backfill")
 {
 	Run run;
 	run.workload.name = "hand-made";

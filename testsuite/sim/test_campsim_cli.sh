@@ -31,12 +31,12 @@ check "two workloads are refused" fails_naming "exactly one workload" run --gene
 check "missing file is named" fails_naming "$work/absent.swf: cannot open" run --swf "$work/absent.swf"
 printf '1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n2 5 x 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n' >"$work/bad.swf"
 check "malformed SWF line names file and line" fails_naming "$work/bad.swf:2:" run --swf "$work/bad.swf" --cpus 4
-lenient_run() { "$campsim" run --swf "$work/bad.swf" --cpus 4 --lenient --policy fcfs/none >"$work/out"; }
+lenient_run() { "$campsim" run --swf "$work/bad.swf" --cpus 4 --lenient --policy fcfs/no_backfill >"$work/out"; }
 check "--lenient skips it and runs" lenient_run
 
 run_twice() {
 	"$campsim" run --generate ostrich-profiles --users 6 --job-count 2000 --seed 9 \
-		--policy fcfs/none,ostrich/per_campaign,fairtree/easy --out "$work/$1" >"$work/$1.txt" &&
+		--policy fcfs/no_backfill,ostrich/per_campaign,fairtree/easy --out "$work/$1" >"$work/$1.txt" &&
 		sed -i '/wall_s\|cpu_s\|cpu_per_event\|peak_rss\|report written/d' "$work/$1.txt"
 }
 check "a run with three policies succeeds" run_twice first
@@ -44,7 +44,7 @@ run_twice second
 check "same seed, same per-job CSV bytes" cmp -s "$work/first/ostrich_per_campaign.jobs.csv" "$work/second/ostrich_per_campaign.jobs.csv"
 check "same seed, same table (timings aside)" cmp -s "$work/first.txt" "$work/second.txt"
 check "the JSON report parses" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$work/first/fairtree_easy.json"
-check "the comparison names every policy" grep -q 'fcfs/none.*ostrich/per_campaign.*fairtree/easy' "$work/first/comparison.txt"
+check "the comparison names every policy" grep -q 'fcfs/no_backfill.*ostrich/per_campaign.*fairtree/easy' "$work/first/comparison.txt"
 
 # rank: two users on 4 CPUs; u1 submits 3 x 4-CPU 60 s jobs at 0, u2 one 4-CPU 60 s job at 10.
 # OStrich at 10: u1's campaign has 720 - 40 = 680 CPU-s left in V, u2's 240: u2's C~ = 10 +
@@ -71,7 +71,7 @@ swf_line() { # id status limit [run]: one 18-field SWF line, 2 CPUs, submitted a
 	swf_line 2 1 0 5000
 	swf_line 3 1 40
 } >"$work/real.swf"
-real_run() { "$campsim" run --swf "$work/real.swf" --policy fcfs/none >"$work/real.out" 2>"$work/real.err"; }
+real_run() { "$campsim" run --swf "$work/real.swf" --policy fcfs/no_backfill >"$work/real.out" 2>"$work/real.err"; }
 check "a status outside -1..5 and a line of -1s do not stop the run" real_run
 check "the status outside -1..5 is counted" grep -q "status outside -1..5: 1 kept" "$work/real.out"
 check "the line of -1s is dropped and counted" grep -q "every field -1: 1 dropped" "$work/real.out"
@@ -82,7 +82,7 @@ check "the workload line counts the CPU-seconds cut" grep -q "120 CPU-s cut at t
 : >"$work/empty.swf"
 printf '; Version: 2.2\n; MaxProcs: 8\n' >"$work/header.swf"
 empty_warns() { # file: the run goes on, with a warning naming the file
-	"$campsim" run --swf "$1" --cpus 4 --policy fcfs/none >"$work/out" 2>"$work/err" &&
+	"$campsim" run --swf "$1" --cpus 4 --policy fcfs/no_backfill >"$work/out" 2>"$work/err" &&
 		grep -qF "warning: $1: no data lines" "$work/err"
 }
 check "an empty trace is warned about, naming it" empty_warns "$work/empty.swf"
@@ -119,8 +119,8 @@ check "two --parameters are joined, not replaced" test "$(rank_paper --parameter
 check "the first of two --parameters is not dropped" fails_naming "'bogus_key'" rank --jobs "$work/same-second.csv" --cpus 2 --at 5 --parameters bogus_key=1 --parameters faircamp_k=2
 check "a key repeated across --parameters is refused" fails_naming "faircamp_k given twice" rank --jobs "$work/same-second.csv" --cpus 2 --at 5 --rank-policy faircamp --parameters faircamp_k=2 --parameters faircamp_k=3
 two_policy_options() {
-	"$campsim" run --generate faircamp-zipf --users 2 --job-count 50 --policy fcfs/none --policy fifo/easy >"$work/out" &&
-		grep -q 'fcfs/none.*fifo/easy' "$work/out"
+	"$campsim" run --generate faircamp-zipf --users 2 --job-count 50 --policy fcfs/no_backfill --policy fifo/easy >"$work/out" &&
+		grep -q 'fcfs/no_backfill.*fifo/easy' "$work/out"
 }
 check "two --policy lists are joined" two_policy_options
 

@@ -83,7 +83,8 @@ Workload with_log_starts(uint32_t cpus, std::vector<SimJob> jobs,
 
 START_TEST(test_fcfs_without_backfill)
 {
-	check_starts(starts(backfill_trace(), "fifo", BackfillKind::none), {0, 10, 20, 30, 30});
+	check_starts(starts(backfill_trace(), "fifo", BackfillKind::no_backfill),
+	             {0, 10, 20, 30, 30});
 }
 END_TEST
 
@@ -130,7 +131,7 @@ START_TEST(test_closed_loop_releases_next_campaign_at_completion)
 	workload.jobs[2].campaign = 3;
 	SimulationOptions options;
 	options.priority = "fifo";
-	options.backfill = BackfillKind::none;
+	options.backfill = BackfillKind::no_backfill;
 	options.estimate.kind = EstimateKind::exact;
 	auto result = simulate(workload, options);
 	ck_assert(result.ok());
@@ -156,7 +157,7 @@ START_TEST(test_generation_order_release_holds_later_campaigns)
 		workload.jobs[i].campaign = i + 1;
 	SimulationOptions options;
 	options.priority = "fifo";
-	options.backfill = BackfillKind::none;
+	options.backfill = BackfillKind::no_backfill;
 	options.estimate.kind = EstimateKind::exact;
 	auto chains = simulate(workload, options);
 	ck_assert(chains.ok());
@@ -181,8 +182,8 @@ START_TEST(test_ostrich_lets_the_light_user_pass)
 	Workload workload;
 	workload.machine_cpus = 1;
 	workload.jobs = {job(1, 1, 0, 1, 5), job(2, 1, 0, 1, 5), job(3, 2, 1, 1, 3)};
-	check_starts(starts(workload, "fifo", BackfillKind::none), {0, 5, 10});
-	check_starts(starts(workload, "ostrich", BackfillKind::none), {0, 8, 5});
+	check_starts(starts(workload, "fifo", BackfillKind::no_backfill), {0, 5, 10});
+	check_starts(starts(workload, "ostrich", BackfillKind::no_backfill), {0, 8, 5});
 	check_starts(starts(workload, "ostrich", BackfillKind::per_campaign), {0, 8, 5});
 }
 END_TEST
@@ -204,7 +205,7 @@ START_TEST(test_every_mode_finishes_every_job_and_is_deterministic)
 	     {"fcfs", "fifo", "fifo-blocks", "ostrich", "ostrich-strict", "faircamp",
 	      "faircamp-paper", "fairshare", "fairtree"})
 		for (BackfillKind backfill :
-		     {BackfillKind::none, BackfillKind::greedy, BackfillKind::easy,
+		     {BackfillKind::no_backfill, BackfillKind::greedy, BackfillKind::easy,
 		      BackfillKind::conservative, BackfillKind::per_campaign})
 			for (EstimateKind estimate :
 			     {EstimateKind::exact, EstimateKind::requested, EstimateKind::fmodel,
@@ -244,7 +245,7 @@ START_TEST(test_plain_fcfs_equals_core_fifo)
 		                            static_cast<uint32_t>(1 + (state >> 40) % 16),
 		                            static_cast<int64_t>(1 + (state >> 20) % 300)));
 	}
-	for (BackfillKind backfill : {BackfillKind::none, BackfillKind::easy})
+	for (BackfillKind backfill : {BackfillKind::no_backfill, BackfillKind::easy})
 		check_starts(starts(workload, "fcfs", backfill),
 		             starts(workload, "fifo", backfill));
 }
@@ -315,10 +316,10 @@ START_TEST(test_downtime_split_replays_each_piece_alone)
 	using Pieces = std::vector<std::pair<size_t, size_t>>;
 	ck_assert(downtime_pieces(workload, runtimes, 40) == Pieces({{0, 2}, {2, 3}}));
 	ck_assert(downtime_pieces(workload, runtimes, 60) == Pieces({{0, 3}}));
-	check_starts(starts(workload, "fifo", BackfillKind::none), {0, 100, 200});
+	check_starts(starts(workload, "fifo", BackfillKind::no_backfill), {0, 100, 200});
 	SimulationOptions options;
 	options.priority = "fifo";
-	options.backfill = BackfillKind::none;
+	options.backfill = BackfillKind::no_backfill;
 	options.estimate.kind = EstimateKind::exact;
 	options.downtime_gap_s = 40;
 	auto result = simulate(workload, options);
@@ -365,7 +366,7 @@ START_TEST(test_single_cpu_jobs_start_in_rank_order_in_every_mode)
 		                            static_cast<int64_t>(i * 2), 1,
 		                            static_cast<int64_t>(1 + (state >> 20) % 60)));
 	}
-	const auto in_order = starts(workload, "ostrich", BackfillKind::none);
+	const auto in_order = starts(workload, "ostrich", BackfillKind::no_backfill);
 	for (BackfillKind backfill :
 	     {BackfillKind::easy, BackfillKind::conservative, BackfillKind::per_campaign})
 		check_starts(starts(workload, "ostrich", backfill), in_order);

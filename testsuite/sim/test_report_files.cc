@@ -93,7 +93,7 @@ END_TEST
 
 START_TEST(test_report_run_csv_row_counts)
 {
-	const Run run = sample_run("fifo/none");
+	const Run run = sample_run("fifo/no_backfill");
 	const RunMetrics metrics = compute_metrics(run.workload, run.result, MetricOptions{});
 	const TemporaryDirectory temporary;
 	const std::string &directory = temporary.path;
@@ -101,7 +101,7 @@ START_TEST(test_report_run_csv_row_counts)
 	                                   run.result, metrics, MetricOptions{});
 	ck_assert_msg(written.ok(), "%s", written.ok() ? "" : written.error().c_str());
 	ck_assert_uint_eq(written.value().size(), 3);
-	ck_assert(written.value()[0] == directory + "/fifo_none.jobs.csv");
+	ck_assert(written.value()[0] == directory + "/fifo_no_backfill.jobs.csv");
 	ck_assert_uint_eq(line_count(written.value()[0]), 1 + 4); // header + every outcome
 	ck_assert_uint_eq(line_count(written.value()[1]), 1 + 2); // header + scored campaigns
 	ck_assert_uint_eq(line_count(written.value()[2]), 1 + 2); // header + users
@@ -119,7 +119,7 @@ END_TEST
 
 START_TEST(test_report_table_names_every_run_aligned)
 {
-	const std::vector<std::string> labels = {"fifo/none", "ostrich/per_campaign",
+	const std::vector<std::string> labels = {"fifo/no_backfill", "ostrich/per_campaign",
 	                                         "faircamp/easy"};
 	std::vector<RunMetrics> runs;
 	for (const std::string &label : labels) {
@@ -146,7 +146,8 @@ START_TEST(test_report_table_names_every_run_aligned)
 	const size_t rows = comparison_rows(runs).size();
 	ck_assert_uint_eq(count, rows + 1);
 	const std::string csv = comparison_table_csv(runs);
-	ck_assert(csv.rfind("metric,fifo/none,ostrich/per_campaign,faircamp/easy\n", 0) == 0);
+	ck_assert(csv.rfind("metric,fifo/no_backfill,ostrich/per_campaign,faircamp/easy\n", 0) ==
+	          0);
 	ck_assert_uint_eq(std::count(csv.begin(), csv.end(), '\n'), rows + 1);
 	// Interval rows hold commas: quoted in the CSV.
 	ck_assert(csv.find("\"campaign_stretch.count_[1,2)\"") != std::string::npos);

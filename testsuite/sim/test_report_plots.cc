@@ -23,7 +23,7 @@ std::vector<RunMetrics> two_runs()
 	                           {1, 1, 1, 0, 0, 50},
 	                           {2, 2, 2, 10, 100, 400},
 	                           {1, 1, 3, 20, 400, 420}},
-	                          "fifo/none");
+	                          "fifo/no_backfill");
 	const Run ostrich = make_run(2,
 	                             {{1, 1, 1, 0, 0, 100},
 	                              {1, 1, 1, 0, 0, 50},

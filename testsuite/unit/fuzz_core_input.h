@@ -115,7 +115,7 @@ inline std::string exercise_core_input(const uint8_t *data, size_t size, bool ev
 		exercise_loaded(std::move(loaded).value());
 		return "";
 	}
-	auto parsed = priority_parameter_schema().parse(text);
+	auto parsed = core_parameter_schema().parse(text);
 	if (!parsed.ok()) {
 		require(!parsed.error().empty());
 		return parsed.error();

@@ -59,7 +59,7 @@ inline std::string rank_rule_error(const Cluster &cluster, const std::vector<Run
 {
 	const PlannerConfig &config = planner.config();
 	const int64_t now_s = planner.now_s();
-	const int32_t depth = config.mode == ReservationMode::none   ? 0
+	const int32_t depth = config.mode == ReservationMode::greedy ? 0
 	                      : config.mode == ReservationMode::easy ? 1
 	                                                             : config.depth;
 	std::vector<Booking> above = running_bookings(running, now_s);

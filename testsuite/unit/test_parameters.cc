@@ -115,6 +115,37 @@ START_TEST(test_prefix_leaves_foreign_keys_alone)
 }
 END_TEST
 
+// A key the values do not hold is an expected error of values from another schema: covers()
+// names it, and reading it returns empty values instead of throwing (house style: no exceptions).
+START_TEST(test_missing_key_is_an_error_not_an_exception)
+{
+	ParameterSchema other("SchedulerParameters", "", {{.key = "campaign_period"}});
+	auto parsed = priority_schema().parse("policy=fifo");
+	ck_assert(parsed.ok());
+	Status complete = parsed.value().covers(other);
+	ck_assert(!complete.ok());
+	ck_assert(contains(complete.error(), "campaign_period"));
+	ck_assert(parsed.value().covers(priority_schema()).ok());
+	ck_assert_int_eq(parsed.value().integer("campaign_period"), 0);
+	ck_assert_string_eq(parsed.value().text("campaign_period"), "");
+	ck_assert(!parsed.value().boolean("campaign_period"));
+	ck_assert(!parsed.value().was_set("campaign_period"));
+}
+END_TEST
+
+START_TEST(test_describe_restricted_to_a_schema)
+{
+	ParameterSchema part("PriorityParameters", "",
+	                     {{.key = "shadow", .kind = ParameterKind::Boolean},
+	                      {.key = "policy", .kind = ParameterKind::Text}});
+	auto parsed = priority_schema().parse("shadow=yes,calc_period=7");
+	ck_assert(parsed.ok());
+	ck_assert_string_eq(parsed.value().describe(part), "policy=ostrich,shadow=yes");
+	ck_assert_string_eq(parsed.value().describe(),
+	                    "calc_period=7,policy=ostrich,shadow=yes,weight=1.5");
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("parameters");
@@ -124,6 +155,8 @@ int main()
 	tcase_add_test(tc, test_unknown_key_is_named);
 	tcase_add_test(tc, test_bad_values_name_key_and_allowed_values);
 	tcase_add_test(tc, test_prefix_leaves_foreign_keys_alone);
+	tcase_add_test(tc, test_missing_key_is_an_error_not_an_exception);
+	tcase_add_test(tc, test_describe_restricted_to_a_schema);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

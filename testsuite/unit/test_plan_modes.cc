@@ -60,10 +60,10 @@ START_TEST(test_plan_conservative_reserves_every_job_in_rank_order)
 }
 END_TEST
 
-START_TEST(test_plan_none_is_greedy_first_fit)
+START_TEST(test_plan_greedy_is_first_fit)
 {
 	// No reservation: A cannot start, B takes the 2 free CPUs for [0,20), nothing else fits.
-	Planner planner = planned(ReservationMode::none, worked_queue());
+	Planner planner = planned(ReservationMode::greedy, worked_queue());
 	Plan plan = planner.plan(0);
 	ck_assert_int_eq(plan.starts_now.size(), 1);
 	ck_assert_int_eq(plan.starts_now[0], 2);
@@ -251,7 +251,7 @@ int main()
 	TCase *tc = tcase_create("hand_worked");
 	tcase_add_test(tc, test_plan_easy_reserves_head_and_backfills_around_it);
 	tcase_add_test(tc, test_plan_conservative_reserves_every_job_in_rank_order);
-	tcase_add_test(tc, test_plan_none_is_greedy_first_fit);
+	tcase_add_test(tc, test_plan_greedy_is_first_fit);
 	tcase_add_test(tc, test_plan_depth_limits_conservative_reservations);
 	tcase_add_test(tc, test_plan_per_campaign_reserves_each_campaign_head);
 	tcase_add_test(tc, test_plan_counts_cpus_per_node_not_in_total);

@@ -20,24 +20,46 @@ START_TEST(test_edge_zero_length_jobs_finish_at_once_in_v)
 }
 END_TEST
 
+// Slurm gives a job without --time its partition's DefaultTime, else MaxTime (job_mgr.c); the core
+// counts an unset or INFINITE limit the same way, then limit_cap_s.
 START_TEST(test_edge_infinite_and_unset_limits_map_to_partition_times)
 {
 	CampaignCore core = make_core("policy=ostrich,limit_cap_s=1000");
-	ok(core.capacity({"max", 10, 300, 100}, 0));
-	ok(core.capacity({"default", 10, std::nullopt, 200}, 0));
+	ok(core.capacity({"both", 10, 300, 100}, 0));
+	ok(core.capacity({"max", 10, 300, std::nullopt}, 0));
 	ok(core.capacity({"none", 10, std::nullopt, std::nullopt}, 0));
-	JobFields a = job(1, 1, 0, 2, 0, "max");
+	JobFields a = job(1, 1, 0, 2, 0, "both");
 	a.limit = TimeLimit::infinite();
-	JobFields b = job(2, 2, 0, 2, 0, "default");
+	JobFields b = job(2, 2, 0, 2, 0, "max");
 	b.limit = TimeLimit::unset();
 	JobFields c = job(3, 3, 0, 2, 0, "none");
 	c.limit = TimeLimit::infinite();
 	for (const JobFields &fields : {a, b, c})
 		ok(core.submit(fields, 0));
 	const Ranking ranking = core.rank(0);
-	expect_near(explain(ranking, 1).remaining_work_cpu_s, 600, "MaxTime x 2 CPUs");
-	expect_near(explain(ranking, 2).remaining_work_cpu_s, 400, "DefaultTime x 2 CPUs");
+	expect_near(explain(ranking, 1).remaining_work_cpu_s, 200, "DefaultTime x 2 CPUs");
+	expect_near(explain(ranking, 2).remaining_work_cpu_s, 600, "MaxTime x 2 CPUs");
 	expect_near(explain(ranking, 3).remaining_work_cpu_s, 2000, "limit_cap_s x 2 CPUs");
+}
+END_TEST
+
+// The one mapping both plugins use (sched/campaign's plan lengths call it too).
+START_TEST(test_limit_mapping_default_time_then_max_time_then_cap)
+{
+	const PartitionCapacity both{"p", 8, 300, 100};
+	const PartitionCapacity max_only{"p", 8, 300, std::nullopt};
+	const PartitionCapacity default_only{"p", 8, std::nullopt, 100};
+	const PartitionCapacity neither{"p", 8, std::nullopt, std::nullopt};
+	for (const TimeLimit limit : {TimeLimit::unset(), TimeLimit::infinite()}) {
+		ck_assert_int_eq(resolve_limit_s(limit, &both, 1000), 100);
+		ck_assert_int_eq(resolve_limit_s(limit, &max_only, 1000), 300);
+		ck_assert_int_eq(resolve_limit_s(limit, &default_only, 1000), 100);
+		ck_assert_int_eq(resolve_limit_s(limit, &neither, 1000), 1000);
+		ck_assert_int_eq(resolve_limit_s(limit, nullptr, 1000), 1000);
+	}
+	ck_assert_int_eq(resolve_limit_s(TimeLimit::of_seconds(42), &both, 1000), 42);
+	ck_assert_int_eq(resolve_limit_s(TimeLimit::of_seconds(-5), &both, 1000), 0);
+	ck_assert_int_eq(make_core("policy=ostrich").config().limit_cap_s, kDefaultLimitCapS);
 }
 END_TEST
 
@@ -166,6 +188,7 @@ int main()
 	TCase *tc = tcase_create("edges");
 	tcase_add_test(tc, test_edge_zero_length_jobs_finish_at_once_in_v);
 	tcase_add_test(tc, test_edge_infinite_and_unset_limits_map_to_partition_times);
+	tcase_add_test(tc, test_limit_mapping_default_time_then_max_time_then_cap);
 	tcase_add_test(tc, test_edge_million_cpu_domain_and_year_limits_do_not_overflow);
 	tcase_add_test(tc, test_edge_capacity_dropping_to_zero_freezes_v);
 	tcase_add_test(tc, test_edge_updates_after_submit_change_work_and_domain);

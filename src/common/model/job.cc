@@ -11,10 +11,10 @@ int64_t resolve_limit_s(const TimeLimit &limit, const PartitionCapacity *partiti
 {
 	if (limit.kind == TimeLimit::Kind::Set)
 		return std::max<int64_t>(0, limit.seconds);
-	if (partition && partition->max_time_s)
-		return std::max<int64_t>(0, *partition->max_time_s);
 	if (partition && partition->default_time_s)
 		return std::max<int64_t>(0, *partition->default_time_s);
+	if (partition && partition->max_time_s)
+		return std::max<int64_t>(0, *partition->max_time_s);
 	return std::max<int64_t>(0, limit_cap_s);
 }
 

@@ -67,8 +67,14 @@ struct PartitionCapacity {
 	std::optional<int64_t> default_time_s;
 };
 
-// doc/design.md §3: INFINITE or unset counts as the partition's MaxTime, else DefaultTime, else the
-// configured cap. Set limits are used as given (negative clamped to 0).
+// The cap counted for an unset or INFINITE limit in a partition without DefaultTime or MaxTime
+// (PriorityParameters limit_cap_s's default): 7 days.
+inline constexpr int64_t kDefaultLimitCapS = 7 * 86400;
+
+// The one time-limit mapping, used by the priority (work of a job) and the plan (its length):
+// an unset or INFINITE limit counts as the partition's DefaultTime, else its MaxTime (Slurm's
+// own order for a job submitted without --time), else `limit_cap_s`; never infinity. Set limits
+// are used as given (negative clamped to 0).
 int64_t resolve_limit_s(const TimeLimit &limit, const PartitionCapacity *partition,
                         int64_t limit_cap_s);
 

@@ -69,7 +69,7 @@ struct PendingJob {
 // All modes run the same engine; a mode only sets the reservation depth (and, for per_campaign,
 // "one reservation per campaign").
 enum class ReservationMode {
-	none,         // depth 0: greedy first fit, every job starts only if it fits now
+	greedy,       // depth 0: first fit, every job starts only if it fits now
 	easy,         // depth 1: the first job that cannot start now
 	conservative, // every job that cannot start now, up to `depth`
 	per_campaign, // the first job of each campaign that cannot start now, up to `depth`
@@ -83,7 +83,8 @@ struct PlannerConfig {
 	// On compression, the first reserved jobs (rank order) may move to any node; the others
 	// only move earlier on the nodes they already have (cheap: they only look at those).
 	int32_t compress_search_depth = 16;
-	// Only the plan's starts now are used (the simulator in per_campaign mode): placing stops
+	// Only the plan's starts now are used (no caller today: sched/campaign publishes the
+	// reserved starts, and campsim plans as it does): placing stops
 	// at the first rank below which no job can start now (each needs more CPUs than are free
 	// now). Jobs below get no placement, so the PlanKeeper never keeps such a plan.
 	bool starts_only = false;

@@ -11,7 +11,7 @@ namespace
 int32_t depth_of(const PlannerConfig &config)
 {
 	switch (config.mode) {
-	case ReservationMode::none:
+	case ReservationMode::greedy:
 		return 0;
 	case ReservationMode::easy:
 		return 1;
@@ -70,8 +70,8 @@ const char *to_string(JobStatus status)
 const char *to_string(ReservationMode mode)
 {
 	switch (mode) {
-	case ReservationMode::none:
-		return "none";
+	case ReservationMode::greedy:
+		return "greedy";
 	case ReservationMode::easy:
 		return "easy";
 	case ReservationMode::conservative:

@@ -15,16 +15,15 @@ CampaignCore::CampaignCore(CoreConfig config)
 
 Result<CampaignCore> CampaignCore::create(const ParameterValues &values)
 {
-	try {
-		return CampaignCore(core_config_from(values));
-	} catch (const std::exception &failure) { // values of another schema: a key is missing
-		return Error{std::string("PriorityParameters: ") + failure.what()};
-	}
+	auto config = core_config_from(values);
+	if (!config.ok()) // values of another schema: a core key is missing
+		return Error{config.error()};
+	return CampaignCore(std::move(config).value());
 }
 
 Result<CampaignCore> CampaignCore::create(std::string_view priority_parameters)
 {
-	auto values = priority_parameter_schema().parse(priority_parameters);
+	auto values = core_parameter_schema().parse(priority_parameters);
 	if (!values.ok())
 		return Error{values.error()};
 	return create(values.value());

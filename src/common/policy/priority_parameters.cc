@@ -1,6 +1,8 @@
 // PriorityParameters schema and its typed reading. No Slurm types.
 #include "policy/priority_parameters.h"
 
+#include <algorithm>
+
 namespace campaign
 {
 namespace
@@ -31,7 +33,7 @@ constexpr int64_t kTenYearsS = 10LL * 366 * 86400;
 
 } // namespace
 
-ParameterSchema priority_parameter_schema()
+ParameterSchema core_parameter_schema()
 {
 	return ParameterSchema(
 	    "PriorityParameters", "",
@@ -57,22 +59,19 @@ ParameterSchema priority_parameter_schema()
 	             "FairCamp k: 0 = active units when the campaign opens, else fixed"),
 	     choice("faircamp_mode", "anchored", {"anchored", "paper"},
 	            "anchored: d=max(t,d_prev)+k*Delta; paper: d=k*Delta+d_prev"),
-	     integer("limit_cap_s", "604800", 1, kTenYearsS,
-	             "seconds counted for an INFINITE or unset limit without partition times"),
-	     integer("calc_period", "5", 1, 86400, "seconds between full re-rank passes"),
-	     integer("query_port", "6830", 0, 65535, "TCP port of the scampaign channel (0: off)"),
-	     {.key = "query_address",
-	      .kind = ParameterKind::Text,
-	      .default_value = "127.0.0.1",
-	      .description = "IPv4 address the scampaign channel listens on"},
-	     {.key = "shadow",
-	      .kind = ParameterKind::Boolean,
-	      .default_value = "no",
-	      .description = "compute and publish ranks without applying them"}});
+	     integer("limit_cap_s", std::to_string(kDefaultLimitCapS), 1, kTenYearsS,
+	             "seconds counted for an INFINITE or unset limit without partition times")});
 }
 
-CoreConfig core_config_from(const ParameterValues &values)
+std::string core_identity(const ParameterValues &values)
 {
+	return values.describe(core_parameter_schema());
+}
+
+Result<CoreConfig> core_config_from(const ParameterValues &values)
+{
+	if (Status complete = values.covers(core_parameter_schema()); !complete)
+		return Error{complete.error()};
 	CoreConfig config;
 	const std::string &policy = values.text("policy");
 	config.policy = policy == "fifo"       ? PolicyKind::Fifo
@@ -96,8 +95,28 @@ CoreConfig core_config_from(const ParameterValues &values)
 	                           ? FairCampDeadlines::Mode::Paper
 	                           : FairCampDeadlines::Mode::Anchored;
 	config.limit_cap_s = values.integer("limit_cap_s");
-	config.text = values.describe();
+	config.text = core_identity(values);
 	return config;
+}
+
+std::string saved_core_parameters(std::string_view saved_text)
+{
+	static const std::vector<std::string_view> plugin_keys = {"calc_period", "query_port",
+	                                                          "query_address", "shadow"};
+	std::string kept;
+	size_t start = 0;
+	while (start <= saved_text.size()) {
+		size_t comma = saved_text.find(',', start);
+		if (comma == std::string_view::npos)
+			comma = saved_text.size();
+		const std::string_view item = saved_text.substr(start, comma - start);
+		const std::string_view key = item.substr(0, item.find('='));
+		if (!item.empty() &&
+		    std::find(plugin_keys.begin(), plugin_keys.end(), key) == plugin_keys.end())
+			kept += (kept.empty() ? "" : ",") + std::string(item);
+		start = comma + 1;
+	}
+	return kept;
 }
 
 } // namespace campaign

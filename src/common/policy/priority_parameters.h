@@ -1,8 +1,9 @@
-// PriorityParameters of priority/campaign: the schema (keys, defaults, bounds) and the typed
-// configuration the core reads from it. No Slurm types.
+// The core's PriorityParameters keys (those that change what the policy means): their schema and
+// the typed configuration the core reads from them. No Slurm types, no plugin-only keys.
 #pragma once
 
 #include "campaign/campaign_detector.h"
+#include "model/job.h"
 #include "policy/faircamp_deadlines.h"
 #include "util/parameters.h"
 
@@ -12,9 +13,9 @@
 namespace campaign
 {
 
-// Every PriorityParameters key: the core's policy keys and the plugin's own (calc_period,
-// query_port, query_address, shadow).
-ParameterSchema priority_parameter_schema();
+// The core's PriorityParameters keys. The plugin's own keys (calc_period, shadow, the scampaign
+// channel) are in query/priority_plugin_parameters.h; they are not part of the core's identity.
+ParameterSchema core_parameter_schema();
 
 enum class PolicyKind : uint8_t { Fifo, Ostrich, FairCamp };
 enum class IntraOrder : uint8_t { Lpt, Spt, Fifo };
@@ -30,10 +31,20 @@ struct CoreConfig {
 	bool resizing = false;
 	uint32_t faircamp_k = 0; // 0: active units when the campaign opens
 	FairCampDeadlines::Mode faircamp_mode = FairCampDeadlines::Mode::Anchored;
-	int64_t limit_cap_s = 7 * 86400;
-	std::string text; // the parameters as given back by describe(), for save()
+	int64_t limit_cap_s = kDefaultLimitCapS;
+	std::string text; // the core keys as given back by core_identity(), for save()
 };
 
-CoreConfig core_config_from(const ParameterValues &values);
+// The core keys of `values`, "k=v,..." sorted: two configurations rank alike iff these are equal
+// (a saved state is restored, a reconfigure keeps the state).
+std::string core_identity(const ParameterValues &values);
+
+// Reads the core keys; `values` may hold other keys too (the plugin's), which are ignored. An
+// error names a core key that `values` does not hold.
+Result<CoreConfig> core_config_from(const ParameterValues &values);
+
+// Core keys of a parameter text saved in a state file: drops the plugin-only keys that the first
+// release saved with them (calc_period, query_port, query_address, shadow).
+std::string saved_core_parameters(std::string_view saved_text);
 
 } // namespace campaign

@@ -356,7 +356,9 @@ Result<CampaignCore> CoreStateCodec::load(const std::string &json)
 			in.field("version").fail("unsupported version " + std::to_string(version) +
 			                         " (this build reads " +
 			                         std::to_string(kCoreStateVersion) + ")");
-		auto created = CampaignCore::create(in.field("parameters").text());
+		// A state of the first release also saved the plugin's keys: only core keys count.
+		auto created =
+		    CampaignCore::create(saved_core_parameters(in.field("parameters").text()));
 		if (!created.ok())
 			return Error{"state.parameters: " + created.error()};
 		CampaignCore core = std::move(created).value();

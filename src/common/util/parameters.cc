@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
-#include <stdexcept>
 
 namespace campaign {
 namespace {
@@ -82,10 +81,9 @@ std::optional<bool> parse_boolean(const std::string &text)
 
 const ParameterValues::Entry &ParameterValues::entry(std::string_view key) const
 {
+	static const Entry absent; // empty text, 0, no: see covers()
 	auto found = entries_.find(key);
-	if (found == entries_.end())
-		throw std::logic_error("parameter '" + std::string(key) + "' is not in the schema");
-	return found->second;
+	return found == entries_.end() ? absent : found->second;
 }
 
 int64_t ParameterValues::integer(std::string_view key) const
@@ -121,6 +119,31 @@ std::string ParameterValues::describe() const
 		out += key + '=' + item.value;
 	}
 	return out;
+}
+
+std::string ParameterValues::describe(const ParameterSchema &schema) const
+{
+	std::string out;
+	for (const auto &entry : entries_) {
+		const std::string &key = entry.first;
+		const bool ours =
+		    std::any_of(schema.specs().begin(), schema.specs().end(),
+		                [&](const ParameterSpec &spec) { return spec.key == key; });
+		if (!ours)
+			continue;
+		if (!out.empty())
+			out += ',';
+		out += key + '=' + entry.second.value;
+	}
+	return out;
+}
+
+Status ParameterValues::covers(const ParameterSchema &schema) const
+{
+	for (const ParameterSpec &spec : schema.specs())
+		if (!entries_.contains(spec.key))
+			return Error{schema.owner() + ": parameter '" + spec.key + "' missing"};
+	return ok_status();
 }
 
 ParameterSchema::ParameterSchema(std::string owner, std::string prefix,

@@ -29,7 +29,11 @@ struct ParameterSpec {
 	std::vector<std::string> choices; // Choice only
 };
 
-// The parsed values, every key present (defaults filled in).
+class ParameterSchema;
+
+// The parsed values, every key of their schema present (defaults filled in). A key the values do
+// not hold reads as empty text, 0 and no: values of unknown origin are checked with covers()
+// first.
 class ParameterValues {
 public:
 	int64_t integer(std::string_view key) const;
@@ -38,6 +42,10 @@ public:
 	const std::string &text(std::string_view key) const; // Choice and Text
 	bool was_set(std::string_view key) const;            // given explicitly, not defaulted
 	std::string describe() const;                        // "k=v,k=v" of every key, sorted
+	// "k=v,k=v" of the keys of `schema` only, sorted (e.g. the core's identity).
+	std::string describe(const ParameterSchema &schema) const;
+	// Every key of `schema` is held; else an error naming the first missing key.
+	Status covers(const ParameterSchema &schema) const;
 
 	void set(const std::string &key, std::string value, bool explicit_value);
 

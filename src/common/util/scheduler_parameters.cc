@@ -2,6 +2,8 @@
 // sched/builtin looks for "interval=" anywhere in the string.
 #include "util/scheduler_parameters.h"
 
+#include "plan/backfill_modes.h"
+
 namespace campaign
 {
 
@@ -27,7 +29,7 @@ ParameterSchema scheduler_parameter_schema()
 	         .kind = ParameterKind::Choice,
 	         .default_value = "conservative",
 	         .description = "which waiting jobs get a reservation no later job may delay",
-	         .choices = {"conservative", "easy", "per_campaign", "none"}},
+	         .choices = plan::backfill_mode_names(plan::ModeReader::sched_campaign)},
 	        {.key = "campaign_depth",
 	         .kind = ParameterKind::Integer,
 	         .default_value = "1000",
@@ -41,6 +43,20 @@ ParameterSchema scheduler_parameter_schema()
 	         .min_integer = 60,
 	         .max_integer = 31622400},
 	    });
+}
+
+Result<SchedulerPlanConfig> scheduler_plan_config(const ParameterValues &values)
+{
+	auto named = plan::backfill_mode_named(values.text("campaign_mode"),
+	                                       plan::ModeReader::sched_campaign);
+	if (!named.ok())
+		return Error{"SchedulerParameters: campaign_mode: " + named.error()};
+	SchedulerPlanConfig config;
+	config.planner.mode = *plan::reservation_mode_of(named.value().mode);
+	config.planner.depth = static_cast<int32_t>(values.integer("campaign_depth"));
+	config.planner.horizon_s = values.integer("campaign_horizon");
+	config.warning = named.value().warning;
+	return config;
 }
 
 } // namespace campaign

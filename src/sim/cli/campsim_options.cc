@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <map>
@@ -34,7 +35,7 @@ const char *campsim_usage()
 	       "  --policy LIST           comma list of PRIORITY[/BACKFILL]; PRIORITY: fcfs, fifo, "
 	       "fifo-blocks,\n"
 	       "                          fairshare, fairtree, ostrich, ostrich-strict, faircamp,\n"
-	       "                          faircamp-paper; BACKFILL: none, greedy, easy,\n"
+	       "                          faircamp-paper; BACKFILL: no_backfill, greedy, easy,\n"
 	       "                          conservative, per_campaign (default per_campaign)\n"
 	       "  --estimate KIND         exact | requested (default) | fmodel | predicted\n"
 	       "  --f F                   f-model factor (default 2)\n"
@@ -84,10 +85,14 @@ Result<std::vector<PolicyChoice>> policy_list(const std::string &text)
 		if (!known)
 			return Error{"option --policy: unknown priority '" + choice.priority + "'"};
 		if (slash != std::string::npos) {
-			auto backfill = parse_backfill_kind(item.substr(slash + 1));
+			auto backfill = plan::backfill_mode_named(item.substr(slash + 1),
+			                                          plan::ModeReader::campsim);
 			if (!backfill)
 				return Error{"option --policy: " + backfill.error()};
-			choice.backfill = backfill.value();
+			if (!backfill.value().warning.empty())
+				std::fprintf(stderr, "campsim: warning: %s\n",
+				             backfill.value().warning.c_str());
+			choice.backfill = backfill.value().mode;
 		}
 		policies.push_back(choice);
 	}

@@ -7,33 +7,6 @@
 namespace campaign::sim
 {
 
-Result<BackfillKind> parse_backfill_kind(const std::string &name)
-{
-	for (BackfillKind kind : {BackfillKind::none, BackfillKind::greedy, BackfillKind::easy,
-	                          BackfillKind::conservative, BackfillKind::per_campaign})
-		if (name == to_string(kind))
-			return kind;
-	return Error{"backfill '" + name +
-	             "': expected none, greedy, easy, conservative or per_campaign"};
-}
-
-const char *to_string(BackfillKind kind)
-{
-	switch (kind) {
-	case BackfillKind::none:
-		return "none";
-	case BackfillKind::greedy:
-		return "greedy";
-	case BackfillKind::easy:
-		return "easy";
-	case BackfillKind::conservative:
-		return "conservative";
-	case BackfillKind::per_campaign:
-		return "per_campaign";
-	}
-	return "?";
-}
-
 namespace
 {
 
@@ -42,13 +15,12 @@ plan::JobId plan_id(uint32_t job)
 	return static_cast<plan::JobId>(job) + 1;
 }
 
-// List scheduling on free CPUs: none stops at the first job that does not fit (no backfill),
-// greedy skips it (every job that fits starts, no reservation protects anyone).
+// List scheduling on free CPUs without backfill: stops at the first job that does not fit.
 class QueueDispatch final : public JobDispatch
 {
 public:
-	QueueDispatch(uint32_t machine_cpus, DispatchJobs jobs, bool skip)
-	    : free_cpus_(machine_cpus), jobs_(std::move(jobs)), skip_(skip)
+	QueueDispatch(uint32_t machine_cpus, DispatchJobs jobs)
+	    : free_cpus_(machine_cpus), jobs_(std::move(jobs))
 	{
 	}
 	Result<std::vector<uint32_t>> dispatch(const std::vector<uint32_t> &order, int64_t) override
@@ -58,11 +30,8 @@ public:
 			const uint32_t cpus = (*jobs_.cpus)[job];
 			if (free_cpus_ == 0)
 				break;
-			if (cpus > free_cpus_) {
-				if (skip_)
-					continue;
+			if (cpus > free_cpus_)
 				break;
-			}
 			free_cpus_ -= cpus;
 			starts.push_back(job);
 		}
@@ -79,7 +48,6 @@ public:
 private:
 	uint64_t free_cpus_;
 	DispatchJobs jobs_;
-	bool skip_;
 };
 
 class PlanDispatch final : public JobDispatch
@@ -177,26 +145,12 @@ Result<std::unique_ptr<JobDispatch>> make_dispatch(uint32_t machine_cpus, Backfi
 {
 	if (machine_cpus == 0)
 		return Error{"machine has 0 CPUs"};
-	switch (kind) {
-	case BackfillKind::none:
+	const std::optional<plan::ReservationMode> mode = plan::reservation_mode_of(kind);
+	if (!mode)
 		return std::unique_ptr<JobDispatch>(
-		    std::make_unique<QueueDispatch>(machine_cpus, std::move(jobs), false));
-	case BackfillKind::greedy:
-		return std::unique_ptr<JobDispatch>(
-		    std::make_unique<QueueDispatch>(machine_cpus, std::move(jobs), true));
-	case BackfillKind::easy:
-		config.mode = plan::ReservationMode::easy;
-		break;
-	case BackfillKind::conservative:
-		config.mode = plan::ReservationMode::conservative;
-		break;
-	case BackfillKind::per_campaign:
-		config.mode = plan::ReservationMode::per_campaign;
-		// Planned afresh every pass (as sched/campaign does) and only its starts are used:
-		// jobs below the last that could start now need no placement. Same starts.
-		config.starts_only = true;
-		break;
-	}
+		    std::make_unique<QueueDispatch>(machine_cpus, std::move(jobs)));
+	// As sched/campaign: the whole plan, reservations included, in every mode.
+	config.mode = *mode;
 	return std::unique_ptr<JobDispatch>(
 	    std::make_unique<PlanDispatch>(machine_cpus, config, std::move(jobs)));
 }

@@ -1,8 +1,9 @@
 // Dispatchers: given the startable jobs in rank order at one instant, decide which start now.
-// QueueDispatch is plain list scheduling without backfill; PlanDispatch runs the core's
-// Planner (the one sched/campaign runs) in any reservation mode.
+// no_backfill is plain list scheduling; every other mode runs the core's PlanKeeper as
+// sched/campaign does, with the mode of the same name (plan/backfill_modes.h).
 #pragma once
 
+#include "plan/backfill_modes.h"
 #include "plan/plan_keeper.h"
 #include "util/result.h"
 
@@ -15,10 +16,8 @@
 namespace campaign::sim
 {
 
-enum class BackfillKind { none, greedy, easy, conservative, per_campaign };
-
-Result<BackfillKind> parse_backfill_kind(const std::string &name);
-const char *to_string(BackfillKind kind);
+// The backfill mode table's modes; names via plan::to_string and plan::backfill_mode_named.
+using BackfillKind = plan::BackfillMode;
 
 // What a dispatcher may know of a job (by workload index).
 struct DispatchJobs {
@@ -45,8 +44,8 @@ public:
 	virtual int64_t next_planned_start_s() const { return -1; }
 };
 
-// none and greedy: list scheduling; easy, conservative, per_campaign: the Planner with
-// `config` (its mode is set from `kind`).
+// no_backfill: list scheduling; greedy, easy, conservative, per_campaign: the PlanKeeper with
+// `config` (its mode is set from `kind`), planning as sched/campaign does.
 Result<std::unique_ptr<JobDispatch>> make_dispatch(uint32_t machine_cpus, BackfillKind kind,
                                                    plan::PlannerConfig config, DispatchJobs jobs);
 

@@ -176,7 +176,8 @@ Status Simulation::prepare()
 	plan::PlannerConfig config;
 	config.depth = options_.depth;
 	config.horizon_s = options_.horizon_s;
-	const BackfillKind backfill = setup_.paper_blocks ? BackfillKind::none : options_.backfill;
+	const BackfillKind backfill =
+	    setup_.paper_blocks ? BackfillKind::no_backfill : options_.backfill;
 	auto dispatch = make_dispatch(workload_.machine_cpus, backfill, config, std::move(jobs));
 	if (!dispatch)
 		return Error{dispatch.error()};

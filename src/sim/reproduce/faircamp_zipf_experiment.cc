@@ -35,10 +35,10 @@ ZipfInstance run_zipf_instance(uint32_t k, uint32_t instance)
 	SimulationOptions options;
 	options.estimate.kind = EstimateKind::exact;
 	options.core_parameters = "faircamp_k=" + std::to_string(k); // the paper's static k
-	const std::vector<PolicyChoice> policies = {{"fifo", BackfillKind::none},
-	                                            {"faircamp-paper", BackfillKind::none},
-	                                            {"fifo-blocks", BackfillKind::none},
-	                                            {"faircamp", BackfillKind::none}};
+	const std::vector<PolicyChoice> policies = {{"fifo", BackfillKind::no_backfill},
+	                                            {"faircamp-paper", BackfillKind::no_backfill},
+	                                            {"fifo-blocks", BackfillKind::no_backfill},
+	                                            {"faircamp", BackfillKind::no_backfill}};
 	auto runs = run_policies(workload, policies, options, MetricOptions{}, false);
 	ZipfInstance result;
 	if (!runs) {

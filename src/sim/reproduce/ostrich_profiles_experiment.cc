@@ -57,7 +57,7 @@ ProfileInstance run_profile_instance(uint32_t users, uint32_t instance)
 	options.estimate.kind = EstimateKind::exact;
 	std::vector<PolicyChoice> policies;
 	for (const char *priority : kPolicies)
-		policies.push_back({priority, BackfillKind::none});
+		policies.push_back({priority, BackfillKind::no_backfill});
 	auto runs = run_policies(workload, policies, options, metric_options, false);
 	ProfileInstance result;
 	if (!runs) {

@@ -11,9 +11,9 @@
 #include "scampaign_service.h"
 #include "usage_accounting.h"
 
-#include "policy/priority_parameters.h"
 #include "query/campaign_directory.h"
 #include "query/munge_credential.h"
+#include "query/priority_plugin_parameters.h"
 #include "util/parameters.h"
 
 #include <cmath>
@@ -97,13 +97,12 @@ void worker_pass()
 // The scampaign channel; a failure to listen is logged and leaves ranking untouched.
 void start_scampaign(const ParameterValues &parameters)
 {
-	const int64_t port = parameters.integer("query_port");
-	if (port == 0)
+	const ChannelSettings channel = channel_settings_from(parameters);
+	if (channel.off())
 		return;
 	const std::string socket =
 	    munge_socket_from_auth_info(slurm_conf.authinfo ? slurm_conf.authinfo : "");
-	Status listening = state->scampaign.start(parameters.text("query_address"),
-	                                          static_cast<uint16_t>(port), socket);
+	Status listening = state->scampaign.start(channel.address, channel.port, socket);
 	if (!listening.ok())
 		error("priority/campaign: scampaign channel off: %s", listening.error().c_str());
 }

@@ -78,10 +78,12 @@ void PriorityRanker::reset_core(const char *why)
 void PriorityRanker::set_parameters(ParameterValues parameters)
 {
 	std::lock_guard<std::mutex> hold(mutex_);
-	const bool changed = parameters.describe() != parameters_.describe();
+	// Only core keys change what the campaigns are; calc_period, shadow and the channel keep
+	// the state.
+	const bool changed = core_identity(parameters) != core_identity(parameters_);
 	parameters_ = std::move(parameters);
 	if (changed)
-		reset_core("parameters changed");
+		reset_core("policy parameters changed");
 }
 
 int64_t PriorityRanker::calc_period_s() const
@@ -144,8 +146,9 @@ void PriorityRanker::restore_state(const std::string &state_dir)
 		      path.c_str(), loaded.error().c_str(), aside.c_str());
 		return;
 	}
+	// Both texts hold core keys only (the loader drops the plugin keys older files saved).
 	if (!core_ || loaded.value().core.config().text != core_->config().text) {
-		info("priority/campaign: state file %s was saved with other parameters (%s): "
+		info("priority/campaign: state file %s has other policy parameters (%s): "
 		     "starting clean",
 		     path.c_str(), loaded.value().core.config().text.c_str());
 		return;

@@ -5,6 +5,8 @@
 #include "plan_snapshot.h"
 
 #include "plan/planner.h"
+#include "query/priority_plugin_parameters.h"
+#include "util/scheduler_parameters.h"
 
 #include "backfill_stats.h"
 #include "ctld_lock.h"
@@ -18,19 +20,6 @@ namespace campaign::slurm
 {
 namespace
 {
-
-plan::PlannerConfig planner_config(const ParameterValues &parameters)
-{
-	plan::PlannerConfig config;
-	const std::string &mode = parameters.text("campaign_mode");
-	config.mode = mode == "easy"           ? plan::ReservationMode::easy
-	              : mode == "none"         ? plan::ReservationMode::none
-	              : mode == "per_campaign" ? plan::ReservationMode::per_campaign
-	                                       : plan::ReservationMode::conservative;
-	config.depth = static_cast<int32_t>(parameters.integer("campaign_depth"));
-	config.horizon_s = parameters.integer("campaign_horizon");
-	return config;
-}
 
 // Starts `job` on the plan's nodes: the other nodes are excluded for the call, as
 // sched/backfill's _start_job does, then the job's own exclusions are put back.
@@ -149,7 +138,11 @@ CampaignScheduler::PassInput CampaignScheduler::snapshot_queue() const
 	List queue = build_job_queue(true, false);
 	sort_job_queue(queue);
 	input.now = time(nullptr);
-	input.plan = plan_input_from(queue, input.now);
+	// Unset and INFINITE limits as the priority counts them (the config read lock is held).
+	const int64_t limit_cap_s =
+	    limit_cap_s_for(slurm_conf.priority_type ? slurm_conf.priority_type : "",
+	                    slurm_conf.priority_params ? slurm_conf.priority_params : "");
+	input.plan = plan_input_from(queue, input.now, limit_cap_s);
 	FREE_NULL_LIST(queue);
 	for (part_record_t *partition : input.plan.partition_of)
 		input.partitions.push_back(partition && partition->name ? partition->name : "");
@@ -165,7 +158,12 @@ PlanOutcome CampaignScheduler::plan_queue(const PassInput &input, const Paramete
 	PlanOutcome outcome;
 	const std::string wanted = parameters.describe();
 	if (!keeper_ || keeper_parameters_ != wanted) {
-		keeper_ = std::make_unique<plan::PlanKeeper>(planner_config(parameters));
+		auto config = scheduler_plan_config(parameters);
+		if (!config.ok()) { // the schema accepted the mode: an internal error
+			error("sched/campaign: plan not built: %s", config.error().c_str());
+			return outcome;
+		}
+		keeper_ = std::make_unique<plan::PlanKeeper>(config.value().planner);
 		keeper_parameters_ = wanted;
 	}
 	const PlanInput &snapshot = input.plan;

@@ -22,6 +22,14 @@ __attribute__((visibility("default"))) extern const uint32_t plugin_version = SL
 namespace
 {
 
+// An old campaign_mode name works, with a warning naming the new one.
+void warn_old_names(const ParameterValues &parameters)
+{
+	auto config = scheduler_plan_config(parameters);
+	if (config.ok() && !config.value().warning.empty())
+		info("sched/campaign: warning: %s", config.value().warning.c_str());
+}
+
 struct PluginState {
 	std::unique_ptr<CampaignScheduler> scheduler;
 	PeriodicWorker worker;
@@ -45,6 +53,7 @@ void apply_reconfigure()
 		      parsed.error().c_str());
 		return;
 	}
+	warn_old_names(parsed.value());
 	state->scheduler->set_parameters(std::move(parsed).value());
 }
 
@@ -70,6 +79,7 @@ __attribute__((visibility("default"))) int init(void)
 			error("sched/campaign: %s", parsed.error().c_str());
 			return SLURM_ERROR;
 		}
+		warn_old_names(parsed.value());
 		state = new PluginState();
 		state->scheduler = std::make_unique<CampaignScheduler>(std::move(parsed).value());
 		state->worker.start("campsched", kTick, worker_pass);

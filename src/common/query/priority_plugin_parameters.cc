@@ -1,0 +1,64 @@
+// priority/campaign's own PriorityParameters keys and the full PriorityParameters schema.
+#include "query/priority_plugin_parameters.h"
+
+#include "policy/priority_parameters.h"
+
+namespace campaign
+{
+
+ParameterSchema plugin_parameter_schema()
+{
+	return ParameterSchema(
+	    "PriorityParameters", "",
+	    {{.key = "calc_period",
+	      .kind = ParameterKind::Integer,
+	      .default_value = "5",
+	      .description = "seconds between full re-rank passes",
+	      .min_integer = 1,
+	      .max_integer = 86400},
+	     {.key = "query_port",
+	      .kind = ParameterKind::Integer,
+	      .default_value = "6830",
+	      .description = "TCP port of the scampaign channel (0: off)",
+	      .min_integer = 0,
+	      .max_integer = 65535},
+	     {.key = "query_address",
+	      .kind = ParameterKind::Text,
+	      .default_value = "127.0.0.1",
+	      .description = "IPv4 address the scampaign channel listens on"},
+	     {.key = "shadow",
+	      .kind = ParameterKind::Boolean,
+	      .default_value = "no",
+	      .description = "compute and publish ranks without applying them"}});
+}
+
+ParameterSchema priority_parameter_schema()
+{
+	std::vector<ParameterSpec> specs = core_parameter_schema().specs();
+	const ParameterSchema plugin = plugin_parameter_schema();
+	specs.insert(specs.end(), plugin.specs().begin(), plugin.specs().end());
+	return ParameterSchema("PriorityParameters", "", std::move(specs));
+}
+
+ChannelSettings channel_settings_from(const ParameterValues &values)
+{
+	return {values.text("query_address"), static_cast<uint16_t>(values.integer("query_port"))};
+}
+
+Result<ChannelSettings> channel_settings_of(std::string_view priority_parameters)
+{
+	auto values = priority_parameter_schema().parse(priority_parameters);
+	if (!values.ok())
+		return Error{values.error()};
+	return channel_settings_from(values.value());
+}
+
+int64_t limit_cap_s_for(std::string_view priority_type, std::string_view priority_parameters)
+{
+	if (priority_type != "priority/campaign")
+		return kDefaultLimitCapS;
+	auto values = priority_parameter_schema().parse(priority_parameters);
+	return values.ok() ? values.value().integer("limit_cap_s") : kDefaultLimitCapS;
+}
+
+} // namespace campaign

@@ -1,0 +1,170 @@
+// campsim plans as sched/campaign does: on many random queues over time, the plugin's planning
+// path (its SchedulerParameters -> PlannerConfig -> PlanKeeper, started jobs booked back) and
+// campsim's dispatcher (--policy x/MODE -> make_dispatch) start the same jobs at every pass, in
+// every mode the two share.
+#include "check_main.h"
+#include "engine/job_dispatch.h"
+#include "plan/backfill_modes.h"
+#include "util/scheduler_parameters.h"
+
+#include <set>
+
+using namespace campaign;
+using namespace campaign::sim;
+
+namespace
+{
+
+struct Workload {
+	uint32_t machine_cpus = 0;
+	std::vector<uint32_t> cpus;
+	std::vector<int64_t> limit_s, run_s, submit_s;
+	std::vector<uint64_t> campaign;
+};
+
+Workload random_workload(std::mt19937_64 &random)
+{
+	Workload work;
+	work.machine_cpus = 4 + static_cast<uint32_t>(random() % 29);
+	const size_t count = 20 + random() % 60;
+	int64_t now_s = 0;
+	for (size_t job = 0; job < count; job++) {
+		now_s += static_cast<int64_t>(random() % 5);
+		work.submit_s.push_back(now_s);
+		work.cpus.push_back(1 + static_cast<uint32_t>(random() % work.machine_cpus));
+		work.limit_s.push_back(5 + static_cast<int64_t>(random() % 40));
+		work.run_s.push_back(1 + static_cast<int64_t>(random() % work.limit_s.back()));
+		work.campaign.push_back(1 + random() % 4);
+	}
+	return work;
+}
+
+// sched/campaign's side: the keeper its SchedulerParameters configure, fed snapshots.
+class PluginPath
+{
+public:
+	PluginPath(const std::string &mode, const Workload &work) : work_(work)
+	{
+		auto values = scheduler_parameter_schema().parse(
+		    "campaign_mode=" + mode + ",campaign_depth=50,campaign_horizon=86400");
+		ck_assert_msg(values.ok(), "%s", values.ok() ? "" : values.error().c_str());
+		auto config = scheduler_plan_config(values.value());
+		ck_assert(config.ok());
+		keeper_ = std::make_unique<plan::PlanKeeper>(config.value().planner);
+		cluster_.nodes.push_back(
+		    {"machine", static_cast<int32_t>(work.machine_cpus), 0, plan::NodeState::up});
+	}
+	std::vector<uint32_t> pass(const std::vector<uint32_t> &order, int64_t now_s)
+	{
+		std::vector<plan::PendingJob> pending;
+		for (uint32_t job : order)
+			pending.push_back({.id = job + 1u,
+			                   .cpus = static_cast<int32_t>(work_.cpus[job]),
+			                   .nodes_min = 1,
+			                   .nodes_max = 1,
+			                   .limit_s = work_.limit_s[job],
+			                   .campaign_id = work_.campaign[job]});
+		auto plan = keeper_->update(cluster_, running_, pending, now_s);
+		ck_assert_msg(plan.ok(), "%s", plan.ok() ? "" : plan.error().c_str());
+		std::vector<uint32_t> starts;
+		for (plan::JobId id : plan.value().starts_now) {
+			const uint32_t job = static_cast<uint32_t>(id - 1);
+			plan::RunningJob record{id, plan.value().planned.at(id).allocations,
+			                        now_s + work_.limit_s[job]};
+			ck_assert(keeper_->started(record, now_s).ok());
+			running_.push_back(record);
+			starts.push_back(job);
+		}
+		return starts;
+	}
+	void ended(uint32_t job)
+	{
+		std::erase_if(running_,
+		              [&](const plan::RunningJob &r) { return r.id == job + 1u; });
+	}
+
+private:
+	const Workload &work_;
+	std::unique_ptr<plan::PlanKeeper> keeper_;
+	plan::Cluster cluster_;
+	std::vector<plan::RunningJob> running_;
+};
+
+std::unique_ptr<JobDispatch> campsim_path(const std::string &mode, const Workload &work)
+{
+	auto named = plan::backfill_mode_named(mode, plan::ModeReader::campsim);
+	ck_assert(named.ok());
+	plan::PlannerConfig config; // campsim's --depth 50 --horizon 86400
+	config.depth = 50;
+	config.horizon_s = 86400;
+	DispatchJobs jobs{.cpus = &work.cpus,
+	                  .estimate_s = [&work](uint32_t job) { return work.limit_s[job]; },
+	                  .campaign_of = [&work](uint32_t job) { return work.campaign[job]; }};
+	auto dispatch = make_dispatch(work.machine_cpus, named.value().mode, config, jobs);
+	ck_assert(dispatch.ok());
+	return std::move(dispatch).value();
+}
+
+// One random run: arrivals, passes, ends (some early); ranks shuffle now and then.
+void compare_on_random_run(const std::string &mode, uint64_t seed)
+{
+	std::mt19937_64 random(seed);
+	const Workload work = random_workload(random);
+	PluginPath plugin(mode, work);
+	std::unique_ptr<JobDispatch> campsim = campsim_path(mode, work);
+	std::vector<uint32_t> rank(work.cpus.size());
+	for (uint32_t job = 0; job < rank.size(); job++)
+		rank[job] = static_cast<uint32_t>(random() % 1000);
+	std::set<uint32_t> waiting, done;
+	std::multimap<int64_t, uint32_t> ends;
+	size_t next = 0;
+	for (int64_t now_s = 0; done.size() < work.cpus.size() && now_s < 100000; now_s++) {
+		for (auto end = ends.begin(); end != ends.end() && end->first <= now_s;) {
+			plugin.ended(end->second);
+			ck_assert(campsim->ended(end->second, now_s).ok());
+			done.insert(end->second);
+			end = ends.erase(end);
+		}
+		while (next < work.cpus.size() && work.submit_s[next] <= now_s)
+			waiting.insert(static_cast<uint32_t>(next++));
+		if (random() % 10 == 0)
+			rank[random() % rank.size()] = static_cast<uint32_t>(random() % 1000);
+		std::vector<uint32_t> order(waiting.begin(), waiting.end());
+		std::stable_sort(order.begin(), order.end(),
+		                 [&](uint32_t a, uint32_t b) { return rank[a] < rank[b]; });
+		const std::vector<uint32_t> by_plugin = plugin.pass(order, now_s);
+		auto by_campsim = campsim->dispatch(order, now_s);
+		ck_assert(by_campsim.ok());
+		ck_assert_msg(by_plugin == by_campsim.value(),
+		              "mode %s seed %lu t=%ld: plugin starts %zu jobs, campsim %zu",
+		              mode.c_str(), static_cast<unsigned long>(seed),
+		              static_cast<long>(now_s), by_plugin.size(),
+		              by_campsim.value().size());
+		for (uint32_t job : by_plugin) {
+			waiting.erase(job);
+			ends.emplace(now_s + work.run_s[job], job);
+		}
+	}
+	ck_assert_msg(done.size() == work.cpus.size(), "mode %s seed %lu: not every job ran",
+	              mode.c_str(), static_cast<unsigned long>(seed));
+}
+
+} // namespace
+
+START_TEST(test_campsim_starts_what_sched_campaign_starts_in_every_shared_mode)
+{
+	for (const std::string &mode : {"greedy", "easy", "conservative", "per_campaign"})
+		for (uint64_t seed = 1; seed <= 60; seed++)
+			compare_on_random_run(mode, seed);
+}
+END_TEST
+
+int main()
+{
+	Suite *suite = suite_create("plans_match_plugin");
+	TCase *tc = tcase_create("random");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_campsim_starts_what_sched_campaign_starts_in_every_shared_mode);
+	suite_add_tcase(suite, tc);
+	return run_suite(suite);
+}

@@ -1,0 +1,146 @@
+// PriorityParameters split in two: the core's keys (what the policy means, the core's identity)
+// and the plugin's own (calc_period, shadow, the scampaign channel), which keep the state.
+#include "core_random.h"
+#include "query/priority_plugin_parameters.h"
+
+using namespace campaign_test;
+
+namespace
+{
+
+ParameterValues parsed(const std::string &text)
+{
+	auto values = priority_parameter_schema().parse(text);
+	ck_assert_msg(values.ok(), "%s", values.ok() ? "" : values.error().c_str());
+	return std::move(values).value();
+}
+
+CampaignCore core_of(const std::string &text)
+{
+	auto core = CampaignCore::create(parsed(text));
+	ck_assert_msg(core.ok(), "%s", core.ok() ? "" : core.error().c_str());
+	return std::move(core).value();
+}
+
+// What the first release wrote as a state's "parameters": every key, plugin keys included.
+std::string first_release_text(const std::string &core_text, const std::string &plugin_text)
+{
+	std::map<std::string, std::string> keys;
+	for (const std::string &text : {core_text, plugin_text}) {
+		std::stringstream items(text);
+		std::string item;
+		while (std::getline(items, item, ','))
+			keys[item.substr(0, item.find('='))] = item.substr(item.find('=') + 1);
+	}
+	std::string out;
+	for (const auto &[key, value] : keys)
+		out += (out.empty() ? "" : ",") + key + "=" + value;
+	return out;
+}
+
+} // namespace
+
+// Issue 13: changing calc_period, the channel or shadow (the trial workflow) must not rebuild
+// the campaign state: the plugin compares core_identity() and the state's config text.
+START_TEST(test_plugin_keys_are_not_part_of_core_identity)
+{
+	const std::string plain = "policy=ostrich";
+	const std::string tuned =
+	    "policy=ostrich,calc_period=60,shadow=yes,query_port=0,query_address=10.0.0.1";
+	const std::string tuned_identity = core_identity(parsed(tuned));
+	ck_assert_string_eq(core_identity(parsed(plain)), tuned_identity.c_str());
+	const CampaignCore tuned_core = core_of(tuned);
+	ck_assert_string_eq(core_of(plain).config().text, tuned_core.config().text.c_str());
+	for (const char *key : {"calc_period", "shadow", "query_port", "query_address"})
+		ck_assert_msg(tuned_core.config().text.find(key) == std::string::npos,
+		              "%s in the core's identity", key);
+	ck_assert(core_identity(parsed(plain)) != core_identity(parsed("policy=faircamp")));
+	ck_assert(core_identity(parsed(plain)) != core_identity(parsed("limit_cap_s=3600")));
+}
+END_TEST
+
+START_TEST(test_core_rejects_plugin_keys_alone)
+{
+	ck_assert(!CampaignCore::create("calc_period=5").ok()); // the core's schema: core keys
+	auto plugin_only = plugin_parameter_schema().parse("shadow=yes");
+	ck_assert(plugin_only.ok());
+	auto config = core_config_from(plugin_only.value());
+	ck_assert(!config.ok());
+	ck_assert_msg(config.error().find("policy") != std::string::npos, "%s",
+	              config.error().c_str());
+}
+END_TEST
+
+// A state file saved by the first release (its parameters include calc_period, query_*, shadow)
+// restores under today's parameters, whatever their plugin keys, and ranks the same.
+START_TEST(test_state_of_first_release_restores_with_other_plugin_keys)
+{
+	std::mt19937_64 random(13);
+	CampaignCore saved = core_of("policy=ostrich,calc_period=5");
+	uint32_t next_job_id = 1;
+	const int64_t now_s = random_events(saved, random, 200, 0, next_job_id);
+	std::string json = saved.save();
+	const std::string core_text = saved.config().text;
+	const std::string old_text = first_release_text(
+	    core_text, "calc_period=5,query_address=127.0.0.1,query_port=6830,shadow=yes");
+	const std::string field = "\"parameters\":\"" + core_text + "\"";
+	const size_t at = json.find(field);
+	ck_assert_msg(at != std::string::npos, "no parameters field in the state");
+	json.replace(at, field.size(), "\"parameters\":\"" + old_text + "\"");
+
+	auto loaded = CampaignCore::load(json);
+	ck_assert_msg(loaded.ok(), "%s", loaded.ok() ? "" : loaded.error().c_str());
+	const CampaignCore now = core_of("policy=ostrich,calc_period=1,shadow=no,query_port=0");
+	ck_assert_string_eq(loaded.value().config().text, now.config().text.c_str());
+	ck_assert(loaded.value().rank(now_s).order == saved.rank(now_s).order);
+}
+END_TEST
+
+START_TEST(test_saved_core_parameters_drops_plugin_keys_only)
+{
+	ck_assert_string_eq(
+	    saved_core_parameters("calc_period=5,domain=cluster,query_address=1.2.3."
+	                          "4,query_port=0,shadow=yes,unit=account"),
+	    "domain=cluster,unit=account");
+	ck_assert_string_eq(saved_core_parameters("policy=fifo"), "policy=fifo");
+	ck_assert_string_eq(saved_core_parameters(""), "");
+}
+END_TEST
+
+// scampaign and the plugin read the channel through this one schema; query_port=0 is off.
+START_TEST(test_channel_settings_read_through_the_schema)
+{
+	auto defaults = channel_settings_of("policy=faircamp");
+	ck_assert(defaults.ok());
+	ck_assert_string_eq(defaults.value().address, "127.0.0.1");
+	ck_assert_int_eq(defaults.value().port, 6830);
+	ck_assert(!defaults.value().off());
+
+	auto off = channel_settings_of("query_port=0");
+	ck_assert(off.ok());
+	ck_assert(off.value().off());
+
+	auto set = channel_settings_of("query_address=10.1.2.3,query_port=7001");
+	ck_assert(set.ok());
+	ck_assert_string_eq(set.value().address, "10.1.2.3");
+	ck_assert_int_eq(set.value().port, 7001);
+
+	auto bad = channel_settings_of("query_port=99999");
+	ck_assert(!bad.ok());
+	ck_assert_msg(bad.error().find("query_port") != std::string::npos, "%s",
+	              bad.error().c_str());
+}
+END_TEST
+
+int main()
+{
+	Suite *suite = suite_create("priority_parameters");
+	TCase *tc = tcase_create("keys");
+	tcase_add_test(tc, test_plugin_keys_are_not_part_of_core_identity);
+	tcase_add_test(tc, test_core_rejects_plugin_keys_alone);
+	tcase_add_test(tc, test_state_of_first_release_restores_with_other_plugin_keys);
+	tcase_add_test(tc, test_saved_core_parameters_drops_plugin_keys_only);
+	tcase_add_test(tc, test_channel_settings_read_through_the_schema);
+	suite_add_tcase(suite, tc);
+	return run_suite(suite);
+}
