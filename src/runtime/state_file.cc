@@ -1,12 +1,12 @@
 // write_file_atomically: open with O_CLOEXEC (slurmctld forks), retry short writes and EINTR.
-#include "state_file.h"
+#include "runtime/state_file.h"
 
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
 
-namespace campaign::slurm {
+namespace campaign {
 namespace {
 
 Error failure(const std::string &what, const std::string &path)
@@ -60,4 +60,4 @@ Status write_file_atomically(const std::string &directory, const std::string &na
 	return ok_status();
 }
 
-} // namespace campaign::slurm
+} // namespace campaign

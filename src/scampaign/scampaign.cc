@@ -3,8 +3,8 @@
 // over its munge-authenticated channel; never reads the plugin's files.
 #include "slurm_conf_reader.h"
 
-#include "query/campaign_report.h"
-#include "query/munge_credential.h"
+#include "policy/campaign_report.h"
+#include "runtime/munge_credential.h"
 #include "util/parameters.h"
 
 #include <arpa/inet.h>

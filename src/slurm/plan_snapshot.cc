@@ -5,7 +5,7 @@
 // and advanced reservations active now bound where a job may go.
 #include "plan_snapshot.h"
 
-#include "query/campaign_directory.h"
+#include "runtime/campaign_directory.h"
 
 #include <unordered_set>
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "policy/campaign_core.h"
-#include "policy/priority_parameters.h"
+#include "config/priority_parameters.h"
 
 #include <cstdint>
 #include <string>

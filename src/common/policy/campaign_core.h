@@ -6,9 +6,9 @@
 #include "campaign/campaign_detector.h"
 #include "model/job.h"
 #include "policy/faircamp_deadlines.h"
-#include "policy/priority_parameters.h"
+#include "config/priority_parameters.h"
 #include "policy/virtual_schedule.h"
-#include "query/campaign_report.h"
+#include "policy/campaign_report.h"
 #include "util/parameters.h"
 #include "util/result.h"
 

@@ -10,9 +10,9 @@
 #include "run_tres_release.h"
 #include "scampaign_service.h"
 
-#include "policy/priority_parameters.h"
-#include "query/campaign_directory.h"
-#include "query/munge_credential.h"
+#include "config/priority_parameters.h"
+#include "runtime/campaign_directory.h"
+#include "runtime/munge_credential.h"
 #include "util/parameters.h"
 
 #include <cmath>

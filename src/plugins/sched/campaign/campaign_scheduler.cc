@@ -9,7 +9,7 @@
 #include "backfill_stats.h"
 #include "ctld_lock.h"
 #include "job_starter.h"
-#include "state_file.h"
+#include "runtime/state_file.h"
 
 #include <chrono>
 #include <unordered_map>
