@@ -6,8 +6,10 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-namespace campaign {
-namespace {
+namespace campaign
+{
+namespace
+{
 
 Error failure(const std::string &what, const std::string &path)
 {
@@ -31,7 +33,7 @@ bool write_all(int fd, const std::string &content)
 } // namespace
 
 Status write_file_atomically(const std::string &directory, const std::string &name,
-			     const std::string &content)
+                             const std::string &content)
 {
 	if (directory.empty() || directory == "/dev/null")
 		return Error{"no usable StateSaveLocation for " + name};
