@@ -43,9 +43,8 @@ struct Ranking {
 	std::vector<CampaignRow> campaigns;
 };
 
+// Saved and restored by CoreStateCodec (state/core_state_json.h), the class's one friend.
 class CoreStateCodec;
-struct CoreStateWriter;
-struct CoreStateReader;
 
 class CampaignCore
 {
@@ -79,13 +78,8 @@ public:
 	// Bytes held per job (containers included), for the benchmark.
 	size_t approximate_bytes() const;
 
-	std::string save() const;
-	static Result<CampaignCore> load(const std::string &json);
-
 private:
 	friend class CoreStateCodec;
-	friend struct CoreStateWriter;
-	friend struct CoreStateReader;
 	enum class JobState : uint8_t { Waiting, Pending, Running };
 	// 104 bytes: the fields are ordered and packed to keep the per-job cost low.
 	struct Job {
