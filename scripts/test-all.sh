@@ -33,7 +33,8 @@ stage=$work/destdir
 rm -rf "$stage"
 (cd "$build" && make install DESTDIR="$stage" >install-destdir.out 2>&1 &&
 	plugindir=$(sed -n 's/^plugindir = //p' Makefile) &&
-	for file in priority_campaign.so sched_campaign.so libslurm_campaign.so; do
+	for file in priority_campaign.so sched_campaign.so libslurm_campaign.so \
+		libslurm_campaign_runtime.so; do
 		test -f "$stage$plugindir/$file" || { echo "missing in DESTDIR: $plugindir/$file"; exit 1; }
 	done &&
 	make distcheck >distcheck.out 2>&1)

@@ -3,9 +3,10 @@
 // over its munge-authenticated channel; never reads the plugin's files.
 #include "slurm_conf_reader.h"
 
-#include "query/campaign_report.h"
-#include "query/munge_credential.h"
-#include "query/priority_plugin_parameters.h"
+#include "policy/campaign_report.h"
+#include "runtime/munge_credential.h"
+#include "runtime/priority_plugin_parameters.h"
+#include "util/parameters.h"
 
 #include <arpa/inet.h>
 #include <cstdio>

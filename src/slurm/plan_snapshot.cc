@@ -7,7 +7,7 @@
 
 #include "job_snapshot.h"
 
-#include "query/campaign_directory.h"
+#include "runtime/campaign_directory.h"
 
 #include <unordered_set>
 

@@ -3,7 +3,7 @@
 
 #include "scampaign_service.h"
 
-#include "query/munge_credential.h"
+#include "runtime/munge_credential.h"
 
 #include <jansson.h>
 

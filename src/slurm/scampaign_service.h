@@ -3,8 +3,8 @@
 // Never takes a slurmctld lock; the ranker thread publishes copies.
 #pragma once
 
-#include "query/campaign_report.h"
-#include "query/query_server.h"
+#include "policy/campaign_report.h"
+#include "runtime/query_server.h"
 
 #include <mutex>
 #include <string>

@@ -1,6 +1,8 @@
-// The Slurm 22.05 headers our adapters use, wrapped for C++, plus weak references to
-// slurmctld-only data so the plugins also load in clients (sshare). Only src/slurm and the
-// plugin folders include this; the core never does.
+// The one include point of Slurm's headers (22.05 today), wrapped for C++, plus weak references
+// to slurmctld-only data so the plugins also load in clients (sshare). Only src/slurm and the
+// plugin folders include this, and nothing else includes a Slurm header (check_layers.sh). A
+// release difference goes here, behind SLURM_VERSION_NUMBER, or in the one src/slurm unit that
+// makes the call (doc/architecture.md).
 #pragma once
 
 // C++ standard headers must come before Slurm's, which define macros such as info/debug/MIN.

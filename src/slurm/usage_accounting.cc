@@ -4,7 +4,7 @@
 #include "usage_accounting.h"
 
 #include "ctld_lock.h"
-#include "state_file.h"
+#include "runtime/state_file.h"
 
 #include "policy/usage_decay.h"
 

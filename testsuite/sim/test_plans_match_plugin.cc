@@ -5,7 +5,7 @@
 #include "check_main.h"
 #include "engine/job_dispatch.h"
 #include "plan/backfill_modes.h"
-#include "util/scheduler_parameters.h"
+#include "config/scheduler_parameters.h"
 
 #include <set>
 

@@ -3,7 +3,8 @@
 #pragma once
 
 #include "policy/campaign_core.h"
-#include "policy/priority_parameters.h"
+#include "config/priority_parameters.h"
+#include "state/core_state_json.h"
 
 #include <cstdint>
 #include <string>
@@ -22,9 +23,9 @@ inline void require(bool condition)
 // A loaded state must rank, take events and round-trip through save/load.
 inline void exercise_loaded(CampaignCore core)
 {
-	const std::string saved = core.save();
-	auto again = CampaignCore::load(saved);
-	require(again.ok() && again.value().save() == saved);
+	const std::string saved = CoreStateCodec::save(core);
+	auto again = CoreStateCodec::load(saved);
+	require(again.ok() && CoreStateCodec::save(again.value()) == saved);
 	Ranking ranking = core.rank(0);
 	require(ranking.order.size() == ranking.explanations.size());
 	JobFields job;
@@ -88,9 +89,9 @@ inline void exercise_events(const uint8_t *data, size_t size)
 			        ranking.order.size() == ranking.explanations.size());
 		}
 	}
-	const std::string saved = core.save();
-	auto again = CampaignCore::load(saved);
-	require(again.ok() && again.value().save() == saved);
+	const std::string saved = CoreStateCodec::save(core);
+	auto again = CoreStateCodec::load(saved);
+	require(again.ok() && CoreStateCodec::save(again.value()) == saved);
 	require(again.value().rank(now_s + 1).order == core.rank(now_s + 1).order);
 }
 
@@ -107,7 +108,7 @@ inline std::string exercise_core_input(const uint8_t *data, size_t size, bool ev
 	const std::string text(reinterpret_cast<const char *>(data) + (size > 0 ? 1 : 0),
 	                       size > 0 ? size - 1 : 0);
 	if (state) {
-		auto loaded = CampaignCore::load(text);
+		auto loaded = CoreStateCodec::load(text);
 		if (!loaded.ok()) {
 			require(loaded.error().rfind("state", 0) == 0);
 			return loaded.error();

@@ -2,7 +2,7 @@
 // errors in both; the first release's "none" keeps its meaning in each, with a warning.
 #include "check_main.h"
 #include "plan/backfill_modes.h"
-#include "util/scheduler_parameters.h"
+#include "config/scheduler_parameters.h"
 
 using namespace campaign;
 using namespace campaign::plan;

@@ -1,7 +1,7 @@
 // CampaignDirectory: what priority/campaign publishes for sched/campaign's per-campaign
 // reservations. A pass replaces the whole directory; unknown jobs are campaign 0.
 #include "check_main.h"
-#include "query/campaign_directory.h"
+#include "runtime/campaign_directory.h"
 
 #include <thread>
 

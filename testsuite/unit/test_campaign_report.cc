@@ -1,8 +1,8 @@
 // scampaign's wire format: a report survives JSON both ways; refusals and bad replies are errors.
 #include "check_main.h"
-#include "query/campaign_report.h"
-#include "query/munge_credential.h"
-#include "query/query_server.h"
+#include "policy/campaign_report.h"
+#include "runtime/munge_credential.h"
+#include "runtime/query_server.h"
 
 using namespace campaign;
 

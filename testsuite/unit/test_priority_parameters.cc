@@ -1,7 +1,8 @@
 // PriorityParameters split in two: the core's keys (what the policy means, the core's identity)
 // and the plugin's own (calc_period, shadow, the scampaign channel), which keep the state.
 #include "core_random.h"
-#include "query/priority_plugin_parameters.h"
+#include "runtime/priority_plugin_parameters.h"
+#include "state/core_state_json.h"
 
 using namespace campaign_test;
 
@@ -79,7 +80,7 @@ START_TEST(test_state_of_first_release_restores_with_other_plugin_keys)
 	CampaignCore saved = core_of("policy=ostrich,calc_period=5");
 	uint32_t next_job_id = 1;
 	const int64_t now_s = random_events(saved, random, 200, 0, next_job_id);
-	std::string json = saved.save();
+	std::string json = CoreStateCodec::save(saved);
 	const std::string core_text = saved.config().text;
 	const std::string old_text = first_release_text(
 	    core_text, "calc_period=5,query_address=127.0.0.1,query_port=6830,shadow=yes");
@@ -88,7 +89,7 @@ START_TEST(test_state_of_first_release_restores_with_other_plugin_keys)
 	ck_assert_msg(at != std::string::npos, "no parameters field in the state");
 	json.replace(at, field.size(), "\"parameters\":\"" + old_text + "\"");
 
-	auto loaded = CampaignCore::load(json);
+	auto loaded = CoreStateCodec::load(json);
 	ck_assert_msg(loaded.ok(), "%s", loaded.ok() ? "" : loaded.error().c_str());
 	const CampaignCore now = core_of("policy=ostrich,calc_period=1,shadow=no,query_port=0");
 	ck_assert_string_eq(loaded.value().config().text, now.config().text.c_str());

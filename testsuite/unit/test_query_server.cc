@@ -1,6 +1,6 @@
 // The scampaign transport: answers one line per connection, and bounds size, clients and time.
 #include "check_main.h"
-#include "query/query_server.h"
+#include "runtime/query_server.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

@@ -1,7 +1,7 @@
 // Our SchedulerParameters keys never contain a Slurm keyword (Slurm matches substrings), and
 // the schema parses the strings sites actually write.
 #include "check_main.h"
-#include "util/scheduler_parameters.h"
+#include "config/scheduler_parameters.h"
 
 #include <fstream>
 #include <string>

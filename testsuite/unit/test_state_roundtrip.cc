@@ -2,6 +2,7 @@
 // now and after the same further events, for every policy; bad states are refused with an
 // error naming the culprit.
 #include "core_random.h"
+#include "state/core_state_json.h"
 
 using namespace campaign_test;
 
@@ -48,11 +49,12 @@ START_TEST(test_state_roundtrip_gives_identical_order_random)
 			CampaignCore original = make_core(parameters);
 			uint32_t next_job_id = 1;
 			int64_t now_s = random_events(original, random, 150, 0, next_job_id);
-			auto restored = CampaignCore::load(original.save());
+			auto restored = CoreStateCodec::load(CoreStateCodec::save(original));
 			ck_assert_msg(restored.ok(), "%s: %s", parameters,
 			              restored.ok() ? "" : restored.error().c_str());
 			CampaignCore copy = std::move(restored).value();
-			expect_same_text(copy.save(), original.save(), parameters);
+			expect_same_text(CoreStateCodec::save(copy), CoreStateCodec::save(original),
+			                 parameters);
 			expect_same_ranking(original.rank(now_s), copy.rank(now_s), parameters);
 			std::mt19937_64 fork = random;
 			uint32_t copy_next_job_id = next_job_id;
@@ -70,8 +72,8 @@ START_TEST(test_state_bad_inputs_name_the_culprit)
 	CampaignCore core = make_core("policy=ostrich");
 	ok(core.capacity({"p", 4, std::nullopt, std::nullopt}, 0));
 	ok(core.submit(job(1, 1, 0, 1, 10), 0));
-	const std::string good = core.save();
-	ck_assert(CampaignCore::load(good).ok());
+	const std::string good = CoreStateCodec::save(core);
+	ck_assert(CoreStateCodec::load(good).ok());
 	const std::vector<std::pair<std::string, std::string>> cases = {
 	    {"", "line"},
 	    {"[]", "state"},
@@ -85,7 +87,7 @@ START_TEST(test_state_bad_inputs_name_the_culprit)
 	     "state.jobs[0].billable"},
 	};
 	for (const auto &[text, culprit] : cases) {
-		auto loaded = CampaignCore::load(text);
+		auto loaded = CoreStateCodec::load(text);
 		ck_assert_msg(!loaded.ok(), "accepted: %s", text.c_str());
 		ck_assert_msg(loaded.error().find(culprit) != std::string::npos,
 		              "error '%s' does not name '%s'", loaded.error().c_str(),

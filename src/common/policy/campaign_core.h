@@ -6,9 +6,9 @@
 #include "campaign/campaign_detector.h"
 #include "model/job.h"
 #include "policy/faircamp_deadlines.h"
-#include "policy/priority_parameters.h"
+#include "config/priority_parameters.h"
 #include "policy/virtual_schedule.h"
-#include "query/campaign_report.h"
+#include "policy/campaign_report.h"
 #include "util/parameters.h"
 #include "util/result.h"
 
@@ -43,9 +43,8 @@ struct Ranking {
 	std::vector<CampaignRow> campaigns;
 };
 
+// Saved and restored by CoreStateCodec (state/core_state_json.h), the class's one friend.
 class CoreStateCodec;
-struct CoreStateWriter;
-struct CoreStateReader;
 
 class CampaignCore
 {
@@ -79,13 +78,8 @@ public:
 	// Bytes held per job (containers included), for the benchmark.
 	size_t approximate_bytes() const;
 
-	std::string save() const;
-	static Result<CampaignCore> load(const std::string &json);
-
 private:
 	friend class CoreStateCodec;
-	friend struct CoreStateWriter;
-	friend struct CoreStateReader;
 	enum class JobState : uint8_t { Waiting, Pending, Running };
 	// 104 bytes: the fields are ordered and packed to keep the per-job cost low.
 	struct Job {

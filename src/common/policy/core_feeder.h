@@ -47,10 +47,6 @@ public:
 
 	size_t tracked() const { return tracked_.size(); }
 
-	// The feeder's memory of what the core was told, as JSON, to persist beside the core's.
-	std::string save() const;
-	static Result<CoreFeeder> load(const std::string &json);
-
 private:
 	enum class Told : uint8_t { Pending, Running, Done };
 	struct Tracked {
@@ -65,7 +61,7 @@ private:
 		int64_t gone_s = 0; // Done and missing from the table since then (0: present)
 	};
 	struct Event;
-	friend struct FeederStateCodec;
+	friend class FeederStateCodec; // state/feeder_state_json.h saves and restores it
 
 	void observe(const ObservedJob &job, int64_t now_s, std::vector<Event> &events);
 	void observe_new(const ObservedJob &job, std::vector<Event> &events,

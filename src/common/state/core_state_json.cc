@@ -49,7 +49,7 @@ template <typename Map> std::vector<typename Map::const_iterator> sorted(const M
 } // namespace
 
 // Writing, one section per function.
-struct CoreStateWriter {
+struct CoreStateCodec::Writer {
 	using Core = CampaignCore;
 
 	static json_t *job(const Core::Job &job)
@@ -191,7 +191,7 @@ struct CoreStateWriter {
 	static json_t *all(const Core &core);
 };
 
-json_t *CoreStateWriter::tables(const Core &core)
+json_t *CoreStateCodec::Writer::tables(const Core &core)
 {
 	json_t *out = json_object();
 	json_t *jobs = json_array();
@@ -220,7 +220,7 @@ json_t *CoreStateWriter::tables(const Core &core)
 	return out;
 }
 
-json_t *CoreStateWriter::all(const Core &core)
+json_t *CoreStateCodec::Writer::all(const Core &core)
 {
 	json_t *out = tables(core);
 	json_object_set_new(out, "version", json_integer(kCoreStateVersion));
@@ -256,21 +256,11 @@ json_t *CoreStateWriter::all(const Core &core)
 
 std::string CoreStateCodec::save(const CampaignCore &core)
 {
-	JsonPtr root(CoreStateWriter::all(core), json_decref);
+	JsonPtr root(Writer::all(core), json_decref);
 	char *text = json_dumps(root.get(), JSON_COMPACT);
 	std::string out = text ? text : "";
 	free(text);
 	return out;
-}
-
-std::string CampaignCore::save() const
-{
-	return CoreStateCodec::save(*this);
-}
-
-Result<CampaignCore> CampaignCore::load(const std::string &json)
-{
-	return CoreStateCodec::load(json);
 }
 
 } // namespace campaign

@@ -26,7 +26,7 @@ void require(bool condition, const JsonReader &where, const std::string &what)
 
 } // namespace
 
-struct CoreStateReader {
+struct CoreStateCodec::Reader {
 	using Core = CampaignCore;
 
 	static Core::Job job(const JsonReader &in);
@@ -39,7 +39,7 @@ struct CoreStateReader {
 	static void check_detector(const Core &core, const JsonReader &in);
 };
 
-CampaignCore::Job CoreStateReader::job(const JsonReader &in)
+CampaignCore::Job CoreStateCodec::Reader::job(const JsonReader &in)
 {
 	const JsonReader values = in.field("i");
 	require(values.size() == 22, values, "expected 22 integers");
@@ -75,7 +75,7 @@ CampaignCore::Job CoreStateReader::job(const JsonReader &in)
 	return job;
 }
 
-CampaignCore::Campaign CoreStateReader::campaign(const JsonReader &in)
+CampaignCore::Campaign CoreStateCodec::Reader::campaign(const JsonReader &in)
 {
 	Core::Campaign campaign;
 	campaign.id = static_cast<uint64_t>(in.field("id").integer(0, kI64Max));
@@ -90,7 +90,7 @@ CampaignCore::Campaign CoreStateReader::campaign(const JsonReader &in)
 	return campaign;
 }
 
-void CoreStateReader::schedule(Core::Domain &domain, const JsonReader &in, size_t groups)
+void CoreStateCodec::Reader::schedule(Core::Domain &domain, const JsonReader &in, size_t groups)
 {
 	using Status = VirtualSchedule::Campaign::Status;
 	std::unordered_map<uint64_t, VirtualSchedule::Campaign> campaigns;
@@ -140,7 +140,7 @@ void CoreStateReader::schedule(Core::Domain &domain, const JsonReader &in, size_
 	                        std::move(units));
 }
 
-void CoreStateReader::deadlines(Core &core, const JsonReader &in)
+void CoreStateCodec::Reader::deadlines(Core &core, const JsonReader &in)
 {
 	std::unordered_map<uint64_t, FairCampDeadlines::Campaign> campaigns;
 	const JsonReader list = in.field("campaigns");
@@ -196,7 +196,7 @@ void CoreStateReader::deadlines(Core &core, const JsonReader &in)
 namespace campaign
 {
 
-void CoreStateReader::registry(Core &core, const JsonReader &in)
+void CoreStateCodec::Reader::registry(Core &core, const JsonReader &in)
 {
 	core.clock_s_ = in.field("clock").integer(kI64Min, kI64Max);
 	const JsonReader partitions = in.field("partitions");
@@ -235,7 +235,7 @@ void CoreStateReader::registry(Core &core, const JsonReader &in)
 	}
 }
 
-void CoreStateReader::tables(Core &core, const JsonReader &in)
+void CoreStateCodec::Reader::tables(Core &core, const JsonReader &in)
 {
 	const JsonReader groups = in.field("groups");
 	for (size_t index = 0; index < groups.size(); index++) {
@@ -273,7 +273,7 @@ void CoreStateReader::tables(Core &core, const JsonReader &in)
 		        "unknown domain");
 	const JsonReader campaigns = in.field("campaigns");
 	for (size_t index = 0; index < campaigns.size(); index++) {
-		Core::Campaign campaign = CoreStateReader::campaign(campaigns.item(index));
+		Core::Campaign campaign = CoreStateCodec::Reader::campaign(campaigns.item(index));
 		if (campaign.id != 0) {
 			require(campaign.group < core.groups_.size(), campaigns.item(index),
 			        "unknown group");
@@ -293,7 +293,7 @@ void CoreStateReader::tables(Core &core, const JsonReader &in)
 	}
 }
 
-void CoreStateReader::check_jobs(const Core &core, const JsonReader &in)
+void CoreStateCodec::Reader::check_jobs(const Core &core, const JsonReader &in)
 {
 	std::vector<uint32_t> pending(core.campaigns_.size()), running(core.campaigns_.size());
 	for (size_t index = 0; index < core.jobs_.size(); index++) {
@@ -320,7 +320,7 @@ void CoreStateReader::check_jobs(const Core &core, const JsonReader &in)
 		        "job counts disagree with the jobs");
 }
 
-void CoreStateReader::check_detector(const Core &core, const JsonReader &in)
+void CoreStateCodec::Reader::check_detector(const Core &core, const JsonReader &in)
 {
 	const JsonReader groups = in.field("groups");
 	require(groups.size() <= core.groups_.size(), groups, "more groups than the core has");
@@ -362,17 +362,17 @@ Result<CampaignCore> CoreStateCodec::load(const std::string &json)
 		if (!created.ok())
 			return Error{"state.parameters: " + created.error()};
 		CampaignCore core = std::move(created).value();
-		CoreStateReader::registry(core, in);
-		CoreStateReader::tables(core, in);
+		Reader::registry(core, in);
+		Reader::tables(core, in);
 		const JsonReader jobs = in.field("jobs");
 		for (size_t index = 0; index < jobs.size(); index++) {
-			core.jobs_.push_back(CoreStateReader::job(jobs.item(index)));
+			core.jobs_.push_back(Reader::job(jobs.item(index)));
 			require(core.job_index_.emplace(core.jobs_.back().job_id, index).second,
 			        jobs.item(index), "duplicate job id");
 		}
-		CoreStateReader::check_jobs(core, jobs);
-		CoreStateReader::check_detector(core, in.field("detector"));
-		CoreStateReader::deadlines(core, in.field("deadlines"));
+		Reader::check_jobs(core, jobs);
+		Reader::check_detector(core, in.field("detector"));
+		Reader::deadlines(core, in.field("deadlines"));
 		return core;
 	} catch (const JsonReadError &failure) {
 		return Error{failure.what()};

@@ -1,6 +1,6 @@
 // CoreFeeder's memory as JSON: one row per tracked job and partition, every value range-checked
 // on load so a bad file gives an error naming the row. No Slurm types.
-#include "policy/core_feeder.h"
+#include "state/feeder_state_json.h"
 #include "state/json_reader.h"
 
 #include <jansson.h>
@@ -25,7 +25,7 @@ json_t *optional_integer(const std::optional<int64_t> &value)
 
 } // namespace
 
-struct FeederStateCodec {
+struct FeederStateCodec::Rows {
 	static json_t *job(uint32_t id, const CoreFeeder::Tracked &t)
 	{
 		return json_pack("[I,i,b,b,b,i,I,I,I,I,i,I,I]", (json_int_t)id, (int)t.told,
@@ -119,14 +119,14 @@ struct FeederStateCodec {
 	}
 };
 
-std::string CoreFeeder::save() const
+std::string FeederStateCodec::save(const CoreFeeder &feeder)
 {
-	return FeederStateCodec::save(*this);
+	return Rows::save(feeder);
 }
 
-Result<CoreFeeder> CoreFeeder::load(const std::string &json)
+Result<CoreFeeder> FeederStateCodec::load(const std::string &json)
 {
-	return FeederStateCodec::load(json);
+	return Rows::load(json);
 }
 
 } // namespace campaign

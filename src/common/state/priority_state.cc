@@ -1,6 +1,9 @@
 // Wraps the core's and the feeder's JSON in one document with a format name and version.
 #include "state/priority_state.h"
 
+#include "state/core_state_json.h"
+#include "state/feeder_state_json.h"
+
 #include <jansson.h>
 #include <memory>
 
@@ -26,7 +29,8 @@ std::string save_priority_state(const CampaignCore &core, const CoreFeeder &feed
 {
 	return std::string("{\"format\":\"") + kFormat +
 	       "\",\"version\":" + std::to_string(kPriorityStateVersion) +
-	       ",\"core\":" + core.save() + ",\"feeder\":" + feeder.save() + "}\n";
+	       ",\"core\":" + CoreStateCodec::save(core) +
+	       ",\"feeder\":" + FeederStateCodec::save(feeder) + "}\n";
 }
 
 Result<PriorityState> load_priority_state(const std::string &json)
@@ -48,10 +52,10 @@ Result<PriorityState> load_priority_state(const std::string &json)
 	const json_t *feeder_json = json_object_get(root.get(), "feeder");
 	if (!json_is_object(core_json) || !json_is_object(feeder_json))
 		return Error{"priority state: core and feeder objects expected"};
-	auto core = CampaignCore::load(dump(core_json));
+	auto core = CoreStateCodec::load(dump(core_json));
 	if (!core.ok())
 		return Error{"priority state: core: " + core.error()};
-	auto feeder = CoreFeeder::load(dump(feeder_json));
+	auto feeder = FeederStateCodec::load(dump(feeder_json));
 	if (!feeder.ok())
 		return Error{"priority state: feeder: " + feeder.error()};
 	return PriorityState{std::move(core).value(), std::move(feeder).value()};

@@ -11,9 +11,9 @@
 #include "scampaign_service.h"
 #include "usage_accounting.h"
 
-#include "query/campaign_directory.h"
-#include "query/munge_credential.h"
-#include "query/priority_plugin_parameters.h"
+#include "runtime/campaign_directory.h"
+#include "runtime/munge_credential.h"
+#include "runtime/priority_plugin_parameters.h"
 #include "util/parameters.h"
 
 #include <cmath>

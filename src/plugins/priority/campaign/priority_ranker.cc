@@ -6,9 +6,9 @@
 #include "ctld_lock.h"
 #include "job_snapshot.h"
 #include "priority_factors.h"
-#include "state_file.h"
+#include "runtime/state_file.h"
 
-#include "query/campaign_directory.h"
+#include "runtime/campaign_directory.h"
 #include "state/priority_state.h"
 #include "util/rank_priority.h"
 

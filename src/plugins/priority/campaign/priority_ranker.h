@@ -10,7 +10,7 @@
 
 #include "policy/campaign_core.h"
 #include "policy/core_feeder.h"
-#include "query/campaign_report.h"
+#include "policy/campaign_report.h"
 #include "util/parameters.h"
 
 namespace campaign::slurm

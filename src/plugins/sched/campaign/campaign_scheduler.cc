@@ -2,81 +2,19 @@
 // again; write files after unlocking.
 #include "campaign_scheduler.h"
 
-#include "plan_snapshot.h"
-
-#include "plan/planner.h"
-#include "query/priority_plugin_parameters.h"
-#include "util/scheduler_parameters.h"
-
 #include "backfill_stats.h"
 #include "ctld_lock.h"
-#include "job_starter.h"
-#include "state_file.h"
+#include "sched_pass.h"
+
+#include "config/scheduler_parameters.h"
+#include "plan/planner.h"
+#include "runtime/state_file.h"
 
 #include <chrono>
 #include <unordered_map>
 
 namespace campaign::slurm
 {
-namespace
-{
-
-// Starts `job` on the plan's nodes: the other nodes are excluded for the call, as
-// sched/backfill's _start_job does, then the job's own exclusions are put back.
-StartOutcome start_on(job_record_t *job, part_record_t *partition,
-                      const std::vector<plan::NodeAllocation> &allocations)
-{
-	bitstr_t *saved = job->details->exc_node_bitmap;
-	bitstr_t *excluded = node_bitmap_of(allocations);
-	bit_not(excluded);
-	if (saved)
-		bit_or(excluded, saved);
-	job->details->exc_node_bitmap = excluded;
-	StartOutcome outcome = start_job_now(job, partition, 1);
-	FREE_NULL_BITMAP(job->details->exc_node_bitmap);
-	job->details->exc_node_bitmap = saved;
-	return outcome;
-}
-
-// Forgets every pending job's published start and planned nodes, as backfill.c's
-// _clear_job_estimates: build_job_queue zeroes start_time but keeps sched_nodes, so a job that
-// lost its reservation would show its old nodes in squeue --start.
-int clear_estimate(void *record, void *)
-{
-	auto *job = static_cast<job_record_t *>(record);
-	if (IS_JOB_PENDING(job)) {
-		job->start_time = 0;
-		xfree(job->sched_nodes);
-	}
-	return SLURM_SUCCESS;
-}
-
-// Pending reasons as the main scheduler gives them (sched_interval=-1 leaves them to us): a
-// job the plan reserved, or could not place, waits for Resources; one behind the reservations
-// for Priority. Slurm's own reasons (held, dependency, limits, ...) are left alone. Not a job
-// update for due(): a reason alone must not trigger another pass.
-void publish_reason(job_record_t *job, plan::JobStatus status)
-{
-	const uint32_t current = job->state_reason;
-	if (current != WAIT_NO_REASON && current != WAIT_RESOURCES && current != WAIT_PRIORITY)
-		return;
-	if (status == plan::JobStatus::starts_now || status == plan::JobStatus::refused)
-		return;
-	const uint32_t reason = status == plan::JobStatus::waiting ? WAIT_PRIORITY : WAIT_RESOURCES;
-	if (current != reason) {
-		job->state_reason = reason;
-		xfree(job->state_desc);
-	}
-}
-
-void publish_reservation(job_record_t *job, const plan::PlannedJob &planned)
-{
-	job->start_time = static_cast<time_t>(planned.start_s);
-	xfree(job->sched_nodes);
-	job->sched_nodes = node_names_of(planned.allocations);
-}
-
-} // namespace
 
 CampaignScheduler::CampaignScheduler(ParameterValues parameters)
     : parameters_(std::move(parameters))
@@ -103,55 +41,20 @@ SchedulerStats CampaignScheduler::stats() const
 
 bool CampaignScheduler::due(time_t now)
 {
-	// Unlocked reads of two time stamps, as sched/backfill's _more_work(): a stale value only
-	// delays a pass by one tick.
-	const bool changed =
-	    last_job_update != seen_job_update_ || last_node_update != seen_node_update_;
-	if (!changed && now - last_pass_ < period_s())
+	// Unlocked reads of two time stamps: a stale value only delays a pass by one tick.
+	const UpdateStamps stamps = update_stamps();
+	if (stamps == seen_updates_ && now - last_pass_ < period_s())
 		return false;
-	seen_job_update_ = last_job_update;
-	seen_node_update_ = last_node_update;
+	seen_updates_ = stamps;
 	last_pass_ = now;
 	return true;
 }
-
-// What crosses the unlocked planning step: plain values only.
-struct CampaignScheduler::PassInput {
-	PlanInput plan;
-	std::vector<std::string> partitions; // plan.pending[i]'s partition, by name
-	time_t now = 0;
-	time_t conf_update = 0; // slurm.conf's last update: a reconfigure renumbers nodes
-	uint32_t node_count = 0;
-	std::string state_dir;
-};
 
 struct PlanOutcome {
 	bool built = false;
 	plan::Plan plan;
 	std::vector<plan::PlannedJob> queue; // every pending job's status, rank order
 };
-
-CampaignScheduler::PassInput CampaignScheduler::snapshot_queue() const
-{
-	PassInput input;
-	list_for_each(job_list, clear_estimate, nullptr);
-	List queue = build_job_queue(true, false);
-	sort_job_queue(queue);
-	input.now = time(nullptr);
-	// Unset and INFINITE limits as the priority counts them (the config read lock is held).
-	const int64_t limit_cap_s =
-	    limit_cap_s_for(slurm_conf.priority_type ? slurm_conf.priority_type : "",
-	                    slurm_conf.priority_params ? slurm_conf.priority_params : "");
-	input.plan = plan_input_from(queue, input.now, limit_cap_s);
-	FREE_NULL_LIST(queue);
-	for (part_record_t *partition : input.plan.partition_of)
-		input.partitions.push_back(partition && partition->name ? partition->name : "");
-	input.plan.partition_of.clear(); // valid under this lock only
-	input.conf_update = slurm_conf.last_update;
-	input.node_count = static_cast<uint32_t>(node_record_count);
-	input.state_dir = slurm_conf.state_save_location ? slurm_conf.state_save_location : "";
-	return input;
-}
 
 PlanOutcome CampaignScheduler::plan_queue(const PassInput &input, const ParameterValues &parameters)
 {
@@ -187,8 +90,7 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 	figures.queue_length = static_cast<uint32_t>(input.plan.pending.size());
 	if (!outcome.built)
 		return figures;
-	if (slurm_conf.last_update != input.conf_update ||
-	    static_cast<uint32_t>(node_record_count) != input.node_count) {
+	if (reconfigured_since(input)) {
 		log_flag(BACKFILL, "sched/campaign: reconfigured while planning: plan dropped");
 		return figures;
 	}
@@ -200,13 +102,11 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 	for (const plan::JobId id : plan.starts_now) {
 		if (figures.started >= max_starts)
 			break;
-		// Found again by id: the job may have started, ended or moved while we planned.
-		job_record_t *job = find_job_record(job_id_of(id));
-		std::string name = input.partitions[index.at(id)];
-		part_record_t *partition = name.empty() ? nullptr : find_part_record(name.data());
-		if (!job || !IS_JOB_PENDING(job) || !job->details || !partition)
-			continue;
-		StartOutcome started = start_on(job, partition, plan.planned.at(id).allocations);
+		std::optional<StartOutcome> outcome_of_start = start_planned(
+		    id, input.partitions[index.at(id)], plan.planned.at(id).allocations);
+		if (!outcome_of_start)
+			continue; // started, ended or moved while we planned
+		const StartOutcome &started = *outcome_of_start;
 		figures.started += started.started;
 		if (started.started) { // the kept plan books it as planned
 			const int64_t limit_s = input.plan.pending[index.at(id)].limit_s;
@@ -226,25 +126,20 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 	for (const auto &[id, planned] : plan.planned) {
 		if (planned.status != plan::JobStatus::reserved || !first_task(id))
 			continue;
-		job_record_t *job = find_job_record(job_id_of(id));
-		if (job && IS_JOB_PENDING(job)) {
-			publish_reservation(job, planned);
+		if (publish_reservation(id, planned))
 			figures.reserved++;
-		}
 	}
 	for (const plan::PlannedJob &queued : outcome.queue) {
 		if (!first_task(queued.id))
 			continue;
-		job_record_t *job = find_job_record(job_id_of(queued.id));
-		if (job && IS_JOB_PENDING(job))
-			publish_reason(job, queued.status);
+		publish_reason(queued.id, queued.status);
 	}
 	return figures;
 }
 
 void CampaignScheduler::tick()
 {
-	if (slurmctld_config.shutdown_time || slurmctld_config.scheduling_disabled)
+	if (scheduling_stopped())
 		return;
 	if (!due(time(nullptr)))
 		return;
@@ -258,7 +153,7 @@ void CampaignScheduler::tick()
 	PassInput input;
 	{
 		CtldLock hold(kSchedule);
-		input = snapshot_queue();
+		input = copy_pass_input();
 	}
 	// The yield: planning, the costly step, holds no slurmctld lock.
 	const PlanOutcome outcome = plan_queue(input, parameters);

@@ -5,7 +5,7 @@
 // partition names and node indices cross the unlocked step, never a Slurm pointer.
 #pragma once
 
-#include "slurm_api.h"
+#include "sched_pass.h"
 
 #include "plan/plan_keeper.h"
 #include "util/parameters.h"
@@ -47,8 +47,6 @@ private:
 	struct PassFigures {
 		uint32_t queue_length = 0, started = 0, refused = 0, reserved = 0;
 	};
-	struct PassInput;
-	PassInput snapshot_queue() const;
 	struct PlanOutcome plan_queue(const PassInput &input, const ParameterValues &parameters);
 	PassFigures apply_plan(const PassInput &input, const struct PlanOutcome &outcome,
 	                       const ParameterValues &parameters);
@@ -58,8 +56,7 @@ private:
 	ParameterValues parameters_;
 	SchedulerStats stats_;
 	time_t last_pass_ = 0;
-	time_t seen_job_update_ = 0;
-	time_t seen_node_update_ = 0;
+	UpdateStamps seen_updates_;
 	// The plan kept across passes (scheduler thread only); made anew when parameters change.
 	std::unique_ptr<plan::PlanKeeper> keeper_;
 	std::string keeper_parameters_;

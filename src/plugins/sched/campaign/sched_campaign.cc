@@ -7,7 +7,7 @@
 #include "guard.h"
 #include "periodic_worker.h"
 
-#include "util/scheduler_parameters.h"
+#include "config/scheduler_parameters.h"
 
 using namespace campaign;
 using namespace campaign::slurm;

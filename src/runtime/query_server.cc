@@ -1,6 +1,6 @@
 // QueryServer: non-blocking sockets, every fd O_CLOEXEC (slurmctld forks), SIGPIPE avoided
 // with MSG_NOSIGNAL, every client bounded in bytes and time.
-#include "query/query_server.h"
+#include "runtime/query_server.h"
 
 #include <arpa/inet.h>
 #include <cerrno>

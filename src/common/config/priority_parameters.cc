@@ -1,5 +1,5 @@
 // PriorityParameters schema and its typed reading. No Slurm types.
-#include "policy/priority_parameters.h"
+#include "config/priority_parameters.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 // priority/campaign's own PriorityParameters keys and the full PriorityParameters schema.
-#include "query/priority_plugin_parameters.h"
+#include "runtime/priority_plugin_parameters.h"
 
-#include "policy/priority_parameters.h"
+#include "config/priority_parameters.h"
 
 namespace campaign
 {

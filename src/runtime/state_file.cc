@@ -1,13 +1,15 @@
 // write_file_atomically: open with O_CLOEXEC (slurmctld forks), retry short writes and EINTR.
-#include "state_file.h"
+#include "runtime/state_file.h"
 
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
 
-namespace campaign::slurm {
-namespace {
+namespace campaign
+{
+namespace
+{
 
 Error failure(const std::string &what, const std::string &path)
 {
@@ -31,7 +33,7 @@ bool write_all(int fd, const std::string &content)
 } // namespace
 
 Status write_file_atomically(const std::string &directory, const std::string &name,
-			     const std::string &content)
+                             const std::string &content)
 {
 	if (directory.empty() || directory == "/dev/null")
 		return Error{"no usable StateSaveLocation for " + name};
@@ -60,4 +62,4 @@ Status write_file_atomically(const std::string &directory, const std::string &na
 	return ok_status();
 }
 
-} // namespace campaign::slurm
+} // namespace campaign

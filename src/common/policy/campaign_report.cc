@@ -1,5 +1,5 @@
 // CampaignReport <-> JSON with jansson; absent optional values are JSON null.
-#include "query/campaign_report.h"
+#include "policy/campaign_report.h"
 
 #include <jansson.h>
 #include <memory>

@@ -1,6 +1,7 @@
 // CampaignDirectory: the campaign of each pending job as the priority plugin last ranked it,
-// published for the scheduler plugin (per-campaign reservations). One per process: both
-// plugins link this library, so slurmctld holds a single instance. No Slurm types.
+// published for the scheduler plugin (per-campaign reservations). Runtime layer: the one
+// instance lives in libslurm_campaign_runtime.so, which both plugins link, so slurmctld holds a
+// single directory; the core never sees it. No Slurm types.
 #pragma once
 
 #include <cstdint>
@@ -30,8 +31,10 @@ private:
 	std::unordered_map<uint32_t, uint64_t> campaigns_;
 };
 
-// The process's directory. Holders of Slurm locks may read it: it takes only its own mutex,
-// and publishers never hold it while waiting for anything.
+// The process's directory: priority/campaign publishes into it, sched/campaign reads it (the two
+// are separate dlopen'ed plugins, so this accessor of the shared runtime library is their only
+// meeting point). Holders of Slurm locks may read it: it takes only its own mutex, and
+// publishers never hold it while waiting for anything.
 CampaignDirectory &process_campaign_directory();
 
 } // namespace campaign

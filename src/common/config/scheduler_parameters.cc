@@ -1,6 +1,6 @@
 // sched/campaign's SchedulerParameters schema. Note "campaign_period", not "..._interval":
 // sched/builtin looks for "interval=" anywhere in the string.
-#include "util/scheduler_parameters.h"
+#include "config/scheduler_parameters.h"
 
 #include "plan/backfill_modes.h"
 

@@ -14,7 +14,7 @@ namespace campaign
 {
 
 // The core's PriorityParameters keys. The plugin's own keys (calc_period, shadow, the scampaign
-// channel) are in query/priority_plugin_parameters.h; they are not part of the core's identity.
+// channel) are in runtime/priority_plugin_parameters.h; they are not part of the core's identity.
 ParameterSchema core_parameter_schema();
 
 enum class PolicyKind : uint8_t { Fifo, Ostrich, FairCamp };

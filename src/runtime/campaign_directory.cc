@@ -1,5 +1,5 @@
 // The process-wide campaign directory.
-#include "query/campaign_directory.h"
+#include "runtime/campaign_directory.h"
 
 namespace campaign
 {

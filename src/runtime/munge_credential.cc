@@ -1,5 +1,5 @@
 // Thin RAII wrapper over libmunge's encode/decode; errors carry munge's own message.
-#include "query/munge_credential.h"
+#include "runtime/munge_credential.h"
 
 #include <cstdlib>
 #include <memory>

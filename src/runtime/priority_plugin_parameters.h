@@ -14,7 +14,7 @@ namespace campaign
 // The plugin's own keys only.
 ParameterSchema plugin_parameter_schema();
 
-// Every PriorityParameters key: the core's (policy/priority_parameters.h) and the plugin's.
+// Every PriorityParameters key: the core's (config/priority_parameters.h) and the plugin's.
 ParameterSchema priority_parameter_schema();
 
 // Where the scampaign channel listens; port 0: the channel is off.

@@ -1,0 +1,126 @@
+// sched/campaign's calls into slurmctld: the queue copy, starts on the plan's nodes, and the
+// estimates and reasons squeue shows. Jobs are always found again by id.
+#include "sched_pass.h"
+
+namespace campaign::slurm
+{
+namespace
+{
+
+// Starts `job` on the plan's nodes: the other nodes are excluded for the call, as
+// sched/backfill's _start_job does, then the job's own exclusions are put back.
+StartOutcome start_on(job_record_t *job, part_record_t *partition,
+                      const std::vector<plan::NodeAllocation> &allocations)
+{
+	bitstr_t *saved = job->details->exc_node_bitmap;
+	bitstr_t *excluded = node_bitmap_of(allocations);
+	bit_not(excluded);
+	if (saved)
+		bit_or(excluded, saved);
+	job->details->exc_node_bitmap = excluded;
+	StartOutcome outcome = start_job_now(job, partition, 1);
+	FREE_NULL_BITMAP(job->details->exc_node_bitmap);
+	job->details->exc_node_bitmap = saved;
+	return outcome;
+}
+
+// Forgets every pending job's published start and planned nodes, as backfill.c's
+// _clear_job_estimates: build_job_queue zeroes start_time but keeps sched_nodes, so a job that
+// lost its reservation would show its old nodes in squeue --start.
+int clear_estimate(void *record, void *)
+{
+	auto *job = static_cast<job_record_t *>(record);
+	if (IS_JOB_PENDING(job)) {
+		job->start_time = 0;
+		xfree(job->sched_nodes);
+	}
+	return SLURM_SUCCESS;
+}
+
+job_record_t *pending_job(plan::JobId id)
+{
+	job_record_t *job = find_job_record(job_id_of(id));
+	return job && IS_JOB_PENDING(job) ? job : nullptr;
+}
+
+} // namespace
+
+bool scheduling_stopped()
+{
+	return slurmctld_config.shutdown_time || slurmctld_config.scheduling_disabled;
+}
+
+UpdateStamps update_stamps()
+{
+	return {last_job_update, last_node_update};
+}
+
+PassInput copy_pass_input()
+{
+	PassInput input;
+	list_for_each(job_list, clear_estimate, nullptr);
+	List queue = build_job_queue(true, false);
+	sort_job_queue(queue);
+	input.now = time(nullptr);
+	input.plan = plan_input_from(queue, input.now);
+	FREE_NULL_LIST(queue);
+	for (part_record_t *partition : input.plan.partition_of)
+		input.partitions.push_back(partition && partition->name ? partition->name : "");
+	input.plan.partition_of.clear(); // valid under this lock only
+	input.conf_update = slurm_conf.last_update;
+	input.node_count = static_cast<uint32_t>(node_record_count);
+	input.state_dir = slurm_conf.state_save_location ? slurm_conf.state_save_location : "";
+	return input;
+}
+
+bool reconfigured_since(const PassInput &input)
+{
+	return slurm_conf.last_update != input.conf_update ||
+	       static_cast<uint32_t>(node_record_count) != input.node_count;
+}
+
+std::optional<StartOutcome> start_planned(plan::JobId id, const std::string &partition_name,
+                                          const std::vector<plan::NodeAllocation> &allocations)
+{
+	// Found again by id: the job may have started, ended or moved while we planned.
+	job_record_t *job = pending_job(id);
+	std::string name = partition_name;
+	part_record_t *partition = name.empty() ? nullptr : find_part_record(name.data());
+	if (!job || !job->details || !partition)
+		return std::nullopt;
+	return start_on(job, partition, allocations);
+}
+
+bool publish_reservation(plan::JobId id, const plan::PlannedJob &planned)
+{
+	job_record_t *job = pending_job(id);
+	if (!job)
+		return false;
+	job->start_time = static_cast<time_t>(planned.start_s);
+	xfree(job->sched_nodes);
+	job->sched_nodes = node_names_of(planned.allocations);
+	return true;
+}
+
+// Pending reasons as the main scheduler gives them (sched_interval=-1 leaves them to us): a
+// job the plan reserved, or could not place, waits for Resources; one behind the reservations
+// for Priority. Slurm's own reasons (held, dependency, limits, ...) are left alone. Not a job
+// update for due(): a reason alone must not trigger another pass.
+void publish_reason(plan::JobId id, plan::JobStatus status)
+{
+	job_record_t *job = pending_job(id);
+	if (!job)
+		return;
+	const uint32_t current = job->state_reason;
+	if (current != WAIT_NO_REASON && current != WAIT_RESOURCES && current != WAIT_PRIORITY)
+		return;
+	if (status == plan::JobStatus::starts_now || status == plan::JobStatus::refused)
+		return;
+	const uint32_t reason = status == plan::JobStatus::waiting ? WAIT_PRIORITY : WAIT_RESOURCES;
+	if (current != reason) {
+		job->state_reason = reason;
+		xfree(job->state_desc);
+	}
+}
+
+} // namespace campaign::slurm

@@ -1,0 +1,53 @@
+// The Slurm side of a sched/campaign pass: what the pass copies out of slurmctld, and how it
+// starts, reserves and explains jobs there. Only plain values and plan ids cross this boundary,
+// never a Slurm pointer. Every function except the unlocked reads needs kSchedule held.
+#pragma once
+
+#include "slurm_api.h"
+
+#include "job_starter.h"
+#include "plan_snapshot.h"
+
+#include "plan/plan_types.h"
+
+#include <ctime>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace campaign::slurm
+{
+
+// What crosses the unlocked planning step: plain values only.
+struct PassInput {
+	PlanInput plan;
+	std::vector<std::string> partitions; // plan.pending[i]'s partition, by name
+	time_t now = 0;
+	time_t conf_update = 0; // slurm.conf's last update: a reconfigure renumbers nodes
+	uint32_t node_count = 0;
+	std::string state_dir;
+};
+
+// Unlocked reads, as sched/backfill's _more_work(): a stale value only delays a pass.
+bool scheduling_stopped();
+struct UpdateStamps {
+	time_t jobs = 0, nodes = 0;
+	bool operator==(const UpdateStamps &) const = default;
+};
+UpdateStamps update_stamps();
+
+// Forgets every pending job's published estimate, then copies the sorted queue, the nodes and
+// the running jobs.
+PassInput copy_pass_input();
+// True when slurm.conf was re-read or nodes renumbered since `input` was copied.
+bool reconfigured_since(const PassInput &input);
+// Starts the planned job `id`, found again by id, on the plan's nodes only; nullopt when it
+// is no longer a pending job or its partition is gone.
+std::optional<StartOutcome> start_planned(plan::JobId id, const std::string &partition,
+                                          const std::vector<plan::NodeAllocation> &allocations);
+// Publishes a reserved job's start and nodes (squeue --start); false when it is gone.
+bool publish_reservation(plan::JobId id, const plan::PlannedJob &planned);
+// Sets a still-pending job's reason from its status in the plan.
+void publish_reason(plan::JobId id, plan::JobStatus status);
+
+} // namespace campaign::slurm
