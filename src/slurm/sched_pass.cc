@@ -2,6 +2,8 @@
 // estimates and reasons squeue shows. Jobs are always found again by id.
 #include "sched_pass.h"
 
+#include "runtime/priority_plugin_parameters.h"
+
 namespace campaign::slurm
 {
 namespace
@@ -62,7 +64,11 @@ PassInput copy_pass_input()
 	List queue = build_job_queue(true, false);
 	sort_job_queue(queue);
 	input.now = time(nullptr);
-	input.plan = plan_input_from(queue, input.now);
+	// Unset and INFINITE limits as the priority counts them (the config read lock is held).
+	const int64_t limit_cap_s =
+	    limit_cap_s_for(slurm_conf.priority_type ? slurm_conf.priority_type : "",
+	                    slurm_conf.priority_params ? slurm_conf.priority_params : "");
+	input.plan = plan_input_from(queue, input.now, limit_cap_s);
 	FREE_NULL_LIST(queue);
 	for (part_record_t *partition : input.plan.partition_of)
 		input.partitions.push_back(partition && partition->name ? partition->name : "");
