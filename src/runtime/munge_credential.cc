@@ -5,8 +5,10 @@
 #include <memory>
 #include <munge.h>
 
-namespace campaign {
-namespace {
+namespace campaign
+{
+namespace
+{
 
 using Context = std::unique_ptr<std::remove_pointer_t<munge_ctx_t>, decltype(&munge_ctx_destroy)>;
 
@@ -30,17 +32,16 @@ Result<std::string> munge_seal(const std::string &payload, const std::string &so
 		return Error{context.error()};
 	char *credential = nullptr;
 	munge_err_t rc = munge_encode(&credential, context.value().get(), payload.data(),
-				      static_cast<int>(payload.size()));
+	                              static_cast<int>(payload.size()));
 	if (rc != EMUNGE_SUCCESS)
 		return Error{std::string("munge: cannot create a credential: ") +
-			     munge_ctx_strerror(context.value().get())};
+		             munge_ctx_strerror(context.value().get())};
 	std::string sealed(credential);
 	std::free(credential);
 	return sealed;
 }
 
-Result<CredentialContents> munge_open(const std::string &credential,
-				      const std::string &socket_path)
+Result<CredentialContents> munge_open(const std::string &credential, const std::string &socket_path)
 {
 	auto context = make_context(socket_path);
 	if (!context.ok())
@@ -49,12 +50,13 @@ Result<CredentialContents> munge_open(const std::string &credential,
 	int length = 0;
 	CredentialContents contents;
 	munge_err_t rc = munge_decode(credential.c_str(), context.value().get(), &data, &length,
-				      &contents.uid, &contents.gid);
+	                              &contents.uid, &contents.gid);
 	std::unique_ptr<void, decltype(&std::free)> owned(data, &std::free);
 	if (rc != EMUNGE_SUCCESS)
 		return Error{std::string("credential refused: ") + munge_strerror(rc)};
 	if (data && length > 0)
-		contents.payload.assign(static_cast<const char *>(data), static_cast<size_t>(length));
+		contents.payload.assign(static_cast<const char *>(data),
+		                        static_cast<size_t>(length));
 	return contents;
 }
 

@@ -7,7 +7,8 @@
 #include <string>
 #include <sys/types.h>
 
-namespace campaign {
+namespace campaign
+{
 
 struct CredentialContents {
 	uid_t uid = 0;
@@ -18,7 +19,7 @@ struct CredentialContents {
 // `socket_path` empty means munge's default socket.
 Result<std::string> munge_seal(const std::string &payload, const std::string &socket_path);
 Result<CredentialContents> munge_open(const std::string &credential,
-				      const std::string &socket_path);
+                                      const std::string &socket_path);
 
 // The socket named by Slurm's AuthInfo ("socket=PATH,..."), or "" for the default.
 std::string munge_socket_from_auth_info(const std::string &auth_info);

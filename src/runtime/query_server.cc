@@ -14,8 +14,10 @@
 #include <unistd.h>
 #include <vector>
 
-namespace campaign {
-namespace {
+namespace campaign
+{
+namespace
+{
 
 // Best-effort write of the whole response before the deadline, then the caller closes.
 void send_line(int fd, std::string line, std::chrono::steady_clock::time_point deadline)
@@ -52,7 +54,7 @@ Result<int> listen_on(const std::string &address, uint16_t port)
 	if (bind(fd, reinterpret_cast<sockaddr *>(&where), sizeof(where)) != 0 ||
 	    listen(fd, 16) != 0) {
 		Error problem{"cannot listen on " + address + ":" + std::to_string(port) + ": " +
-			      std::strerror(errno)};
+		              std::strerror(errno)};
 		close(fd);
 		return problem;
 	}
@@ -72,7 +74,7 @@ std::string query_error_line(const std::string &message)
 }
 
 Status QueryServer::start(const std::string &address, uint16_t port, QueryHandler handler,
-			  QueryServerLimits limits)
+                          QueryServerLimits limits)
 {
 	stop();
 	auto fd = listen_on(address, port);
@@ -127,7 +129,8 @@ bool QueryServer::serve(Client &client, short events, Clock::time_point now)
 	}
 	std::string refusal;
 	if (client.input.size() > limits_.max_request_bytes)
-		refusal = "request larger than " + std::to_string(limits_.max_request_bytes) + " bytes";
+		refusal =
+		    "request larger than " + std::to_string(limits_.max_request_bytes) + " bytes";
 	else if (now >= client.deadline)
 		refusal = "request timed out";
 	if (refusal.empty())
@@ -145,13 +148,13 @@ void QueryServer::accept_clients(std::vector<Client> &clients)
 			return;
 		if (clients.size() >= limits_.max_clients) {
 			send_line(fd, query_error_line("too many clients, try again"),
-				  Clock::now() + std::chrono::milliseconds(200));
+			          Clock::now() + std::chrono::milliseconds(200));
 			refused_++;
 			close(fd);
 			continue;
 		}
 		clients.push_back(
-			{fd, {}, Clock::now() + std::chrono::milliseconds(limits_.timeout_ms)});
+		    {fd, {}, Clock::now() + std::chrono::milliseconds(limits_.timeout_ms)});
 	}
 }
 

@@ -12,7 +12,8 @@
 #include <thread>
 #include <vector>
 
-namespace campaign {
+namespace campaign
+{
 
 struct QueryServerLimits {
 	size_t max_request_bytes = 64 * 1024;
@@ -23,13 +24,14 @@ struct QueryServerLimits {
 // Gets one request line (without the newline) and returns one response line.
 using QueryHandler = std::function<std::string(const std::string &request)>;
 
-class QueryServer {
+class QueryServer
+{
 public:
 	~QueryServer() { stop(); }
 
 	// Binds address:port (port 0 picks one) and starts the thread.
 	Status start(const std::string &address, uint16_t port, QueryHandler handler,
-		     QueryServerLimits limits = {});
+	             QueryServerLimits limits = {});
 	void stop(); // idempotent; joins the thread
 	uint16_t port() const { return port_; }
 	uint64_t requests_served() const { return served_; }

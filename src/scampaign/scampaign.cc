@@ -22,7 +22,8 @@
 
 using namespace campaign;
 
-namespace {
+namespace
+{
 
 struct Options {
 	std::string user;
@@ -33,32 +34,42 @@ struct Options {
 
 void usage(FILE *out)
 {
-	std::fprintf(out, "Usage: scampaign [-u USER] [--json] [--host ADDR] [--port PORT]\n"
-			  "Shows campaigns as slurmctld's priority/campaign plugin ranks them.\n"
-			  "  -u, --user USER  only this user's campaigns\n"
-			  "  --json           print the plugin's JSON reply\n"
-			  "  --host, --port   the plugin's query channel (default: from slurm.conf's\n"
-			  "                   PriorityParameters query_address/query_port)\n");
+	std::fprintf(out,
+	             "Usage: scampaign [-u USER] [--json] [--host ADDR] [--port PORT]\n"
+	             "Shows campaigns as slurmctld's priority/campaign plugin ranks them.\n"
+	             "  -u, --user USER  only this user's campaigns\n"
+	             "  --json           print the plugin's JSON reply\n"
+	             "  --host, --port   the plugin's query channel (default: from slurm.conf's\n"
+	             "                   PriorityParameters query_address/query_port)\n");
 }
 
 Result<Options> parse_options(int argc, char **argv)
 {
-	static const option longs[] = {{"user", required_argument, nullptr, 'u'},
-				       {"json", no_argument, nullptr, 'j'},
-				       {"host", required_argument, nullptr, 'H'},
-				       {"port", required_argument, nullptr, 'p'},
-				       {"help", no_argument, nullptr, 'h'},
-				       {nullptr, 0, nullptr, 0}};
+	static const option longs[] = {
+	    {"user", required_argument, nullptr, 'u'}, {"json", no_argument, nullptr, 'j'},
+	    {"host", required_argument, nullptr, 'H'}, {"port", required_argument, nullptr, 'p'},
+	    {"help", no_argument, nullptr, 'h'},       {nullptr, 0, nullptr, 0}};
 	Options options;
 	int c;
 	while ((c = getopt_long(argc, argv, "u:h", longs, nullptr)) != -1) {
 		switch (c) {
-		case 'u': options.user = optarg; break;
-		case 'j': options.json = true; break;
-		case 'H': options.host = optarg; break;
-		case 'p': options.port = std::atoi(optarg); break;
-		case 'h': usage(stdout); std::exit(0);
-		default: return Error{"bad option (see scampaign --help)"};
+		case 'u':
+			options.user = optarg;
+			break;
+		case 'j':
+			options.json = true;
+			break;
+		case 'H':
+			options.host = optarg;
+			break;
+		case 'p':
+			options.port = std::atoi(optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			std::exit(0);
+		default:
+			return Error{"bad option (see scampaign --help)"};
 		}
 	}
 	if (optind < argc)
@@ -96,8 +107,8 @@ Result<std::string> exchange(const std::string &host, int port, const std::strin
 		return Error{"bad address " + host};
 	if (connect(fd, reinterpret_cast<sockaddr *>(&where), sizeof(where)) != 0) {
 		close(fd);
-		return Error{"cannot reach priority/campaign at " + host + ":" + std::to_string(port) +
-			     ": " + std::strerror(errno)};
+		return Error{"cannot reach priority/campaign at " + host + ":" +
+		             std::to_string(port) + ": " + std::strerror(errno)};
 	}
 	const std::string request = line + "\n";
 	(void)!send(fd, request.data(), request.size(), MSG_NOSIGNAL);
@@ -123,17 +134,18 @@ std::string clock_time(std::optional<int64_t> when)
 void print_table(const CampaignReport &report)
 {
 	std::printf("%-10s %-8s %8s %5s %5s %5s %-19s %-19s %-19s %12s %8s\n", "USER", "CAMPAIGN",
-		    "DOMAIN", "PEND", "RUN", "DONE", "SUBMIT", "VSTART",
-		    report.policy == "faircamp" ? "DEADLINE" : "VFINISH", "REMAIN_CPU_S", "STRETCH");
+	            "DOMAIN", "PEND", "RUN", "DONE", "SUBMIT", "VSTART",
+	            report.policy == "faircamp" ? "DEADLINE" : "VFINISH", "REMAIN_CPU_S",
+	            "STRETCH");
 	for (const CampaignRow &row : report.rows)
-		std::printf("%-10s %-8llu %8s %5u %5u %5u %-19s %-19s %-19s %12.0f %8.2f\n",
-			    row.user.c_str(), static_cast<unsigned long long>(row.campaign_id),
-			    row.domain.c_str(), row.jobs_pending, row.jobs_running, row.jobs_done,
-			    clock_time(row.submit_s).c_str(), clock_time(row.virtual_start_s).c_str(),
-			    clock_time(report.policy == "faircamp" ? row.deadline_s
-								    : row.virtual_finish_s)
-				    .c_str(),
-			    row.remaining_work_cpu_s, row.stretch);
+		std::printf(
+		    "%-10s %-8llu %8s %5u %5u %5u %-19s %-19s %-19s %12.0f %8.2f\n",
+		    row.user.c_str(), static_cast<unsigned long long>(row.campaign_id),
+		    row.domain.c_str(), row.jobs_pending, row.jobs_running, row.jobs_done,
+		    clock_time(row.submit_s).c_str(), clock_time(row.virtual_start_s).c_str(),
+		    clock_time(report.policy == "faircamp" ? row.deadline_s : row.virtual_finish_s)
+		        .c_str(),
+		    row.remaining_work_cpu_s, row.stretch);
 }
 
 int fail(const std::string &message)
@@ -153,11 +165,13 @@ int main(int argc, char **argv)
 	auto conf = read_slurm_conf(conf_path ? conf_path : "/etc/slurm/slurm.conf");
 	if (!conf.ok())
 		return fail(conf.error());
-	const std::string priority_params = conf.value().count("priorityparameters") ? conf.value().at("priorityparameters") : "";
+	const std::string priority_params =
+	    conf.value().count("priorityparameters") ? conf.value().at("priorityparameters") : "";
 	auto channel = channel_of(options.value(), priority_params);
 	if (!channel.ok())
 		return fail(channel.error());
-	const std::string auth_info = conf.value().count("authinfo") ? conf.value().at("authinfo") : "";
+	const std::string auth_info =
+	    conf.value().count("authinfo") ? conf.value().at("authinfo") : "";
 
 	json_t *request = json_pack("{s:s}", "op", "campaigns");
 	if (!options.value().user.empty())

@@ -5,7 +5,8 @@
 #include <cctype>
 #include <fstream>
 
-namespace campaign {
+namespace campaign
+{
 
 Result<std::map<std::string, std::string>> read_slurm_conf(const std::string &path)
 {
@@ -21,10 +22,10 @@ Result<std::map<std::string, std::string>> read_slurm_conf(const std::string &pa
 			continue;
 		std::string key = line.substr(0, equals);
 		key.erase(std::remove_if(key.begin(), key.end(),
-					 [](unsigned char c) { return std::isspace(c); }),
-			  key.end());
+		                         [](unsigned char c) { return std::isspace(c); }),
+		          key.end());
 		std::transform(key.begin(), key.end(), key.begin(),
-			       [](unsigned char c) { return std::tolower(c); });
+		               [](unsigned char c) { return std::tolower(c); });
 		std::string value = line.substr(equals + 1);
 		while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back())))
 			value.pop_back();

@@ -7,7 +7,8 @@
 #include <map>
 #include <string>
 
-namespace campaign {
+namespace campaign
+{
 
 // Keys lower-cased; the last occurrence wins, as in Slurm.
 Result<std::map<std::string, std::string>> read_slurm_conf(const std::string &path);

@@ -6,7 +6,8 @@
 
 #include <exception>
 
-namespace campaign::slurm {
+namespace campaign::slurm
+{
 
 template <typename Result, typename Body>
 Result guarded(const char *where, Result on_failure, Body &&body) noexcept

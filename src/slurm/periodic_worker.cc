@@ -5,10 +5,11 @@
 
 #include <sys/prctl.h>
 
-namespace campaign::slurm {
+namespace campaign::slurm
+{
 
 void PeriodicWorker::start(std::string name, std::chrono::milliseconds period,
-			   std::function<void()> pass)
+                           std::function<void()> pass)
 {
 	stop();
 	name_ = std::move(name);
@@ -51,7 +52,7 @@ void PeriodicWorker::loop()
 	std::unique_lock<std::mutex> hold(mutex_);
 	while (!stop_requested_) {
 		wakeup_.wait_for(hold, period_,
-				 [this] { return stop_requested_ || wake_requested_; });
+		                 [this] { return stop_requested_ || wake_requested_; });
 		if (stop_requested_)
 			break;
 		wake_requested_ = false;

@@ -9,17 +9,19 @@
 #include <string>
 #include <thread>
 
-namespace campaign::slurm {
+namespace campaign::slurm
+{
 
-class PeriodicWorker {
+class PeriodicWorker
+{
 public:
 	~PeriodicWorker() { stop(); }
 
 	// Starts the thread; `pass` runs once per period (exceptions are caught and logged).
 	void start(std::string name, std::chrono::milliseconds period, std::function<void()> pass);
 	void set_period(std::chrono::milliseconds period);
-	void wake();  // run the next pass now
-	void stop();  // idempotent; joins the thread
+	void wake(); // run the next pass now
+	void stop(); // idempotent; joins the thread
 	bool running() const { return thread_.joinable(); }
 
 private:

@@ -7,8 +7,10 @@
 
 #include <ctime>
 
-namespace campaign::slurm {
-namespace {
+namespace campaign::slurm
+{
+namespace
+{
 
 // Our list owns its partition strings (xstrdup), so its destructor frees them too.
 void destroy_factors(void *object)
@@ -54,8 +56,8 @@ bool visible_to(const job_record_t *job, uid_t uid)
 
 void append_job(List out, job_record_t *job, const char *partition)
 {
-	auto *factors = static_cast<priority_factors_object_t *>(
-		xmalloc(sizeof(priority_factors_object_t)));
+	auto *factors =
+	    static_cast<priority_factors_object_t *>(xmalloc(sizeof(priority_factors_object_t)));
 	if (job->direct_set_prio || !job->prio_factors)
 		factors->direct_prio = job->priority;
 	else
@@ -81,7 +83,7 @@ void set_priority_factors(job_record_t *job, uint32_t priority, uint32_t campaig
 {
 	if (!job->prio_factors)
 		job->prio_factors = static_cast<priority_factors_object_t *>(
-			xmalloc(sizeof(priority_factors_object_t)));
+		    xmalloc(sizeof(priority_factors_object_t)));
 	priority_factors_object_t *factors = job->prio_factors;
 	const int64_t nice = job->details ? static_cast<int64_t>(job->details->nice) : NICE_OFFSET;
 	factors->nice = static_cast<uint32_t>(nice);

@@ -6,7 +6,8 @@
 
 #include <optional>
 
-namespace campaign::slurm {
+namespace campaign::slurm
+{
 
 // Sets job->prio_factors so sprio's PRIORITY column equals `priority`; the value is carried by
 // the factor columns (age = campaign score, site = remainder), never by direct_prio.

@@ -5,8 +5,10 @@
 
 #include <vector>
 
-namespace campaign::slurm {
-namespace {
+namespace campaign::slurm
+{
+namespace
+{
 
 void subtract_floor_zero(uint64_t *used, const std::vector<uint64_t> &unused, int count)
 {

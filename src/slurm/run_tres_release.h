@@ -4,7 +4,8 @@
 
 #include "slurm_api.h"
 
-namespace campaign::slurm {
+namespace campaign::slurm
+{
 
 // Called with the job write lock held (acct_policy_job_fini); takes the assoc_mgr locks itself.
 void release_unused_run_tres(job_record_t *job);

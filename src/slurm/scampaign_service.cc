@@ -7,13 +7,14 @@
 
 #include <jansson.h>
 
-namespace campaign::slurm {
+namespace campaign::slurm
+{
 
-Status ScampaignService::start(const std::string &address, uint16_t port,
-			       std::string munge_socket)
+Status ScampaignService::start(const std::string &address, uint16_t port, std::string munge_socket)
 {
 	munge_socket_ = std::move(munge_socket);
-	return server_.start(address, port, [this](const std::string &line) { return handle(line); });
+	return server_.start(address, port,
+	                     [this](const std::string &line) { return handle(line); });
 }
 
 void ScampaignService::publish(CampaignReport report, bool private_jobs)

@@ -9,9 +9,11 @@
 #include <mutex>
 #include <string>
 
-namespace campaign::slurm {
+namespace campaign::slurm
+{
 
-class ScampaignService {
+class ScampaignService
+{
 public:
 	Status start(const std::string &address, uint16_t port, std::string munge_socket);
 	void stop() { server_.stop(); }

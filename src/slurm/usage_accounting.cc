@@ -68,7 +68,8 @@ void add_usage(Usage *usage, const job_record_t *job, double billed_s, double tr
 	const uint32_t count = std::min<uint32_t>(usage->tres_cnt, slurmctld_tres_cnt);
 	for (uint32_t i = 0; i < count; i++)
 		if (job->tres_alloc_cnt[i] != NO_CONSUME_VAL64)
-			usage->usage_tres_raw[i] += static_cast<long double>(job->tres_alloc_cnt[i]) * tres_s;
+			usage->usage_tres_raw[i] +=
+			    static_cast<long double>(job->tres_alloc_cnt[i]) * tres_s;
 }
 
 // Charges `accrued_s` decayed seconds of the job's allocation (assoc and QOS locks held).

@@ -18,13 +18,14 @@ class UsageAccounting
 {
 public:
 	// From the plugin thread, no lock held: once PriorityCalcPeriod has passed since the last
-	// catch-up (or at once after a restore), decay and charge up to now. Takes the job read lock,
-	// then the assoc_mgr locks, as Slurm orders them. True when it brought usage up to date.
+	// catch-up (or at once after a restore), decay and charge up to now. Takes the job read
+	// lock, then the assoc_mgr locks, as Slurm orders them. True when it brought usage up to
+	// date.
 	bool catch_up(time_t now);
 	// priority_p_job_end (Slurm holds the job write lock): charge the job's last stretch.
 	void charge_job_end(job_record_t *job);
-	// The time usage was last brought up to date, kept under StateSaveLocation so that a restart
-	// decays and charges the time slurmctld was down (Slurm saves the usage itself).
+	// The time usage was last brought up to date, kept under StateSaveLocation so that a
+	// restart decays and charges the time slurmctld was down (Slurm saves the usage itself).
 	void restore(const std::string &state_dir);
 	void save(const std::string &state_dir) const;
 

@@ -236,12 +236,12 @@ END_TEST
 // user 3's 2 s campaign that waited 8 s has stretch 5 but bounded stretch 1.
 START_TEST(test_metrics_bounded_campaign_stretch_by_user_group)
 {
-	const Run run = make_run(10, {{1, 10, 1, 0, 0, 10},    // user 1: 100 CPU-s, flow 10, l 10
-	                              {2, 1, 2, 0, 10, 20},    // user 2: 3 jobs of 10 s, flow 40
+	const Run run = make_run(10, {{1, 10, 1, 0, 0, 10}, // user 1: 100 CPU-s, flow 10, l 10
+	                              {2, 1, 2, 0, 10, 20}, // user 2: 3 jobs of 10 s, flow 40
 	                              {2, 1, 2, 0, 20, 30},
 	                              {2, 1, 2, 0, 30, 40},
-	                              {3, 1, 3, 0, 8, 10},     // user 3: 2 CPU-s, flow 10, l 2
-	                              {4, 1, 4, 0, 20, 25}});  // user 4: 5 CPU-s, flow 25, l 5
+	                              {3, 1, 3, 0, 8, 10},    // user 3: 2 CPU-s, flow 10, l 2
+	                              {4, 1, 4, 0, 20, 25}}); // user 4: 5 CPU-s, flow 25, l 5
 	const RunMetrics metrics = compute_metrics(run.workload, run.result, MetricOptions{});
 	ck_assert_uint_eq(metrics.user_groups.size(), 4);
 	const GroupStretch &all = metrics.user_groups[0];

@@ -3,9 +3,9 @@
 // campsim's dispatcher (--policy x/MODE -> make_dispatch) start the same jobs at every pass, in
 // every mode the two share.
 #include "check_main.h"
+#include "config/scheduler_parameters.h"
 #include "engine/job_dispatch.h"
 #include "plan/backfill_modes.h"
-#include "config/scheduler_parameters.h"
 
 #include <set>
 

@@ -2,8 +2,8 @@
 // must never crash; traps when an accepted input misbehaves or an error names nothing.
 #pragma once
 
-#include "policy/campaign_core.h"
 #include "config/priority_parameters.h"
+#include "policy/campaign_core.h"
 #include "state/core_state_json.h"
 
 #include <cstdint>

@@ -144,10 +144,10 @@ inline std::string placement_error(const Cluster &cluster, const PendingJob &job
 			return who + "placed on a node it may not use";
 		if (allocation.cpus <= 0)
 			return who + "empty allocation";
-		const int64_t memory = job.exclusive || job.all_memory
-		                           ? spec.memory_mb
-		                           : job.memory_per_node_mb +
-		                                 job.memory_per_cpu_mb * allocation.cpus;
+		const int64_t memory =
+		    job.exclusive || job.all_memory
+		        ? spec.memory_mb
+		        : job.memory_per_node_mb + job.memory_per_cpu_mb * allocation.cpus;
 		if (allocation.memory_mb != memory ||
 		    (job.exclusive && allocation.cpus != spec.cpus))
 			return who + "wrong memory or CPUs on a node";

@@ -1,8 +1,8 @@
 // The backfill mode table: one name, one mode, in sched/campaign and campsim; unknown names are
 // errors in both; the first release's "none" keeps its meaning in each, with a warning.
 #include "check_main.h"
-#include "plan/backfill_modes.h"
 #include "config/scheduler_parameters.h"
+#include "plan/backfill_modes.h"
 
 using namespace campaign;
 using namespace campaign::plan;

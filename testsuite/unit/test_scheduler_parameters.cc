@@ -9,7 +9,8 @@
 
 using namespace campaign;
 
-namespace {
+namespace
+{
 
 std::vector<std::string> slurm_keywords()
 {
@@ -37,11 +38,11 @@ START_TEST(test_no_key_contains_a_slurm_keyword)
 	const ParameterSchema schema = scheduler_parameter_schema();
 	for (const auto &spec : schema.specs()) {
 		ck_assert_msg(spec.key.rfind("campaign_", 0) == 0, "%s lacks the prefix",
-			      spec.key.c_str());
+		              spec.key.c_str());
 		for (const auto &word : slurm_keywords())
 			ck_assert_msg(spec.key.find(word) == std::string::npos,
-				      "our key %s contains Slurm's keyword %s", spec.key.c_str(),
-				      word.c_str());
+			              "our key %s contains Slurm's keyword %s", spec.key.c_str(),
+			              word.c_str());
 	}
 }
 END_TEST
@@ -49,7 +50,7 @@ END_TEST
 START_TEST(test_schema_parses_a_site_string)
 {
 	auto parsed = scheduler_parameter_schema().parse(
-		"sched_interval=-1,defer,bf_window=120,campaign_period=2");
+	    "sched_interval=-1,defer,bf_window=120,campaign_period=2");
 	ck_assert_msg(parsed.ok(), "%s", parsed.ok() ? "" : parsed.error().c_str());
 	ck_assert_int_eq(parsed.value().integer("campaign_period"), 2);
 	ck_assert(!scheduler_parameter_schema().parse("campaign_period=0").ok());

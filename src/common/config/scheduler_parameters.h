@@ -7,7 +7,8 @@
 
 #include <string>
 
-namespace campaign {
+namespace campaign
+{
 
 ParameterSchema scheduler_parameter_schema();
 

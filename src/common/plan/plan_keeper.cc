@@ -28,8 +28,7 @@ bool same_shape(const PendingJob &a, const PendingJob &b)
 	       a.memory_per_node_mb == b.memory_per_node_mb &&
 	       a.memory_per_cpu_mb == b.memory_per_cpu_mb && a.limit_s == b.limit_s &&
 	       a.allowed_nodes == b.allowed_nodes && a.exclusive == b.exclusive &&
-	       a.all_memory == b.all_memory &&
-	       a.campaign_id == b.campaign_id;
+	       a.all_memory == b.all_memory && a.campaign_id == b.campaign_id;
 }
 
 constexpr size_t kMaxInsertsAbove = 8;

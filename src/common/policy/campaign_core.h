@@ -4,11 +4,11 @@
 #pragma once
 
 #include "campaign/campaign_detector.h"
-#include "model/job.h"
-#include "policy/faircamp_deadlines.h"
 #include "config/priority_parameters.h"
-#include "policy/virtual_schedule.h"
+#include "model/job.h"
 #include "policy/campaign_report.h"
+#include "policy/faircamp_deadlines.h"
+#include "policy/virtual_schedule.h"
 #include "util/parameters.h"
 #include "util/result.h"
 

@@ -4,8 +4,10 @@
 #include <jansson.h>
 #include <memory>
 
-namespace campaign {
-namespace {
+namespace campaign
+{
+namespace
+{
 
 using Json = std::unique_ptr<json_t, decltype(&json_decref)>;
 
@@ -29,7 +31,8 @@ json_t *row_to_json(const CampaignRow &row)
 	json_object_set_new(object, "user", json_string(row.user.c_str()));
 	json_object_set_new(object, "account", json_string(row.account.c_str()));
 	json_object_set_new(object, "domain", json_string(row.domain.c_str()));
-	json_object_set_new(object, "campaign", json_integer(static_cast<json_int_t>(row.campaign_id)));
+	json_object_set_new(object, "campaign",
+	                    json_integer(static_cast<json_int_t>(row.campaign_id)));
 	json_object_set_new(object, "pending", json_integer(row.jobs_pending));
 	json_object_set_new(object, "running", json_integer(row.jobs_running));
 	json_object_set_new(object, "done", json_integer(row.jobs_done));
@@ -48,11 +51,11 @@ Result<CampaignRow> row_from_json(json_t *object, size_t index)
 	json_int_t uid = 0, id = 0, pending = 0, running = 0, done = 0, submit = 0;
 	double remaining = 0, stretch = 0;
 	json_error_t problem;
-	if (json_unpack_ex(object, &problem, 0, "{s:I, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:F, s:F}",
-			   "uid", &uid, "user", &user, "account", &account, "domain", &domain,
-			   "campaign", &id, "pending", &pending, "running", &running, "done", &done,
-			   "submit", &submit, "remaining_work_cpu_s", &remaining, "stretch",
-			   &stretch) != 0)
+	if (json_unpack_ex(object, &problem, 0,
+	                   "{s:I, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:F, s:F}", "uid", &uid,
+	                   "user", &user, "account", &account, "domain", &domain, "campaign", &id,
+	                   "pending", &pending, "running", &running, "done", &done, "submit",
+	                   &submit, "remaining_work_cpu_s", &remaining, "stretch", &stretch) != 0)
 		return Error{"campaign row " + std::to_string(index) + ": " + problem.text};
 	CampaignRow row;
 	row.uid = static_cast<uint32_t>(uid);

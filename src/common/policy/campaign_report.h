@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-namespace campaign {
+namespace campaign
+{
 
 struct CampaignRow {
 	uint32_t uid = 0;

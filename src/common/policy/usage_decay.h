@@ -13,7 +13,9 @@ class UsageDecay
 {
 public:
 	// half_life_s 0: no decay (usage only grows until reset).
-	explicit UsageDecay(int64_t half_life_s) : half_life_s_(half_life_s > 0 ? half_life_s : 0) {}
+	explicit UsageDecay(int64_t half_life_s) : half_life_s_(half_life_s > 0 ? half_life_s : 0)
+	{
+	}
 
 	// What one unit of usage is worth elapsed_s later: 2^(-elapsed / half-life).
 	double factor(double elapsed_s) const;

@@ -9,8 +9,10 @@
 #include <cstdlib>
 #include <sstream>
 
-namespace campaign {
-namespace {
+namespace campaign
+{
+namespace
+{
 
 std::string trim(std::string_view text)
 {
@@ -25,7 +27,7 @@ std::string trim(std::string_view text)
 std::string lower(std::string text)
 {
 	std::transform(text.begin(), text.end(), text.begin(),
-		       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+	               [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
 	return text;
 }
 
@@ -101,9 +103,15 @@ bool ParameterValues::boolean(std::string_view key) const
 	return parse_boolean(entry(key).value).value_or(false);
 }
 
-const std::string &ParameterValues::text(std::string_view key) const { return entry(key).value; }
+const std::string &ParameterValues::text(std::string_view key) const
+{
+	return entry(key).value;
+}
 
-bool ParameterValues::was_set(std::string_view key) const { return entry(key).explicit_value; }
+bool ParameterValues::was_set(std::string_view key) const
+{
+	return entry(key).explicit_value;
+}
 
 void ParameterValues::set(const std::string &key, std::string value, bool explicit_value)
 {
@@ -147,7 +155,7 @@ Status ParameterValues::covers(const ParameterSchema &schema) const
 }
 
 ParameterSchema::ParameterSchema(std::string owner, std::string prefix,
-				 std::vector<ParameterSpec> specs)
+                                 std::vector<ParameterSpec> specs)
     : owner_(std::move(owner)), prefix_(std::move(prefix)), specs_(std::move(specs))
 {
 }
@@ -186,7 +194,7 @@ std::string ParameterSchema::allowed(const ParameterSpec &spec)
 }
 
 std::optional<std::string> ParameterSchema::check_value(const ParameterSpec &spec,
-							std::string_view raw) const
+                                                        std::string_view raw) const
 {
 	const std::string value(raw);
 	bool good = false;
@@ -237,11 +245,11 @@ Result<ParameterValues> ParameterSchema::parse(std::string_view text) const
 			for (const auto &s : specs_)
 				known += (known.empty() ? "" : ", ") + s.key;
 			return Error{owner_ + ": unknown parameter '" + key + "' (known: " + known +
-				     ")"};
+			             ")"};
 		}
 		if (equals == std::string::npos)
-			return Error{owner_ + ": parameter " + key + " needs a value: " + key + "=" +
-				     "<" + allowed(*spec) + ">"};
+			return Error{owner_ + ": parameter " + key + " needs a value: " + key +
+			             "=" + "<" + allowed(*spec) + ">"};
 		std::string value = trim(item.substr(equals + 1));
 		if (auto problem = check_value(*spec, value))
 			return Error{*problem};

@@ -11,7 +11,8 @@
 #include <string_view>
 #include <vector>
 
-namespace campaign {
+namespace campaign
+{
 
 enum class ParameterKind { Integer, Real, Boolean, Choice, Text };
 
@@ -34,7 +35,8 @@ class ParameterSchema;
 // The parsed values, every key of their schema present (defaults filled in). A key the values do
 // not hold reads as empty text, 0 and no: values of unknown origin are checked with covers()
 // first.
-class ParameterValues {
+class ParameterValues
+{
 public:
 	int64_t integer(std::string_view key) const;
 	double real(std::string_view key) const;
@@ -61,7 +63,8 @@ private:
 // A set of accepted keys. `prefix` restricts which keys of the string are ours: with prefix
 // "campaign_" (SchedulerParameters), keys without it belong to Slurm and are ignored; with an
 // empty prefix (PriorityParameters) every key must be ours.
-class ParameterSchema {
+class ParameterSchema
+{
 public:
 	ParameterSchema(std::string owner, std::string prefix, std::vector<ParameterSpec> specs);
 
@@ -73,7 +76,8 @@ public:
 
 private:
 	const ParameterSpec *find(std::string_view key) const;
-	std::optional<std::string> check_value(const ParameterSpec &spec, std::string_view value) const;
+	std::optional<std::string> check_value(const ParameterSpec &spec,
+	                                       std::string_view value) const;
 
 	std::string owner_;
 	std::string prefix_;

@@ -3,7 +3,8 @@
 
 #include <algorithm>
 
-namespace campaign {
+namespace campaign
+{
 
 uint32_t priority_for_rank(size_t rank)
 {

@@ -6,7 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace campaign {
+namespace campaign
+{
 
 inline constexpr uint32_t kTopPriority = 1'000'000'000;
 

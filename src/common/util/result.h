@@ -6,13 +6,15 @@
 #include <utility>
 #include <variant>
 
-namespace campaign {
+namespace campaign
+{
 
 struct Error {
 	std::string message;
 };
 
-template <typename T> class Result {
+template <typename T> class Result
+{
 public:
 	Result(T value) : state_(std::move(value)) {}
 	Result(Error error) : state_(std::move(error)) {}
@@ -32,6 +34,9 @@ private:
 struct Done {
 };
 using Status = Result<Done>;
-inline Status ok_status() { return Status(Done{}); }
+inline Status ok_status()
+{
+	return Status(Done{});
+}
 
 } // namespace campaign

@@ -89,7 +89,8 @@ void score_user_groups(const ScoredRun &scored, const MetricOptions &options, Ru
 {
 	const std::vector<UserLoad> loads = user_loads(scored.workload);
 	const size_t half = loads.size() / 2;
-	const size_t tenth = static_cast<size_t>(std::ceil(static_cast<double>(loads.size()) / 10.0));
+	const size_t tenth =
+	    static_cast<size_t>(std::ceil(static_cast<double>(loads.size()) / 10.0));
 	const auto light_cpu = lowest(loads, half, [](const UserLoad &l) { return l.cpu_s; });
 	const auto light_jobs =
 	    lowest(loads, half, [](const UserLoad &l) { return static_cast<double>(l.jobs); });

@@ -196,7 +196,8 @@ json_t *user_groups_json(const std::vector<GroupStretch> &groups)
 	for (const GroupStretch &group : groups) {
 		json_t *row = json_object();
 		json_object_set_new(row, "users", count(group.users));
-		json_object_set_new(row, "bounded_campaign_stretch", distribution(group.bounded_stretch));
+		json_object_set_new(row, "bounded_campaign_stretch",
+		                    distribution(group.bounded_stretch));
 		json_object_set_new(row, "user_worst_bounded_campaign_stretch",
 		                    distribution(group.user_worst));
 		json_object_set_new(out, group.group.c_str(), row);

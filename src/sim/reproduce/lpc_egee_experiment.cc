@@ -114,8 +114,7 @@ Result<ExperimentReport> reproduce_lpc_egee(const ReproduceOptions &options)
 	    {"log's share with stretch 1 (%)", 100 * log.share_stretch_one, "0.3", 0, 3},
 	    {"log's share with stretch < 1.5 (%)", 100 * log.share_stretch_below_1_5, "55.2", 45,
 	     65}};
-	report.notes = {
-	    "the thesis does not say how long a downtime is; we take an hour"};
+	report.notes = {"the thesis does not say how long a downtime is; we take an hour"};
 	return report;
 }
 

@@ -11,9 +11,9 @@ namespace campaign::sim
 
 // One job of a workload. Times are seconds from the workload's origin.
 struct SimJob {
-	uint64_t id = 0;      // the trace's job number (unique within the workload)
-	uint32_t user = 0;    // user number (SWF field 12)
-	uint32_t group = 0;   // group number (SWF field 13; 0 unknown), the "account"
+	uint64_t id = 0;        // the trace's job number (unique within the workload)
+	uint32_t user = 0;      // user number (SWF field 12)
+	uint32_t group = 0;     // group number (SWF field 13; 0 unknown), the "account"
 	uint32_t partition = 0; // SWF field 16 (0 unknown); campsim uses one domain
 	int64_t submit_s = 0;
 	uint32_t cpus = 1;
@@ -30,16 +30,16 @@ struct SimJob {
 
 // What reading or generating a workload kept and dropped, for the report.
 struct InputCounts {
-	uint64_t lines = 0;           // data lines read (comments excluded)
-	uint64_t kept = 0;            // jobs in the workload
+	uint64_t lines = 0;               // data lines read (comments excluded)
+	uint64_t kept = 0;                // jobs in the workload
 	uint64_t placeholder_dropped = 0; // SWF lines with every field -1 (dropped)
-	uint64_t cancelled_dropped = 0; // status 5 with no run time
-	uint64_t zero_runtime = 0;    // run time 0 (kept, run 0 s)
-	uint64_t unknown_runtime = 0; // run time -1 (dropped)
-	uint64_t unknown_cpus = 0;    // allocated and requested processors -1 (dropped)
-	uint64_t clamped_cpus = 0;    // more CPUs than the machine: clamped to the machine
-	uint64_t outside_window = 0;  // outside --from/--to
-	uint64_t malformed_skipped = 0; // --lenient only
+	uint64_t cancelled_dropped = 0;   // status 5 with no run time
+	uint64_t zero_runtime = 0;        // run time 0 (kept, run 0 s)
+	uint64_t unknown_runtime = 0;     // run time -1 (dropped)
+	uint64_t unknown_cpus = 0;        // allocated and requested processors -1 (dropped)
+	uint64_t clamped_cpus = 0;        // more CPUs than the machine: clamped to the machine
+	uint64_t outside_window = 0;      // outside --from/--to
+	uint64_t malformed_skipped = 0;   // --lenient only
 	uint64_t limit_below_runtime = 0; // requested time < run time (kept; cut at the limit)
 	uint64_t zero_limit_unknown = 0;  // requested time 0 (kept, read as unknown: -1)
 	uint64_t status_outside_swf = 0;  // SWF status outside -1..5 (kept, read as -1)

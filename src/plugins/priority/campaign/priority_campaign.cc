@@ -204,7 +204,8 @@ __attribute__((visibility("default"))) void priority_p_job_end(job_record_t *job
 {
 	guarded_void("priority_p_job_end", [&] {
 		release_unused_run_tres(job_ptr);
-		if (state) { // charge its last stretch; re-rank soon, not only at the next calc_period
+		if (state) { // charge its last stretch; re-rank soon, not only at the next
+			     // calc_period
 			state->usage.charge_job_end(job_ptr);
 			state->worker.wake();
 		}

@@ -110,7 +110,8 @@ uint32_t PriorityRanker::priority_at_submit(uint32_t last_priority, job_record_t
 			rank_value = kTopPriority;
 	}
 	const uint32_t priority = published_priority(
-	    static_cast<uint32_t>(std::clamp<int64_t>(rank_value, 1, kHighestPriority)), nice_of(job));
+	    static_cast<uint32_t>(std::clamp<int64_t>(rank_value, 1, kHighestPriority)),
+	    nice_of(job));
 	set_priority_factors(job, priority, score);
 	return priority;
 }
@@ -214,15 +215,17 @@ void PriorityRanker::apply_shares(const ClusterSnapshot &snapshot)
 		}
 	};
 	if (core_->config().unit_is_account)
-		feed(account_weights_, snapshot.account_shares, [&](const std::string &account, double w) {
-			return core_->set_account_weight(account, w, snapshot.now);
-		});
+		feed(account_weights_, snapshot.account_shares,
+		     [&](const std::string &account, double w) {
+			     return core_->set_account_weight(account, w, snapshot.now);
+		     });
 	else
 		feed(user_weights_, snapshot.user_shares, [&](uint32_t user, double w) {
 			return core_->set_user_weight(user, w, snapshot.now);
 		});
 	if (!first_error.empty())
-		error("priority/campaign: share weights refused by the core: %s", first_error.c_str());
+		error("priority/campaign: share weights refused by the core: %s",
+		      first_error.c_str());
 }
 
 void PriorityRanker::publish(Ranking &ranking, int64_t now_s)

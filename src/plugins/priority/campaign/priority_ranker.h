@@ -9,8 +9,8 @@
 #include <unordered_map>
 
 #include "policy/campaign_core.h"
-#include "policy/core_feeder.h"
 #include "policy/campaign_report.h"
+#include "policy/core_feeder.h"
 #include "util/parameters.h"
 
 namespace campaign::slurm
