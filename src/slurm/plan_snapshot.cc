@@ -192,6 +192,23 @@ uint32_t array_tasks_to_plan(const job_record_t *job)
 	return std::clamp<uint32_t>(tasks, 1, kMaxArrayTasks);
 }
 
+// As backfill.c: a job that a QOS or association limit holds now (MaxJobsPerUser, GrpJobs,
+// GrpTRES, MaxTRESPerUser, ...) gets neither a reservation nor a start attempt; acct_policy sets
+// Slurm's own pending reason, and the job is planned again in the first pass after the limit
+// clears. Its requested TRES stand in for the nodes not chosen yet. Limits are per partition
+// (its QOS), so the record's partition is the job's for the test.
+bool held_by_limits(job_record_t *job, part_record_t *part)
+{
+	part_record_t *own = job->part_ptr;
+	if (part)
+		job->part_ptr = part;
+	const bool held =
+	    !acct_policy_job_runnable_pre_select(job, false) ||
+	    (job->tres_req_cnt && !acct_policy_job_runnable_post_select(job, job->tres_req_cnt, false));
+	job->part_ptr = own;
+	return held;
+}
+
 } // namespace
 
 PlanInput plan_input_from(List queue, time_t now, int64_t limit_cap_s)
@@ -216,6 +233,8 @@ PlanInput plan_input_from(List queue, time_t now, int64_t limit_cap_s)
 			continue; // as backfill.c: a partition that schedules nothing now
 		if (job->license_list && license_job_test(job, now, true) != SLURM_SUCCESS)
 			continue; // as backfill.c (without bf_licenses): not runnable now, no plan
+		if (held_by_limits(job, record->part_ptr))
+			continue;
 		const plan::PendingJob pending =
 		    pending_of(job, part, reserved_now.get(), limit_cap_s);
 		if (pending.allowed_nodes.empty())

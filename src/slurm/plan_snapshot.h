@@ -1,6 +1,7 @@
 // The planner's view of slurmctld: nodes, running jobs' allocations and expected ends, and the
-// pending queue in Slurm's scheduling order, copied into plan types. Caller holds the job, node
-// and partition locks (sched/campaign's pass holds them throughout).
+// pending queue in Slurm's scheduling order, copied into plan types, less the jobs that QOS and
+// association limits hold now. Caller holds the job write lock (the limit checks set pending
+// reasons) and the node and partition locks: sched/campaign's pass holds them throughout.
 #pragma once
 
 #include "slurm_api.h"
