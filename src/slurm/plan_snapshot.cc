@@ -202,9 +202,9 @@ bool held_by_limits(job_record_t *job, part_record_t *part)
 	part_record_t *own = job->part_ptr;
 	if (part)
 		job->part_ptr = part;
-	const bool held =
-	    !acct_policy_job_runnable_pre_select(job, false) ||
-	    (job->tres_req_cnt && !acct_policy_job_runnable_post_select(job, job->tres_req_cnt, false));
+	const bool held = !acct_policy_job_runnable_pre_select(job, false) ||
+	                  (job->tres_req_cnt &&
+	                   !acct_policy_job_runnable_post_select(job, job->tres_req_cnt, false));
 	job->part_ptr = own;
 	return held;
 }
