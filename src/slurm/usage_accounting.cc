@@ -7,6 +7,7 @@
 #include "runtime/state_file.h"
 
 #include "policy/usage_decay.h"
+#include "policy/usage_reset.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -45,6 +46,54 @@ void decay_all(double factor)
 		while (auto *qos = static_cast<slurmdb_qos_rec_t *>(list_next(it)))
 			decay_usage(qos->usage, factor);
 		list_iterator_destroy(it);
+	}
+}
+
+template <typename Usage> void clear_usage(Usage *usage)
+{
+	if (!usage)
+		return;
+	usage->usage_raw = 0;
+	usage->grp_used_wall = 0;
+	if (usage->usage_tres_raw)
+		for (uint32_t i = 0; i < usage->tres_cnt; i++)
+			usage->usage_tres_raw[i] = 0;
+}
+
+// PriorityUsageResetPeriod: every association's and QOS's usage back to 0.
+void reset_all()
+{
+	if (assoc_mgr_assoc_list) {
+		ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
+		while (auto *assoc = static_cast<slurmdb_assoc_rec_t *>(list_next(it)))
+			clear_usage(assoc->usage);
+		list_iterator_destroy(it);
+	}
+	if (assoc_mgr_qos_list) {
+		ListIterator it = list_iterator_create(assoc_mgr_qos_list);
+		while (auto *qos = static_cast<slurmdb_qos_rec_t *>(list_next(it)))
+			clear_usage(qos->usage);
+		list_iterator_destroy(it);
+	}
+}
+
+UsageResetPeriod reset_period_of(uint16_t value)
+{
+	switch (value) {
+	case PRIORITY_RESET_NOW:
+		return UsageResetPeriod::now;
+	case PRIORITY_RESET_DAILY:
+		return UsageResetPeriod::daily;
+	case PRIORITY_RESET_WEEKLY:
+		return UsageResetPeriod::weekly;
+	case PRIORITY_RESET_MONTHLY:
+		return UsageResetPeriod::monthly;
+	case PRIORITY_RESET_QUARTERLY:
+		return UsageResetPeriod::quarterly;
+	case PRIORITY_RESET_YEARLY:
+		return UsageResetPeriod::yearly;
+	default:
+		return UsageResetPeriod::none;
 	}
 }
 
@@ -118,6 +167,16 @@ bool UsageAccounting::catch_up(time_t now)
 			if (IS_JOB_RUNNING(job))
 				charge(job, accrued_between(job, last, now, decay));
 		list_iterator_destroy(it);
+	}
+	// Reset after charging: the usage up to the boundary goes with the rest (at most one
+	// PriorityCalcPeriod of it lies past the boundary).
+	const UsageResetPeriod reset_period = reset_period_of(slurm_conf.priority_reset_period);
+	const bool reset_now = reset_now_.exchange(false) && reset_period == UsageResetPeriod::now;
+	const int64_t boundary = latest_usage_reset(reset_period, now);
+	if (reset_now || (last && boundary > last)) {
+		reset_all();
+		info("priority/campaign: association and QOS usage reset "
+		     "(PriorityUsageResetPeriod)");
 	}
 	last_ran_ = now;
 	return true;

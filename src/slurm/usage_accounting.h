@@ -2,7 +2,8 @@
 // (priority_multifactor.html, sshare(1)): every PriorityCalcPeriod all usage decays by
 // PriorityDecayHalfLife and running jobs are charged their billable TRES (and each TRES) times the
 // QOS UsageFactor, up the association tree and to their QOS; a job's last stretch is charged when
-// it ends. So sshare shows RawUsage and GrpTRESMins budgets are spent as under multifactor.
+// it ends; PriorityUsageResetPeriod clears it. So sshare shows RawUsage and GrpTRESMins budgets are
+// spent as under multifactor.
 #pragma once
 
 #include "slurm_api.h"
@@ -28,8 +29,12 @@ public:
 	// restart decays and charges the time slurmctld was down (Slurm saves the usage itself).
 	void restore(const std::string &state_dir);
 	void save(const std::string &state_dir) const;
+	// PriorityUsageResetPeriod=NOW clears usage at start and at each reconfiguration: the next
+	// catch_up does it.
+	void request_reset_now() { reset_now_ = true; }
 
 private:
+	std::atomic<bool> reset_now_{true}; // a start counts
 	std::atomic<time_t> last_ran_{0};
 	bool restored_ = false;
 };

@@ -5,7 +5,8 @@
 # a QOS UsageFactor, a job that ends early, decay with a short half-life. A GrpTRESMins budget then
 # holds camp4's next job with AssocGrpCPUMinutesLimit under ours (fails when usage is not charged:
 # before this, RawUsage stayed 0 under priority/campaign), and the usage survives a clean slurmctld
-# restart and decays on.
+# restart and decays on; PriorityUsageResetPeriod=NOW clears it at reconfiguration, as under
+# multifactor.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -85,5 +86,15 @@ sleep 65 # one PriorityCalcPeriod
 decayed=$(raw_usage camp1 physics)
 check "a period later it has decayed with the 30-minute half-life: $kept -> $decayed" \
 	awk -v a="$kept" -v b="$decayed" 'BEGIN { exit !(b < a && b > a * 0.95) }'
+echo "== PriorityUsageResetPeriod=NOW clears the usage at reconfiguration, on both"
+echo "PriorityUsageResetPeriod=NOW" >>"$SLURM_CONF"
+echo "PriorityUsageResetPeriod=NOW" >>"$theirs_dir/etc/slurm.conf"
+scontrol reconfigure
+theirs scontrol reconfigure
+usage_cleared() { [ "$(raw_usage camp1 physics "$@")" = 0 ] && [ "$(raw_usage "" physics "$@")" = 0 ]; }
+check "ours: camp1's and physics' RawUsage back to 0 within a PriorityCalcPeriod" \
+	wait_until 90 usage_cleared
+check "multifactor's too" wait_until 30 usage_cleared theirs
+echo "  camp1's RawUsage now: ours $(raw_usage camp1 physics), multifactor's $(raw_usage camp1 physics theirs)"
 check_equal "no error from our plugins in slurmctld's log" "" "$(plugin_errors)"
 finish

@@ -3,8 +3,11 @@
 // the interval is split.
 #include "check_main.h"
 #include "policy/usage_decay.h"
+#include "policy/usage_reset.h"
 
 #include <cmath>
+#include <cstdlib>
+#include <ctime>
 
 using namespace campaign;
 
@@ -49,6 +52,31 @@ START_TEST(test_split_intervals_add_up)
 }
 END_TEST
 
+// PriorityUsageResetPeriod's boundaries, in UTC here: Tuesday 2026-11-24 15:30:00 is 1795534200.
+START_TEST(test_reset_boundaries_follow_the_calendar)
+{
+	setenv("TZ", "UTC", 1);
+	tzset();
+	const int64_t now = 1795534200;
+	ck_assert_int_eq(latest_usage_reset(UsageResetPeriod::none, now), 0);
+	ck_assert_int_eq(latest_usage_reset(UsageResetPeriod::now, now), 0);
+	ck_assert_int_eq(latest_usage_reset(UsageResetPeriod::daily, now),
+	                 1795478400); // 11-24 00:00
+	ck_assert_int_eq(latest_usage_reset(UsageResetPeriod::weekly, now),
+	                 1795305600); // Sun 11-22
+	ck_assert_int_eq(latest_usage_reset(UsageResetPeriod::monthly, now), 1793491200);   // 11-01
+	ck_assert_int_eq(latest_usage_reset(UsageResetPeriod::quarterly, now), 1790812800); // 10-01
+	ck_assert_int_eq(latest_usage_reset(UsageResetPeriod::yearly, now), 1767225600);    // 01-01
+	// A boundary is its own latest reset; one second before it, the previous one is.
+	ck_assert_int_eq(latest_usage_reset(UsageResetPeriod::daily, 1795478400), 1795478400);
+	ck_assert_int_eq(latest_usage_reset(UsageResetPeriod::daily, 1795478399), 1795392000);
+	// Weekly on a Sunday itself, and across a month boundary (Sunday 2026-11-01).
+	ck_assert_int_eq(latest_usage_reset(UsageResetPeriod::weekly, 1795305600 + 5), 1795305600);
+	ck_assert_int_eq(latest_usage_reset(UsageResetPeriod::weekly, 1793491200 + 86400 * 3),
+	                 1793491200);
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("usage_decay");
@@ -58,5 +86,8 @@ int main()
 	tcase_add_test(tc, test_accrued_is_the_integral_of_the_decay);
 	tcase_add_test(tc, test_split_intervals_add_up);
 	suite_add_tcase(suite, tc);
+	TCase *reset = tcase_create("reset");
+	tcase_add_test(reset, test_reset_boundaries_follow_the_calendar);
+	suite_add_tcase(suite, reset);
 	return run_suite(suite);
 }

@@ -52,6 +52,7 @@ std::chrono::milliseconds period_of(const PriorityRanker &ranker)
 // is logged and the old values stay.
 void apply_reconfigure()
 {
+	state->usage.request_reset_now(); // PriorityUsageResetPeriod=NOW, as multifactor does
 	std::string text;
 	{
 		CtldLock hold(kReadConfig);
