@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # QOS and association limits in sched/campaign's plan, with slurmdbd: a pending job that a limit
-# (MaxJobsPerUser and MaxTRESPerUser on a QOS, GrpJobs and GrpTRES on an association) keeps from
-# starting gets no reservation that delays other jobs, is never tried and refused, shows Slurm's
-# own pending reason, and starts once the limit clears.
+# (MaxJobsPerUser and MaxTRESPerUser on a QOS, GrpJobs, GrpTRES and MaxTRESMinsPerJob on an
+# association) keeps from starting gets no reservation that delays other jobs, is never tried and
+# refused, shows Slurm's own pending reason, and starts once the limit clears.
 #
 # Each round, on 2 x 4 CPUs with FIFO ranking: camp1's job A (1 CPU, 20 s) runs; camp1's job B
 # (4 CPUs) is next in line and held by the limit while A runs; camp2's job C (4 CPUs, 30 s) comes
@@ -60,6 +60,19 @@ round "association GrpJobs" AssocGrpJobsLimit
 sacctmgr -i modify user camp1 set GrpJobs=-1 GrpTRES=cpu=4 >/dev/null
 check "camp1's GrpTRES=cpu=4 reached slurmctld" wait_until 20 limit_seen "GrpTRES=cpu=4("
 round "association GrpTRES" AssocGrpCpuLimit
+
+echo "== association MaxTRESMinsPerJob"
+sacctmgr -i modify user camp1 set GrpTRES=cpu=-1 MaxTRESMinsPerJob=cpu=10 >/dev/null
+check "camp1's MaxTRESMinsPerJob=cpu=10 reached slurmctld" wait_until 20 limit_seen "MaxTRESMinsPJ=cpu=10"
+big=$(submit camp1 -p batch -n 4 -t 5 -J big --wrap "sleep 2") # 20 CPU-minutes asked
+check "a 4-CPU, 5-minute job waits with AssocMaxCpuMinutesPerJobLimit" \
+	wait_until 10 eval '[ "$(reason_of "$big")" = AssocMaxCpuMinutesPerJobLimit ]'
+echo "  its reason: $(reason_of "$big")"
+small=$(submit camp1 -p batch -n 1 -t 5 -J small --wrap "sleep 2") # 5 CPU-minutes
+check "a 1-CPU, 5-minute job of the same user runs" wait_until 30 job_completed "$small"
+check_equal "the held job has no planned start" "N/A" "$(start_time_of "$big")"
+sacctmgr -i modify user camp1 set MaxTRESMinsPerJob=cpu=-1 >/dev/null
+check "it starts once the limit is lifted" wait_until 30 job_completed "$big"
 
 check "no error from our plugins in slurmctld's log ($(plugin_errors | head -n 2))" \
 	test -z "$(plugin_errors)"
