@@ -20,7 +20,7 @@ namespace
 
 constexpr const char *kLastRanFile = "campaign_usage_last_ran";
 
-template <typename Usage> void decay_usage(Usage *usage, double factor)
+template <typename Usage> void scale_usage(Usage *usage, double factor)
 {
 	if (!usage)
 		return;
@@ -31,48 +31,20 @@ template <typename Usage> void decay_usage(Usage *usage, double factor)
 			usage->usage_tres_raw[i] *= factor;
 }
 
-void decay_all(double factor)
+// Every association's and QOS's usage times `factor`: a decay, or 0 for
+// PriorityUsageResetPeriod.
+void scale_all(double factor)
 {
-	if (factor >= 1)
-		return;
 	if (assoc_mgr_assoc_list) {
 		ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
 		while (auto *assoc = static_cast<slurmdb_assoc_rec_t *>(list_next(it)))
-			decay_usage(assoc->usage, factor);
+			scale_usage(assoc->usage, factor);
 		list_iterator_destroy(it);
 	}
 	if (assoc_mgr_qos_list) {
 		ListIterator it = list_iterator_create(assoc_mgr_qos_list);
 		while (auto *qos = static_cast<slurmdb_qos_rec_t *>(list_next(it)))
-			decay_usage(qos->usage, factor);
-		list_iterator_destroy(it);
-	}
-}
-
-template <typename Usage> void clear_usage(Usage *usage)
-{
-	if (!usage)
-		return;
-	usage->usage_raw = 0;
-	usage->grp_used_wall = 0;
-	if (usage->usage_tres_raw)
-		for (uint32_t i = 0; i < usage->tres_cnt; i++)
-			usage->usage_tres_raw[i] = 0;
-}
-
-// PriorityUsageResetPeriod: every association's and QOS's usage back to 0.
-void reset_all()
-{
-	if (assoc_mgr_assoc_list) {
-		ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
-		while (auto *assoc = static_cast<slurmdb_assoc_rec_t *>(list_next(it)))
-			clear_usage(assoc->usage);
-		list_iterator_destroy(it);
-	}
-	if (assoc_mgr_qos_list) {
-		ListIterator it = list_iterator_create(assoc_mgr_qos_list);
-		while (auto *qos = static_cast<slurmdb_qos_rec_t *>(list_next(it)))
-			clear_usage(qos->usage);
+			scale_usage(qos->usage, factor);
 		list_iterator_destroy(it);
 	}
 }
@@ -161,7 +133,8 @@ bool UsageAccounting::catch_up(time_t now)
 	CtldLock jobs(kReadJobs);
 	AssocLock usage(kWriteAssocQosUsage);
 	if (last && now > last) {
-		decay_all(decay.factor(static_cast<double>(now - last)));
+		if (const double factor = decay.factor(static_cast<double>(now - last)); factor < 1)
+			scale_all(factor);
 		ListIterator it = list_iterator_create(job_list);
 		while (auto *job = static_cast<job_record_t *>(list_next(it)))
 			if (IS_JOB_RUNNING(job))
@@ -174,7 +147,7 @@ bool UsageAccounting::catch_up(time_t now)
 	const bool reset_now = reset_now_.exchange(false) && reset_period == UsageResetPeriod::now;
 	const int64_t boundary = latest_usage_reset(reset_period, now);
 	if (reset_now || (last && boundary > last)) {
-		reset_all();
+		scale_all(0);
 		info("priority/campaign: association and QOS usage reset "
 		     "(PriorityUsageResetPeriod)");
 	}
