@@ -150,6 +150,7 @@ cat "$suite/slurm.progress" "$suite/campaign.progress"
 
 known=$here/known-differences.txt
 regressions=0
+regression_logs=()
 printf '%-10s %-12s %-12s %s\n' test "Slurm's" ours note
 for test in $tests; do
 	theirs=$(awk -v t="$test" '$1 == t { print $2 }' "$suite/slurm/results")
@@ -165,6 +166,13 @@ for test in $tests; do
 		fi
 	fi
 	printf '%-10s %-12s %-12s %s\n' "$test" "$theirs" "$ours" "$note"
+	[[ $note == REGRESSION* ]] && regression_logs+=("$test")
+done
+for test in "${regression_logs[@]}"; do # CI keeps only this output: what the test saw
+	echo "== $test with our plugins: the end of its log"
+	tail -n 40 "$suite/campaign/$test.log" | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g'
+	echo "== slurmctld's log meanwhile (last 20 lines)"
+	tail -n 20 "$suite/campaign/cluster/log/slurmctld.log" 2>/dev/null
 done
 both=$(join <(sort "$suite/slurm/results") <(sort "$suite/campaign/results") | awk '$2 == "pass" && $3 == "pass"' | wc -l)
 echo "Slurm's suite: $(echo "$tests" | wc -w) tests, $both pass with both, $regressions pass with Slurm's plugins only"
