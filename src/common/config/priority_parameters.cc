@@ -29,6 +29,17 @@ ParameterSpec integer(std::string key, std::string default_value, int64_t min, i
 	        .max_integer = max};
 }
 
+ParameterSpec real(std::string key, std::string default_value, double min, double max,
+                   std::string description)
+{
+	return {.key = std::move(key),
+	        .kind = ParameterKind::Real,
+	        .default_value = std::move(default_value),
+	        .description = std::move(description),
+	        .min_real = min,
+	        .max_real = max};
+}
+
 constexpr int64_t kTenYearsS = 10LL * 366 * 86400;
 
 } // namespace
@@ -60,7 +71,12 @@ ParameterSchema core_parameter_schema()
 	     choice("faircamp_mode", "anchored", {"anchored", "paper"},
 	            "anchored: d=max(t,d_prev)+k*Delta; paper: d=k*Delta+d_prev"),
 	     integer("limit_cap_s", std::to_string(kDefaultLimitCapS), 1, kTenYearsS,
-	             "seconds counted for an INFINITE or unset limit without partition times")});
+	             "seconds counted for an INFINITE or unset limit without partition times"),
+	     integer("usage_halflife_s", "0", 0, kTenYearsS,
+	             "OStrich shares scaled by each unit's past usage, decayed with this half-life "
+	             "(0: off)"),
+	     real("usage_weight", "1", 0, 1000,
+	          "how strongly usage scales a share: 2^(-usage_weight * usage / share)")});
 }
 
 std::string core_identity(const ParameterValues &values)
@@ -95,6 +111,8 @@ Result<CoreConfig> core_config_from(const ParameterValues &values)
 	                           ? FairCampDeadlines::Mode::Paper
 	                           : FairCampDeadlines::Mode::Anchored;
 	config.limit_cap_s = values.integer("limit_cap_s");
+	config.usage_halflife_s = values.integer("usage_halflife_s");
+	config.usage_weight = values.real("usage_weight");
 	config.text = core_identity(values);
 	return config;
 }

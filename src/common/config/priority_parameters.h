@@ -32,6 +32,8 @@ struct CoreConfig {
 	uint32_t faircamp_k = 0; // 0: active units when the campaign opens
 	FairCampDeadlines::Mode faircamp_mode = FairCampDeadlines::Mode::Anchored;
 	int64_t limit_cap_s = kDefaultLimitCapS;
+	int64_t usage_halflife_s = 0; // 0: shares do not depend on past usage
+	double usage_weight = 1;
 	std::string text; // the core keys as given back by core_identity(), for save()
 };
 

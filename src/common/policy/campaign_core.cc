@@ -345,6 +345,7 @@ Status CampaignCore::end_unguarded(uint32_t job_id, int64_t end_s)
 	Job *job = find(job_id);
 	if (!job)
 		return missing(job_id, "end");
+	charge_usage(*job, end_s);
 	if (job->state != JobState::Waiting) {
 		advance_domain(groups_[job->group].domain, static_cast<double>(clock_s_));
 		leave_campaign(*job, end_s, true);

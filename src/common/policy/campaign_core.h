@@ -160,6 +160,8 @@ private:
 	void apply_fields(Job &job, const JobUpdate &update);
 	void retire_finished_campaigns(int64_t now_s);
 	Status set_unit_weight(uint32_t unit, double weight, int64_t now_s);
+	void charge_usage(const Job &job, int64_t end_s);
+	void apply_usage_shares(int64_t now_s);
 	struct CampaignKey; // ranking scratch, defined in campaign_core_rank.cc
 	struct SortRecord;
 	std::vector<CampaignKey> campaign_keys(std::vector<uint32_t> &live);
@@ -186,6 +188,11 @@ private:
 	std::vector<std::string> accounts_;
 	std::unordered_map<std::string, uint32_t> account_index_;
 	std::unordered_map<uint32_t, double> unit_weights_;
+	struct UnitUsage {
+		double cpu_s = 0; // decayed CPU-seconds of ended runs, valued at at_s
+		int64_t at_s = 0;
+	};
+	std::unordered_map<uint32_t, UnitUsage> unit_usage_; // usage_halflife_s > 0 only
 	std::priority_queue<Activation, std::vector<Activation>, std::greater<Activation>>
 	    activations_;
 };

@@ -203,6 +203,7 @@ Ranking CampaignCore::rank_unguarded(int64_t now_s, RankScope scope)
 	advance(now_s);
 	for (uint32_t domain = 0; domain < domains_.size(); domain++)
 		advance_domain(domain, static_cast<double>(clock_s_));
+	apply_usage_shares(clock_s_); // from now on: V up to now ran with the shares it had
 	retire_finished_campaigns(clock_s_);
 	std::vector<uint32_t> live;
 	const std::vector<CampaignKey> keys = campaign_keys(live);

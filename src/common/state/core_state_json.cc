@@ -243,6 +243,12 @@ json_t *CoreStateCodec::Writer::all(const Core &core)
 		json_array_append_new(
 		    weights, json_pack("[I,o]", (json_int_t)entry->first, real(entry->second)));
 	json_object_set_new(out, "weights", weights);
+	json_t *usage = json_array();
+	for (const auto &entry : sorted(core.unit_usage_))
+		json_array_append_new(usage, json_pack("[I,o,I]", (json_int_t)entry->first,
+		                                       real(entry->second.cpu_s),
+		                                       (json_int_t)entry->second.at_s));
+	json_object_set_new(out, "usage", usage);
 	json_t *activations = json_array();
 	auto heap = core.activations_;
 	for (; !heap.empty(); heap.pop())

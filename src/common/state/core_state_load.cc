@@ -226,6 +226,17 @@ void CoreStateCodec::Reader::registry(Core &core, const JsonReader &in)
 		require(weight > 0, item, "weight must be positive");
 		core.unit_weights_[static_cast<uint32_t>(item.item(0).integer(0, kU32))] = weight;
 	}
+	if (in.has("usage")) { // absent from states saved before usage-aware shares
+		const JsonReader usage = in.field("usage");
+		for (size_t index = 0; index < usage.size(); index++) {
+			const JsonReader item = usage.item(index);
+			require(item.size() == 3, item, "expected [unit, cpu_s, at_s]");
+			const double cpu_s = item.item(1).real();
+			require(cpu_s >= 0, item, "usage must not be negative");
+			core.unit_usage_[static_cast<uint32_t>(item.item(0).integer(0, kU32))] = {
+			    cpu_s, item.item(2).integer(kI64Min, kI64Max)};
+		}
+	}
 	const JsonReader activations = in.field("activations");
 	for (size_t index = 0; index < activations.size(); index++) {
 		const JsonReader item = activations.item(index);

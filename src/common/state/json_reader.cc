@@ -12,6 +12,11 @@ void JsonReader::fail(const std::string &what) const
 	throw JsonReadError("state: " + path_ + ": " + what);
 }
 
+bool JsonReader::has(const char *key) const
+{
+	return json_is_object(node_) && json_object_get(node_, key) != nullptr;
+}
+
 JsonReader JsonReader::field(const char *key) const
 {
 	if (!json_is_object(node_))

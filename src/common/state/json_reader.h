@@ -23,6 +23,7 @@ public:
 	JsonReader(const json_t *node, std::string path) : node_(node), path_(std::move(path)) {}
 
 	JsonReader field(const char *key) const; // object member (must exist)
+	bool has(const char *key) const;         // object member present (later releases' fields)
 	JsonReader item(size_t index) const;     // array element
 	size_t size() const;                     // array length (must be an array)
 	int64_t integer(int64_t min, int64_t max) const;
