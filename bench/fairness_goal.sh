@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Benchmark (not a test): issue 12's fairness goal on real logs, printed PASS/FAIL per line. Each
+# trace is replayed by campsim under Slurm's fair-share (fairshare/easy, fairtree/easy) and under
+# the policy the plugins run with no parameters (ostrich with sched/campaign's default mode,
+# conservative), plus any CANDIDATES; then, against the better of the two fair-share baselines:
+#   light users' p95 bounded campaign stretch <= 0.7x where that baseline is above 1.5, else 1.1x
+#   (light: bottom half of users by CPU-seconds); all campaigns' p95 and max <= 1.1x; heavy users'
+#   (top 10 %) p95 <= 1.25x; utilization within 1 point.
+# Loads: the log's own only (campsim has no inter-arrival scaling yet). Campaigns are detected
+# once on the log (campsim's default), tau = 10 s.
+#
+#   bench/fairness_goal.sh [TRACE.swf.gz ...]      (default: the shared traces in TRACE_DIR)
+#
+# Env: BUILD_DIR ($repo/build), TRACE_DIR ($repo/data/traces), OUT (a directory kept for the
+# tables; default a temporary one), CANDIDATES ("POLICY[;PARAMETERS] ...", e.g.
+# "ostrich/per_campaign ostrich/conservative;usage_halflife_s=604800,usage_weight=3").
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$repo/build}
+trace_dir=${TRACE_DIR:-$repo/data/traces}
+campsim=$build/src/sim/campsim
+default_policy="ostrich/conservative"
+[ -x "$campsim" ] || { echo "fairness_goal: $campsim not built (BUILD_DIR=$build)" >&2; exit 1; }
+traces=("$@")
+[ ${#traces[@]} -gt 0 ] || traces=("$trace_dir"/*.swf.gz)
+out=${OUT:-}
+if [ -z "$out" ]; then
+	out=$(mktemp -d)
+	trap 'rm -rf "$out"' EXIT
+fi
+mkdir -p "$out"
+
+# metric FILE COLUMN NAME: one value of campsim's comparison table (COLUMN 1 = first policy).
+metric() { awk -v name="$3" -v column="$2" '$1 == name { print $(column + 1) }' "$1"; }
+
+# judge NAME OURS BASE RATIO [FLOOR FLOOR_RATIO]: PASS when OURS <= RATIO x BASE (or, where BASE
+# is not above FLOOR, <= FLOOR_RATIO x BASE); prints the line.
+judge() {
+	awk -v name="$1" -v ours="$2" -v base="$3" -v ratio="$4" -v floor="${5:-}" -v floor_ratio="${6:-}" 'BEGIN {
+		goal = ratio
+		if (floor != "" && base <= floor) goal = floor_ratio
+		verdict = (base > 0 && ours <= goal * base + 1e-9) ? "PASS" : "FAIL"
+		share = base > 0 ? ours / base : 0
+		printf "  %-34s ours %9.2f  fair-share %9.2f  ratio %5.2f  goal <= %.2fx  %s\n",
+			name, ours, base, share, goal, verdict
+		exit verdict == "FAIL"
+	}'
+}
+
+passes=0
+fails=0
+count() { if [ "$1" -eq 0 ]; then passes=$((passes + 1)); else fails=$((fails + 1)); fi; }
+candidates=("$default_policy" ${CANDIDATES:-})
+for trace in "${traces[@]}"; do
+	name=$(basename "$trace" .swf.gz)
+	for index in "${!candidates[@]}"; do
+		candidate=${candidates[$index]}
+		policy=${candidate%%;*}
+		parameters=""
+		[[ $candidate == *";"* ]] && parameters=${candidate#*;}
+		dir=$out/$name/$index
+		mkdir -p "$dir"
+		if ! "$campsim" run --swf "$trace" --policy "fairshare/easy,fairtree/easy,$policy" \
+			${parameters:+--parameters "$parameters"} --out "$dir" >"$dir/log" 2>&1; then
+			echo "fairness_goal: campsim failed on $name (see $dir/log)" >&2
+			fails=$((fails + 1))
+			continue
+		fi
+		table=$dir/comparison.txt
+		echo "== $name: $policy${parameters:+ ($parameters)} against fairshare/easy and fairtree/easy"
+		better() { # METRIC: the better (lower) of the two baselines
+			awk -v a="$(metric "$table" 1 "$1")" -v b="$(metric "$table" 2 "$1")" 'BEGIN { print (a < b ? a : b) }'
+		}
+		stretch=bounded_campaign_stretch
+		judge "light users' p95 (by CPU-seconds)" "$(metric "$table" 3 $stretch.light_cpu.p95)" \
+			"$(better $stretch.light_cpu.p95)" 0.7 1.5 1.1
+		count $?
+		judge "all campaigns' p95" "$(metric "$table" 3 $stretch.all.p95)" "$(better $stretch.all.p95)" 1.1
+		count $?
+		judge "all campaigns' max" "$(metric "$table" 3 $stretch.all.max)" "$(better $stretch.all.max)" 1.1
+		count $?
+		judge "heavy users' p95 (top 10 %)" "$(metric "$table" 3 $stretch.heavy_cpu.p95)" \
+			"$(better $stretch.heavy_cpu.p95)" 1.25
+		count $?
+		awk -v ours="$(metric "$table" 3 utilization)" -v a="$(metric "$table" 1 utilization)" \
+			-v b="$(metric "$table" 2 utilization)" 'BEGIN {
+			base = a > b ? a : b; points = 100 * (ours - base)
+			verdict = (points >= -1 && points <= 1) ? "PASS" : "FAIL"
+			printf "  %-34s ours %9.4f  fair-share %9.4f  %+5.1f points  goal within 1  %s\n",
+				"utilization", ours, base, points, verdict
+			exit verdict == "FAIL"
+		}'
+		count $?
+	done
+done
+echo "fairness_goal: $passes PASS, $fails FAIL"
