@@ -24,6 +24,10 @@ figures() { "$campsim" reproduce faircamp-zipf --instances 2 | grep -E '^  k = |
 figures >"$work/first.txt"
 figures >"$work/second.txt"
 check "faircamp-zipf prints figures for every k" test "$(grep -c '^  k = ' "$work/first.txt")" -eq 5
+check "each k's checked figure is the max user mean campaign stretch, FCFS job-level against FairCamp job by job" \
+	test "$(grep -c '^  k = .*: max user mean campaign stretch FCFS .*, checked)' "$work/first.txt")" -eq 5
+check "the bands check that reading" \
+	test "$(grep -c '^k=[0-9]* FCFS/FairCamp max user mean campaign stretch ' "$work/first.txt")" -eq 5
 check "the same fixed seeds give the same figures" cmp -s "$work/first.txt" "$work/second.txt"
 ! "$campsim" reproduce nonsense >/dev/null 2>"$work/err"
 check "an unknown experiment is refused by name" grep -q "unknown experiment 'nonsense'" "$work/err"

@@ -43,7 +43,8 @@ void CampaignCore::apply_usage_shares(int64_t now_s)
 			usage.try_emplace(group.unit, 0.0);
 	const auto share_of = [&](uint32_t unit) {
 		auto weight = unit_weights_.find(unit);
-		return config_.weighted_shares && weight != unit_weights_.end() ? weight->second : 1.0;
+		return config_.weighted_shares && weight != unit_weights_.end() ? weight->second
+		                                                                : 1.0;
 	};
 	double total_usage = 0, total_share = 0;
 	for (const auto &[unit, cpu_s] : usage) {
