@@ -59,6 +59,14 @@ CSV
 check "rank under OStrich puts the light user first" test "$("$campsim" rank --jobs "$work/jobs.csv" --cpus 4 --at 10 | tr '\n' ' ')" = "4 1 2 3 "
 check "rank under FIFO keeps submission order" test "$("$campsim" rank --jobs "$work/jobs.csv" --cpus 4 --at 10 --rank-policy fifo | tr '\n' ' ')" = "1 2 3 4 "
 check "rank without --at is refused" fails_naming "--at" rank --jobs "$work/jobs.csv" --cpus 4
+# The thesis's campaign rule at the second a campaign ends: user 1's job 2 is submitted at 4, the
+# second job 1 ends, so it opens a campaign of its own (not before the last job's completion);
+# user 2's job 4 joins job 3's, still running. FairCamp paper deadlines then put 4 before 2 (fed
+# submissions first, job 2 joined job 1's finished campaign and ranked first).
+printf 'id,user,submit,cpus,limit,start,end\n1,1,0,1,4,0,4\n2,1,4,1,4,,\n3,2,0,1,6,0,6\n4,2,1,1,6,,\n' >"$work/thesis.csv"
+check "rank: a submission in the second its campaign's last job ends opens a new campaign (4 2)" \
+	test "$("$campsim" rank --jobs "$work/thesis.csv" --cpus 2 --at 5 --rank-policy faircamp \
+		--parameters faircamp_mode=paper,faircamp_k=2 | tr '\n' ' ')" = "4 2 "
 
 # Issue 12, point 4: real logs replay cleanly.
 swf_line() { # id status limit [run]: one 18-field SWF line, 2 CPUs, submitted at id*10

@@ -258,6 +258,46 @@ START_TEST(test_feeder_counts_array_tasks_individually)
 }
 END_TEST
 
+// The thesis's rule at threshold 0: a job joins iff submitted before the campaign's last job
+// completed. In one snapshot, user 100's job 1 ends at 10 while job 2 is submitted at 10: job 2
+// opens a new campaign (fed submissions first, it joined job 1's).
+START_TEST(test_feeder_submission_in_the_second_a_campaign_ends)
+{
+	const JobFields j1 = job(1, 100, 0, 4, 60), j2 = job(2, 100, 10, 4, 60);
+	const JobFields other = job(9, 200, 0, 4, 60); // keeps job 1's campaign listed
+	CampaignCore core = make_core("policy=ostrich,threshold_s=0");
+	CoreFeeder feeder;
+	feeder.reconcile(core, {running(j1, 1), pending(other)}, {kBatch}, 6);
+	FeedCounts counts = feeder.reconcile(
+	    core, {finished(j1, 1, 10), pending(j2), pending(other)}, {kBatch}, 11);
+	ck_assert_msg(counts.errors == 0, "%s", counts.first_error.c_str());
+	const Ranking ranking = core.rank(11);
+	ck_assert_msg(explain(ranking, 2).campaign_id != 1,
+	              "job 2 has a campaign of its own, not job 1's (%llu)",
+	              (unsigned long long)explain(ranking, 2).campaign_id);
+}
+END_TEST
+
+// Job 3, submitted at 5 with a dependency on job 1 and released by Slurm in the second job 1
+// ended, was submitted before that end: it stays in job 1's campaign (a workflow stays one
+// campaign), where ordering the end first would give it a campaign of its own.
+START_TEST(test_feeder_job_released_by_a_dependency_joins_its_campaign)
+{
+	const JobFields j1 = job(1, 100, 0, 4, 60);
+	JobFields j3 = job(3, 100, 5, 4, 60);
+	j3.eligible_s.reset(); // unmet dependency
+	CampaignCore core = make_core("policy=ostrich,threshold_s=0");
+	CoreFeeder feeder;
+	feeder.reconcile(core, {running(j1, 1), pending(j3)}, {kBatch}, 6);
+	JobFields released = j3;
+	released.eligible_s = 10;
+	FeedCounts counts =
+	    feeder.reconcile(core, {finished(j1, 1, 10), pending(released)}, {kBatch}, 11);
+	ck_assert_msg(counts.errors == 0, "%s", counts.first_error.c_str());
+	ck_assert_uint_eq(explain(core.rank(11), 3).campaign_id, 1);
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("core_feeder");
@@ -269,6 +309,8 @@ int main()
 	tcase_add_test(tc, test_feeder_hold_release_and_requeue);
 	tcase_add_test(tc, test_feeder_limit_update_changes_the_key);
 	tcase_add_test(tc, test_feeder_counts_array_tasks_individually);
+	tcase_add_test(tc, test_feeder_submission_in_the_second_a_campaign_ends);
+	tcase_add_test(tc, test_feeder_job_released_by_a_dependency_joins_its_campaign);
 	tcase_add_test(tc, test_priority_state_round_trips);
 	tcase_add_test(tc, test_priority_state_bad_input_names_the_culprit);
 	suite_add_tcase(suite, tc);

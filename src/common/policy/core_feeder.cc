@@ -17,10 +17,26 @@ struct CoreFeeder::Event {
 	uint8_t phase = 0;
 	int64_t time_s = 0;
 	Kind kind = Kind::Submit;
+	bool ran_before = false; // End: the run started before time_s
 	uint32_t job_id = 0;
 	JobFields fields; // Submit
 	JobUpdate update; // Update
 };
+
+// At equal times, the thesis's campaign rule decides the order: a job joins its user's campaign
+// iff it was submitted before the campaign's last job completed. So a job submitted earlier and
+// released now (a dependency met, a begin time reached) is eligible before an end of the same
+// second, and joins; a run that ends now ends before a submission of the same second, which then
+// opens a new campaign. The rest keep the kinds' order, which is also one job's own order.
+int CoreFeeder::same_time_rank(const Event &event)
+{
+	using Kind = Event::Kind;
+	if (event.kind == Kind::Eligible)
+		return 0;
+	if (event.kind == Kind::End && event.ran_before)
+		return 1;
+	return 2 + static_cast<int>(event.kind);
+}
 
 CoreFeeder::Tracked CoreFeeder::tracked_from(const ObservedJob &job)
 {
@@ -71,9 +87,11 @@ void CoreFeeder::observe_new(const ObservedJob &job, std::vector<Event> &events,
 		tracked.told = Told::Running;
 	}
 	if (job.state == ObservedJob::State::Finished) {
+		const int64_t end_s = std::max({submit_s, job.start_s, job.end_s});
 		events.push_back({.phase = phase,
-		                  .time_s = std::max({submit_s, job.start_s, job.end_s}),
+		                  .time_s = end_s,
 		                  .kind = Event::Kind::End,
+		                  .ran_before = std::max(submit_s, job.start_s) < end_s,
 		                  .job_id = id});
 		tracked.told = Told::Done;
 	}
@@ -91,7 +109,10 @@ void CoreFeeder::observe_known(const ObservedJob &job, Tracked &tracked, int64_t
 	using State = ObservedJob::State;
 	if (tracked.told == Told::Running && job.state == State::Pending) {
 		// Requeued: the run is over; the job comes back as a new submission, after the end.
-		events.push_back({.time_s = now_s, .kind = Event::Kind::End, .job_id = id});
+		events.push_back({.time_s = now_s,
+		                  .kind = Event::Kind::End,
+		                  .ran_before = tracked.start_s < now_s,
+		                  .job_id = id});
 		tracked_.erase(id);
 		observe_new(job, events, now_s);
 		return;
@@ -160,7 +181,10 @@ void CoreFeeder::observe_known(const ObservedJob &job, Tracked &tracked, int64_t
 		}
 	}
 	if (tracked.told == Told::Running && job.state == State::Finished) {
-		events.push_back({.time_s = job.end_s, .kind = Event::Kind::End, .job_id = id});
+		events.push_back({.time_s = job.end_s,
+		                  .kind = Event::Kind::End,
+		                  .ran_before = job.start_s < job.end_s,
+		                  .job_id = id});
 		tracked.told = Told::Done;
 	}
 }
@@ -195,8 +219,10 @@ void CoreFeeder::forget_missing(const std::vector<ObservedJob> &jobs, int64_t no
 				continue;
 			}
 		} else if (tracked.told == Told::Running) {
-			events.push_back(
-			    {.time_s = now_s, .kind = Event::Kind::End, .job_id = it->first});
+			events.push_back({.time_s = now_s,
+			                  .kind = Event::Kind::End,
+			                  .ran_before = tracked.start_s < now_s,
+			                  .job_id = it->first});
 		} else {
 			events.push_back(
 			    {.time_s = now_s, .kind = Event::Kind::Cancel, .job_id = it->first});
@@ -217,7 +243,7 @@ FeedCounts CoreFeeder::reconcile(CampaignCore &core, const std::vector<ObservedJ
 			return a.phase < b.phase;
 		if (a.time_s != b.time_s)
 			return a.time_s < b.time_s;
-		return a.kind < b.kind;
+		return same_time_rank(a) < same_time_rank(b);
 	});
 
 	FeedCounts counts;

@@ -61,6 +61,7 @@ private:
 		int64_t gone_s = 0; // Done and missing from the table since then (0: present)
 	};
 	struct Event;
+	static int same_time_rank(const Event &event);
 	friend class FeederStateCodec; // state/feeder_state_json.h saves and restores it
 
 	void observe(const ObservedJob &job, int64_t now_s, std::vector<Event> &events);

@@ -1,5 +1,7 @@
-// Replay of a captured job list through CorePriority, in the feeder's order at equal times:
-// submissions, then starts, then ends.
+// Replay of a captured job list through CorePriority, in the feeder's order at equal times: runs
+// that started earlier end first (so a submission at the second a campaign's last job ends opens
+// a new campaign, the thesis's rule), then submissions, starts, and the ends of runs that started
+// in that second.
 #include "cli/rank_command.h"
 
 #include "cli/workload_loader.h"
@@ -22,7 +24,7 @@ Result<std::vector<uint64_t>> rank_at(const Workload &workload, const std::strin
 	if (!created)
 		return Error{created.error()};
 	CorePriority &core = created.value();
-	enum Kind { submit = 0, start = 1, end = 2 };
+	enum Kind { ended_run = 0, submit = 1, start = 2, end = 3 };
 	std::vector<std::tuple<int64_t, int, uint32_t>> events;
 	for (uint32_t i = 0; i < workload.jobs.size(); ++i) {
 		const SimJob &job = workload.jobs[i];
@@ -34,13 +36,13 @@ Result<std::vector<uint64_t>> rank_at(const Workload &workload, const std::strin
 		events.emplace_back(job.trace_start_s, start, i);
 		const int64_t end_s = job.trace_start_s + job.runtime_s;
 		if (end_s <= at_s)
-			events.emplace_back(end_s, end, i);
+			events.emplace_back(end_s, end_s > job.trace_start_s ? ended_run : end, i);
 	}
 	std::sort(events.begin(), events.end());
 	for (const auto &[time_s, kind, job] : events) {
 		Status done = kind == submit  ? core.submit(job, workload.jobs[job], time_s)
 		              : kind == start ? core.start(job, time_s)
-		                              : core.end(job, time_s);
+		                              : core.end(job, time_s); // ended_run, end
 		if (!done)
 			return Error{"job " + std::to_string(workload.jobs[job].id) + ": " +
 			             done.error()};

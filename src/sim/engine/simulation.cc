@@ -328,14 +328,17 @@ Status Simulation::on_end(uint32_t job, int64_t now_s)
 	--running_;
 	++ended_;
 	predictor_.finished(workload_.jobs[job].user, runtimes_s_[job]);
-	if (Status ended = priority_->end(job, now_s); !ended)
-		return ended;
-	if (Status ended = dispatch_->ended(job, now_s); !ended)
-		return ended;
+	// The jobs this end releases were submitted before it: as the plugin's feeder orders a job
+	// Slurm releases in its dependency's last second, they enter before the end is applied, so
+	// they join the campaign that is ending instead of opening one each.
 	if (dependencies_)
 		for (const uint32_t released : dependencies_->completed(job))
 			if (Status submitted = submit(released, now_s); !submitted)
 				return submitted;
+	if (Status ended = priority_->end(job, now_s); !ended)
+		return ended;
+	if (Status ended = dispatch_->ended(job, now_s); !ended)
+		return ended;
 	if (!workload_.closed_loop)
 		return ok_status();
 	const SimJob &fields = workload_.jobs[job];
