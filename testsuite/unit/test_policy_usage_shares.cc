@@ -9,16 +9,28 @@ using namespace campaign_test;
 namespace
 {
 
+// A run of `user` on all 4 CPUs over [start_s, end_s].
+void ran(CampaignCore &core, uint32_t job_id, uint32_t user, int64_t start_s, int64_t end_s)
+{
+	ok(core.submit(job(job_id, user, start_s, 4, end_s - start_s), start_s));
+	ok(core.start(job_id, start_s));
+	ok(core.end(job_id, end_s));
+}
+
+// Users 1 and 2 each submit 400 CPU-seconds (jobs 2 and 3) at now_s; ranked then.
+Ranking both_submit(CampaignCore &core, int64_t now_s)
+{
+	ok(core.submit(job(2, 1, now_s, 4, 100), now_s));
+	ok(core.submit(job(3, 2, now_s, 4, 100), now_s));
+	return core.rank(now_s);
+}
+
 // User 1 ran 4 CPUs for 1000 s; then users 1 and 2 each submit 400 CPU-seconds at t = 1000.
 Ranking after_history(CampaignCore &core)
 {
 	ok(core.capacity({"p", 4, std::nullopt, std::nullopt}, 0));
-	ok(core.submit(job(1, 1, 0, 4, 1000), 0));
-	ok(core.start(1, 0));
-	ok(core.end(1, 1000));
-	ok(core.submit(job(2, 1, 1000, 4, 100), 1000));
-	ok(core.submit(job(3, 2, 1000, 4, 100), 1000));
-	return core.rank(1000);
+	ran(core, 1, 1, 0, 1000);
+	return both_submit(core, 1000);
 }
 
 } // namespace
@@ -64,15 +76,9 @@ Ranking after_two_runs(const std::string &parameters)
 {
 	CampaignCore core = make_core(parameters);
 	ok(core.capacity({"p", 4, std::nullopt, std::nullopt}, 0));
-	ok(core.submit(job(1, 1, 0, 4, 1000), 0));
-	ok(core.start(1, 0));
-	ok(core.end(1, 1000));
-	ok(core.submit(job(4, 2, 50000, 4, 1000), 50000));
-	ok(core.start(4, 50000));
-	ok(core.end(4, 51000));
-	ok(core.submit(job(2, 1, 51000, 4, 100), 51000));
-	ok(core.submit(job(3, 2, 51000, 4, 100), 51000));
-	return core.rank(51000);
+	ran(core, 1, 1, 0, 1000);
+	ran(core, 4, 2, 50000, 51000);
+	return both_submit(core, 51000);
 }
 
 START_TEST(test_usage_decays_with_the_half_life)
