@@ -119,7 +119,8 @@ START_TEST(test_usage_survives_save_and_restore)
 	const Ranking after = restored.value().rank(1000);
 	expect_near(explain(after, 2).key, explain(before, 2).key, "user 1's C~ after restore");
 	expect_near(explain(after, 3).key, explain(before, 3).key, "user 2's C~ after restore");
-	ck_assert_str_eq(CoreStateCodec::save(restored.value()).c_str(), saved.c_str());
+	const std::string saved_again = CoreStateCodec::save(restored.value());
+	ck_assert_str_eq(saved_again.c_str(), saved.c_str());
 }
 END_TEST
 
