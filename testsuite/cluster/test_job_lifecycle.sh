@@ -57,23 +57,5 @@ check "the queue drains within 300 s" wait_until 300 queue_empty
 check_equal "array tasks completed" 500 "$(grep 'JobState=COMPLETED' "$("$localcluster" path jobcomp)" | grep -c 'Name=array ')"
 check_equal "the other four completed (held, parent, child, admin)" 4 \
 	"$(grep 'JobState=COMPLETED' "$("$localcluster" path jobcomp)" | grep -cE 'Name=(held|parent|child|admin) ')"
-echo "== a job released by its dependency in the second the parent ends joins the parent's campaign"
-# camp6's parent runs 4 s; its child (afterok) needs every CPU, which camp7's job keeps busy
-# after the release, so the child is seen pending in its campaign. Slurm releases it in the
-# second the parent ends: fed end first, it would open a campaign of its own (threshold 0).
-busy=$(submit camp7 -p batch -n 8 -t 2 -J busy --wrap "sleep 60")
-wf_parent=$(submit camp6 -p batch -n 1 -t 1 -J wf_parent --wrap "sleep 4")
-wf_child=$(submit camp6 -p batch -n 32 -t 1 -J wf_child --dependency="afterok:$wf_parent" --wrap true)
-check "the parent runs" wait_until 20 job_state_is "$wf_parent" R
-parent_campaign=$(live_campaign camp6)
-released() { job_state_is "$wf_child" PD && [ "$(squeue -h -j "$wf_child" -o %r)" != Dependency ]; }
-check "the child is released when the parent ends" wait_until 30 released
-echo "  child: $(squeue -h -j "$wf_child" -o 'eligible %V, reason %r'); parent's campaign was $parent_campaign (id jobs)"
-child_in_parents_campaign() { [ "$(live_campaign camp6)" = "${parent_campaign%% *} 1" ]; }
-check "the child is in the parent's campaign" wait_until 10 child_in_parents_campaign
-echo "  camp6's live campaign: $(live_campaign camp6)"
-scancel "$busy"
-check "the child completes" wait_until 60 job_completed "$wf_child"
-
 check_equal "no error from our plugins in slurmctld's log" "" "$(plugin_errors)"
 finish

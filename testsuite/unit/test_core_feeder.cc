@@ -298,6 +298,31 @@ START_TEST(test_feeder_job_released_by_a_dependency_joins_its_campaign)
 }
 END_TEST
 
+// Slurm often releases a dependent job a second or more after its predecessor ends: with
+// threshold_s=0 it then opens a campaign of its own; a threshold over that delay keeps the
+// workflow one campaign (the man page's advice).
+START_TEST(test_feeder_job_released_after_the_end_needs_a_threshold)
+{
+	for (const int64_t threshold : {0, 60}) {
+		const JobFields j1 = job(1, 100, 0, 4, 60);
+		JobFields j3 = job(3, 100, 5, 4, 60);
+		j3.eligible_s.reset();
+		CampaignCore core =
+		    make_core("policy=ostrich,threshold_s=" + std::to_string(threshold));
+		CoreFeeder feeder;
+		feeder.reconcile(core, {running(j1, 1), pending(j3)}, {kBatch}, 6);
+		feeder.reconcile(core, {finished(j1, 1, 10), pending(j3)}, {kBatch}, 11);
+		JobFields released = j3;
+		released.eligible_s = 12;
+		feeder.reconcile(core, {finished(j1, 1, 10), pending(released)}, {kBatch}, 13);
+		const uint64_t campaign = explain(core.rank(13), 3).campaign_id;
+		ck_assert_msg(threshold == 0 ? campaign != 1 : campaign == 1,
+		              "threshold %lld: job 3 in campaign %llu", (long long)threshold,
+		              (unsigned long long)campaign);
+	}
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("core_feeder");
@@ -311,6 +336,7 @@ int main()
 	tcase_add_test(tc, test_feeder_counts_array_tasks_individually);
 	tcase_add_test(tc, test_feeder_submission_in_the_second_a_campaign_ends);
 	tcase_add_test(tc, test_feeder_job_released_by_a_dependency_joins_its_campaign);
+	tcase_add_test(tc, test_feeder_job_released_after_the_end_needs_a_threshold);
 	tcase_add_test(tc, test_priority_state_round_trips);
 	tcase_add_test(tc, test_priority_state_bad_input_names_the_culprit);
 	suite_add_tcase(suite, tc);
