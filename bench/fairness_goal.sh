@@ -33,6 +33,11 @@ mkdir -p "$out"
 # metric FILE COLUMN NAME: one value of campsim's comparison table (COLUMN 1 = first policy).
 metric() { awk -v name="$3" -v column="$2" '$1 == name { print $(column + 1) }' "$1"; }
 
+# better FILE METRIC: the better (lower) of the two baselines (columns 1 and 2).
+better() {
+	awk -v a="$(metric "$1" 1 "$2")" -v b="$(metric "$1" 2 "$2")" 'BEGIN { print (a < b ? a : b) }'
+}
+
 # judge NAME OURS BASE RATIO [FLOOR FLOOR_RATIO]: PASS when OURS <= RATIO x BASE (or, where BASE
 # is not above FLOOR, <= FLOOR_RATIO x BASE); prints the line.
 judge() {
@@ -68,19 +73,16 @@ for trace in "${traces[@]}"; do
 		fi
 		table=$dir/comparison.txt
 		echo "== $name: $policy${parameters:+ ($parameters)} against fairshare/easy and fairtree/easy"
-		better() { # METRIC: the better (lower) of the two baselines
-			awk -v a="$(metric "$table" 1 "$1")" -v b="$(metric "$table" 2 "$1")" 'BEGIN { print (a < b ? a : b) }'
-		}
 		stretch=bounded_campaign_stretch
 		judge "light users' p95 (by CPU-seconds)" "$(metric "$table" 3 $stretch.light_cpu.p95)" \
-			"$(better $stretch.light_cpu.p95)" 0.7 1.5 1.1
+			"$(better "$table" $stretch.light_cpu.p95)" 0.7 1.5 1.1
 		count $?
-		judge "all campaigns' p95" "$(metric "$table" 3 $stretch.all.p95)" "$(better $stretch.all.p95)" 1.1
+		judge "all campaigns' p95" "$(metric "$table" 3 $stretch.all.p95)" "$(better "$table" $stretch.all.p95)" 1.1
 		count $?
-		judge "all campaigns' max" "$(metric "$table" 3 $stretch.all.max)" "$(better $stretch.all.max)" 1.1
+		judge "all campaigns' max" "$(metric "$table" 3 $stretch.all.max)" "$(better "$table" $stretch.all.max)" 1.1
 		count $?
 		judge "heavy users' p95 (top 10 %)" "$(metric "$table" 3 $stretch.heavy_cpu.p95)" \
-			"$(better $stretch.heavy_cpu.p95)" 1.25
+			"$(better "$table" $stretch.heavy_cpu.p95)" 1.25
 		count $?
 		awk -v ours="$(metric "$table" 3 utilization)" -v a="$(metric "$table" 1 utilization)" \
 			-v b="$(metric "$table" 2 utilization)" 'BEGIN {
