@@ -93,30 +93,31 @@ void add_usage(Usage *usage, const job_record_t *job, double billed_s, double tr
 			    static_cast<long double>(job->tres_alloc_cnt[i]) * tres_s;
 }
 
-// Charges `accrued_s` decayed seconds of the job's allocation (assoc and QOS locks held).
-void charge(const job_record_t *job, double accrued_s)
+// Charges `charged_s` decayed seconds of the job's allocation (assoc and QOS locks held).
+void charge(const job_record_t *job, double charged_s)
 {
-	if (accrued_s <= 0)
+	if (charged_s <= 0)
 		return;
 	double factor = 1;
 	if (job->qos_ptr && job->qos_ptr->usage_factor >= 0)
 		factor = job->qos_ptr->usage_factor;
-	const double tres_s = accrued_s * factor;
+	const double tres_s = charged_s * factor;
 	const double billed_s = billing_rate(job) * tres_s;
 	for (slurmdb_assoc_rec_t *assoc = job->assoc_ptr; assoc && assoc->usage;
 	     assoc = assoc->usage->parent_assoc_ptr)
-		add_usage(assoc->usage, job, billed_s, tres_s, accrued_s);
+		add_usage(assoc->usage, job, billed_s, tres_s, charged_s);
 	if (job->qos_ptr)
-		add_usage(job->qos_ptr->usage, job, billed_s, tres_s, accrued_s);
+		add_usage(job->qos_ptr->usage, job, billed_s, tres_s, charged_s);
 }
 
-// Seconds the job ran in (from, to], valued at `to`.
-double accrued_between(const job_record_t *job, time_t from, time_t to, const UsageDecay &decay)
+// Seconds the job ran in (from, to], valued at `to` as multifactor values them: all decayed over
+// the whole interval, so that sshare reads the same under both plugins.
+double charged_between(const job_record_t *job, time_t from, time_t to, const UsageDecay &decay)
 {
 	const time_t begin = std::max(from, job->start_time);
 	if (!job->start_time || to <= begin)
 		return 0;
-	return decay.accrued(static_cast<double>(to - begin));
+	return decay.period_charge(static_cast<double>(to - begin));
 }
 
 } // namespace
@@ -138,7 +139,7 @@ bool UsageAccounting::catch_up(time_t now)
 		ListIterator it = list_iterator_create(job_list);
 		while (auto *job = static_cast<job_record_t *>(list_next(it)))
 			if (IS_JOB_RUNNING(job))
-				charge(job, accrued_between(job, last, now, decay));
+				charge(job, charged_between(job, last, now, decay));
 		list_iterator_destroy(it);
 	}
 	// Reset after charging: the usage up to the boundary goes with the rest (at most one
@@ -163,7 +164,7 @@ void UsageAccounting::charge_job_end(job_record_t *job)
 	const time_t end = job->end_time ? job->end_time : time(nullptr);
 	const UsageDecay decay(slurm_conf.priority_decay_hl);
 	AssocLock usage(kWriteAssocQosUsage);
-	charge(job, accrued_between(job, last, end, decay));
+	charge(job, charged_between(job, last, end, decay));
 }
 
 void UsageAccounting::restore(const std::string &state_dir)

@@ -7,9 +7,11 @@ localcluster=$cluster_dir/localcluster
 plugin_dir=${PLUGIN_DIR:-/var/tmp/slurm-campaign/plugins}
 failures=0
 checks=0
+failed_checks=()
 
 fail() {
 	failures=$((failures + 1))
+	failed_checks+=("$*")
 	echo "  FAIL: $*"
 }
 pass() { echo "  ok: $*"; }
@@ -205,6 +207,8 @@ sched_stat() {
 plugin_errors() { grep -E 'error|fatal' "$(ctld_log)" | grep -E '(priority|sched)[/_]campaign' || true; }
 
 finish() {
+	# Failures again at the end: CI keeps only a test's last lines.
+	[ "$failures" -eq 0 ] || printf '  failed: %s\n' "${failed_checks[@]}"
 	echo "$(basename "$0" .sh): $checks checks, $failures failed"
 	[ "$failures" -eq 0 ]
 }

@@ -25,4 +25,11 @@ double UsageDecay::accrued(double elapsed_s) const
 	return -std::expm1(-elapsed_s * rate) / rate;
 }
 
+double UsageDecay::period_charge(double elapsed_s) const
+{
+	if (elapsed_s <= 0)
+		return 0;
+	return elapsed_s * factor(elapsed_s);
+}
+
 } // namespace campaign
