@@ -76,7 +76,10 @@ ParameterSchema core_parameter_schema()
 	             "OStrich shares scaled by each unit's past usage, decayed with this half-life "
 	             "(0: off)"),
 	     real("usage_weight", "1", 0, 1000,
-	          "how strongly usage scales a share: 2^(-usage_weight * usage / share)")});
+	          "how strongly usage scales a share: 2^(-usage_weight * usage / share)"),
+	     choice("work_estimate", "limit", {"limit", "recent"},
+	            "OStrich work of a job not yet ended: its limit, or its user's recent run "
+	            "times (mean of the last two, at least a minute, at most the limit)")});
 }
 
 std::string core_identity(const ParameterValues &values)
@@ -113,6 +116,7 @@ Result<CoreConfig> core_config_from(const ParameterValues &values)
 	config.limit_cap_s = values.integer("limit_cap_s");
 	config.usage_halflife_s = values.integer("usage_halflife_s");
 	config.usage_weight = values.real("usage_weight");
+	config.recent_work_estimate = values.text("work_estimate") == "recent";
 	config.text = core_identity(values);
 	return config;
 }

@@ -34,6 +34,7 @@ struct CoreConfig {
 	int64_t limit_cap_s = kDefaultLimitCapS;
 	int64_t usage_halflife_s = 0; // 0: shares do not depend on past usage
 	double usage_weight = 1;
+	bool recent_work_estimate = false; // work_estimate=recent: RuntimePredictor, not the limit
 	std::string text; // the core keys as given back by core_identity(), for save()
 };
 

@@ -132,9 +132,12 @@ void CampaignCore::resolve_job(Job &job)
 
 double CampaignCore::job_work_cpu_s(const Job &job) const
 {
+	const int64_t one_run_s = config_.recent_work_estimate
+	                              ? predictor_.predict(job.user_id, job.limit_s)
+	                              : job.limit_s;
 	const double length_s = job.state == JobState::Running
-	                            ? static_cast<double>(job.limit_s)
-	                            : static_cast<double>(job.limit_s) * job.tasks;
+	                            ? static_cast<double>(one_run_s)
+	                            : static_cast<double>(one_run_s) * job.tasks;
 	return length_s * job.billable;
 }
 
@@ -230,6 +233,10 @@ void CampaignCore::leave_campaign(Job &job, int64_t at_s, bool completed)
 		domains_[group.domain].busy_cpus -= job.billable;
 		const int64_t runtime_s = std::max<int64_t>(0, at_s - job.start_s);
 		change_counted_work(job, static_cast<double>(runtime_s) * job.billable);
+		if (config_.recent_work_estimate) {
+			predictor_.record(job.user_id, runtime_s, job.limit_s);
+			estimates_stale_ = true;
+		}
 		campaign.done++;
 		campaign.last_end_s = std::max(campaign.last_end_s, at_s);
 	} else {

@@ -8,6 +8,7 @@
 #include "model/job.h"
 #include "policy/campaign_report.h"
 #include "policy/faircamp_deadlines.h"
+#include "policy/runtime_predictor.h"
 #include "policy/virtual_schedule.h"
 #include "util/parameters.h"
 #include "util/result.h"
@@ -162,6 +163,7 @@ private:
 	Status set_unit_weight(uint32_t unit, double weight, int64_t now_s);
 	void charge_usage(const Job &job, int64_t end_s);
 	void apply_usage_shares(int64_t now_s);
+	void refresh_estimates();
 	struct CampaignKey; // ranking scratch, defined in campaign_core_rank.cc
 	struct SortRecord;
 	std::vector<CampaignKey> campaign_keys(std::vector<uint32_t> &live);
@@ -193,6 +195,8 @@ private:
 		int64_t at_s = 0;
 	};
 	std::unordered_map<uint32_t, UnitUsage> unit_usage_; // usage_halflife_s > 0 only
+	RuntimePredictor predictor_;                         // work_estimate=recent only
+	bool estimates_stale_ = false; // a run ended since pending jobs' estimates were made
 	std::priority_queue<Activation, std::vector<Activation>, std::greater<Activation>>
 	    activations_;
 };

@@ -198,12 +198,29 @@ CampaignRow CampaignCore::campaign_row(uint32_t slot, const CampaignKey &key) co
 	return row;
 }
 
+// work_estimate=recent: runs ended since the last ranking changed the predictions, so pending jobs
+// count their new estimates (a burst of short jobs with long limits shrinks in V as soon as its
+// first runs end, not only as each of its jobs starts).
+void CampaignCore::refresh_estimates()
+{
+	if (!config_.recent_work_estimate || !estimates_stale_)
+		return;
+	estimates_stale_ = false;
+	for (Job &job : jobs_) {
+		if (job.state != JobState::Pending)
+			continue;
+		if (const double work = job_work_cpu_s(job); work != job.counted_work_cpu_s)
+			change_counted_work(job, work);
+	}
+}
+
 Ranking CampaignCore::rank_unguarded(int64_t now_s, RankScope scope)
 {
 	advance(now_s);
 	for (uint32_t domain = 0; domain < domains_.size(); domain++)
 		advance_domain(domain, static_cast<double>(clock_s_));
 	apply_usage_shares(clock_s_); // from now on: V up to now ran with the shares it had
+	refresh_estimates();
 	retire_finished_campaigns(clock_s_);
 	std::vector<uint32_t> live;
 	const std::vector<CampaignKey> keys = campaign_keys(live);

@@ -23,10 +23,10 @@ public:
 	// Usage of one unit per second running over elapsed_s, as valued at the interval's end:
 	// the integral of 2^(-(T - t) / half-life) over [0, T] (T itself without decay).
 	double accrued(double elapsed_s) const;
-	// The same run as Slurm's priority/multifactor values it at each PriorityCalcPeriod pass and
-	// at job end: every second of the interval decayed over the whole interval,
-	// elapsed * 2^(-elapsed / half-life). A little below accrued() (1.2 % at a minute and a
-	// 30-minute half-life); the plugin charges so, for sshare to read as under multifactor.
+	// The same run as Slurm's priority/multifactor values it at each PriorityCalcPeriod pass
+	// and at job end: every second of the interval decayed over the whole interval, elapsed *
+	// 2^(-elapsed / half-life). A little below accrued() (1.2 % at a minute and a 30-minute
+	// half-life); the plugin charges so, for sshare to read as under multifactor.
 	double period_charge(double elapsed_s) const;
 	int64_t half_life_s() const { return half_life_s_; }
 

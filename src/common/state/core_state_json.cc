@@ -249,6 +249,14 @@ json_t *CoreStateCodec::Writer::all(const Core &core)
 		                                       real(entry->second.cpu_s),
 		                                       (json_int_t)entry->second.at_s));
 	json_object_set_new(out, "usage", usage);
+	json_t *recent = json_array();
+	for (const auto &entry : sorted(core.predictor_.users()))
+		json_array_append_new(recent, json_pack("[I,o,o,I]", (json_int_t)entry->first,
+		                                        real(entry->second.latest),
+		                                        real(entry->second.previous),
+		                                        (json_int_t)entry->second.runs));
+	json_object_set_new(out, "recent_runs", recent);
+	json_object_set_new(out, "recent_all_users", real(core.predictor_.all_users_fraction()));
 	json_t *activations = json_array();
 	auto heap = core.activations_;
 	for (; !heap.empty(); heap.pop())

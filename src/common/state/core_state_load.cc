@@ -237,6 +237,23 @@ void CoreStateCodec::Reader::registry(Core &core, const JsonReader &in)
 			    cpu_s, item.item(2).integer(kI64Min, kI64Max)};
 		}
 	}
+	if (in.has("recent_runs")) { // absent from states saved before work_estimate=recent
+		const JsonReader recent = in.field("recent_runs");
+		for (size_t index = 0; index < recent.size(); index++) {
+			const JsonReader item = recent.item(index);
+			require(item.size() == 4, item, "expected [user, latest, previous, runs]");
+			const double latest = item.item(1).real(), previous = item.item(2).real();
+			require(latest >= 0 && latest <= 1 && previous >= 0 && previous <= 1, item,
+			        "run fractions must lie in [0, 1]");
+			core.predictor_.restore(
+			    static_cast<uint32_t>(item.item(0).integer(0, kU32)),
+			    {latest, previous, static_cast<uint32_t>(item.item(3).integer(0, 2))});
+		}
+		const double all_users = in.field("recent_all_users").real();
+		require(all_users >= 0 && all_users <= 1, in.field("recent_all_users"),
+		        "run fraction must lie in [0, 1]");
+		core.predictor_.restore_all_users_fraction(all_users);
+	}
 	const JsonReader activations = in.field("activations");
 	for (size_t index = 0; index < activations.size(); index++) {
 		const JsonReader item = activations.item(index);

@@ -1,0 +1,35 @@
+// The recent-runs predictor of job run times (work_estimate=recent). No Slurm types.
+#include "policy/runtime_predictor.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace campaign
+{
+
+int64_t RuntimePredictor::predict(uint32_t user_id, int64_t limit_s) const
+{
+	const auto found = users_.find(user_id);
+	double fraction = all_users_;
+	if (found != users_.end() && found->second.runs > 0) {
+		const Recent &recent = found->second;
+		fraction = recent.runs == 1 ? recent.latest : (recent.latest + recent.previous) / 2;
+	}
+	const auto predicted_s = static_cast<int64_t>(std::ceil(fraction * static_cast<double>(limit_s)));
+	return std::min(limit_s, std::max(predicted_s, kFloorS));
+}
+
+void RuntimePredictor::record(uint32_t user_id, int64_t runtime_s, int64_t limit_s)
+{
+	if (limit_s <= 0)
+		return;
+	const double fraction =
+	    std::clamp(static_cast<double>(runtime_s) / static_cast<double>(limit_s), 0.0, 1.0);
+	Recent &recent = users_[user_id];
+	recent.previous = recent.latest;
+	recent.latest = fraction;
+	recent.runs = std::min<uint32_t>(2, recent.runs + 1);
+	all_users_ += kAllUsersWeight * (fraction - all_users_);
+}
+
+} // namespace campaign
