@@ -6,14 +6,15 @@
 #   light users' p95 bounded campaign stretch <= 0.7x where that baseline is above 1.5, else 1.1x
 #   (light: bottom half of users by CPU-seconds); all campaigns' p95 and max <= 1.1x; heavy users'
 #   (top 10 %) p95 <= 1.25x; utilization within 1 point.
-# Loads: the log's own only (campsim has no inter-arrival scaling yet). Campaigns are detected
-# once on the log (campsim's default), tau = 10 s.
+# Loads: LOADS, "log" (the log's own) and offered loads for campsim's --load (inter-arrival times
+# scaled; default "log 0.85 0.95"). Campaigns are detected once on the log (campsim's default) and
+# scored alike at every load, tau = 10 s.
 #
 #   bench/fairness_goal.sh [TRACE.swf.gz ...]      (default: the shared traces in TRACE_DIR)
 #
 # Env: BUILD_DIR ($repo/build), TRACE_DIR ($repo/data/traces), OUT (a directory kept for the
 # tables; default a temporary one), CANDIDATES ("POLICY[;PARAMETERS] ...", e.g.
-# "ostrich/per_campaign ostrich/conservative;usage_halflife_s=604800,usage_weight=3").
+# "ostrich/per_campaign ostrich/conservative;usage_halflife_s=604800,usage_weight=3"), LOADS.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$repo/build}
@@ -56,43 +57,51 @@ passes=0
 fails=0
 count() { if [ "$1" -eq 0 ]; then passes=$((passes + 1)); else fails=$((fails + 1)); fi; }
 candidates=("$default_policy" ${CANDIDATES:-})
+read -r -a loads <<<"${LOADS:-log 0.85 0.95}"
 for trace in "${traces[@]}"; do
-	name=$(basename "$trace" .swf.gz)
-	for index in "${!candidates[@]}"; do
-		candidate=${candidates[$index]}
-		policy=${candidate%%;*}
-		parameters=""
-		[[ $candidate == *";"* ]] && parameters=${candidate#*;}
-		dir=$out/$name/$index
-		mkdir -p "$dir"
-		if ! "$campsim" run --swf "$trace" --policy "fairshare/easy,fairtree/easy,$policy" \
-			${parameters:+--parameters "$parameters"} --out "$dir" >"$dir/log" 2>&1; then
-			echo "fairness_goal: campsim failed on $name (see $dir/log)" >&2
-			fails=$((fails + 1))
-			continue
+	for load in "${loads[@]}"; do
+		name=$(basename "$trace" .swf.gz)
+		load_option=()
+		if [ "$load" != log ]; then
+			name="$name@$load"
+			load_option=(--load "$load")
 		fi
-		table=$dir/comparison.txt
-		echo "== $name: $policy${parameters:+ ($parameters)} against fairshare/easy and fairtree/easy"
-		stretch=bounded_campaign_stretch
-		judge "light users' p95 (by CPU-seconds)" "$(metric "$table" 3 $stretch.light_cpu.p95)" \
-			"$(better "$table" $stretch.light_cpu.p95)" 0.7 1.5 1.1
-		count $?
-		judge "all campaigns' p95" "$(metric "$table" 3 $stretch.all.p95)" "$(better "$table" $stretch.all.p95)" 1.1
-		count $?
-		judge "all campaigns' max" "$(metric "$table" 3 $stretch.all.max)" "$(better "$table" $stretch.all.max)" 1.1
-		count $?
-		judge "heavy users' p95 (top 10 %)" "$(metric "$table" 3 $stretch.heavy_cpu.p95)" \
-			"$(better "$table" $stretch.heavy_cpu.p95)" 1.25
-		count $?
-		awk -v ours="$(metric "$table" 3 utilization)" -v a="$(metric "$table" 1 utilization)" \
-			-v b="$(metric "$table" 2 utilization)" 'BEGIN {
-			base = a > b ? a : b; points = 100 * (ours - base)
-			verdict = (points >= -1 && points <= 1) ? "PASS" : "FAIL"
-			printf "  %-34s ours %9.4f  fair-share %9.4f  %+5.1f points  goal within 1  %s\n",
-				"utilization", ours, base, points, verdict
-			exit verdict == "FAIL"
-		}'
-		count $?
+		for index in "${!candidates[@]}"; do
+			candidate=${candidates[$index]}
+			policy=${candidate%%;*}
+			parameters=""
+			[[ $candidate == *";"* ]] && parameters=${candidate#*;}
+			dir=$out/$name/$index
+			mkdir -p "$dir"
+			if ! "$campsim" run --swf "$trace" --policy "fairshare/easy,fairtree/easy,$policy" \
+				"${load_option[@]}" ${parameters:+--parameters "$parameters"} --out "$dir" >"$dir/log" 2>&1; then
+				echo "fairness_goal: campsim failed on $name (see $dir/log)" >&2
+				fails=$((fails + 1))
+				continue
+			fi
+			table=$dir/comparison.txt
+			echo "== $name: $policy${parameters:+ ($parameters)} against fairshare/easy and fairtree/easy"
+			stretch=bounded_campaign_stretch
+			judge "light users' p95 (by CPU-seconds)" "$(metric "$table" 3 $stretch.light_cpu.p95)" \
+				"$(better "$table" $stretch.light_cpu.p95)" 0.7 1.5 1.1
+			count $?
+			judge "all campaigns' p95" "$(metric "$table" 3 $stretch.all.p95)" "$(better "$table" $stretch.all.p95)" 1.1
+			count $?
+			judge "all campaigns' max" "$(metric "$table" 3 $stretch.all.max)" "$(better "$table" $stretch.all.max)" 1.1
+			count $?
+			judge "heavy users' p95 (top 10 %)" "$(metric "$table" 3 $stretch.heavy_cpu.p95)" \
+				"$(better "$table" $stretch.heavy_cpu.p95)" 1.25
+			count $?
+			awk -v ours="$(metric "$table" 3 utilization)" -v a="$(metric "$table" 1 utilization)" \
+				-v b="$(metric "$table" 2 utilization)" 'BEGIN {
+				base = a > b ? a : b; points = 100 * (ours - base)
+				verdict = (points >= -1 && points <= 1) ? "PASS" : "FAIL"
+				printf "  %-34s ours %9.4f  fair-share %9.4f  %+5.1f points  goal within 1  %s\n",
+					"utilization", ours, base, points, verdict
+				exit verdict == "FAIL"
+			}'
+			count $?
+		done
 	done
 done
 echo "fairness_goal: $passes PASS, $fails FAIL"

@@ -28,6 +28,12 @@ check "unknown backfill is named" fails_naming "'maybe'" run --generate faircamp
 check "unknown estimate is named" fails_naming "'guess'" run --generate faircamp-zipf --estimate guess
 check "missing value is named" fails_naming "--seed needs a value" run --generate faircamp-zipf --seed
 check "two workloads are refused" fails_naming "exactly one workload" run --generate faircamp-zipf --swf x.swf
+check "--load out of range is named" fails_naming "--load: '0'" run --generate faircamp-zipf --load 0
+check "--load with --dependencies is refused" fails_naming "option --load: not with --dependencies" \
+	run --swf x.swf --load 0.8 --dependencies
+check "--load of a closed-loop workload is refused" fails_naming "closed-loop" \
+	run --generate faircamp-zipf --users 2 --job-count 20 --load 0.8
+check "rank does not use --load" fails_naming "rank does not use --load" rank --swf x.swf --at 5 --load 0.8
 check "missing file is named" fails_naming "$work/absent.swf: cannot open" run --swf "$work/absent.swf"
 printf '1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n2 5 x 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n' >"$work/bad.swf"
 check "malformed SWF line names file and line" fails_naming "$work/bad.swf:2:" run --swf "$work/bad.swf" --cpus 4

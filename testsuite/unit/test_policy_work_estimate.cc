@@ -11,7 +11,7 @@ START_TEST(test_predictor_mean_of_last_two_runs)
 {
 	RuntimePredictor predictor;
 	ck_assert_int_eq(predictor.predict(7, 3600), 3600); // no run yet: the limit
-	predictor.record(7, 300, 3600);                      // 1/12 of its limit
+	predictor.record(7, 300, 3600);                     // 1/12 of its limit
 	ck_assert_int_eq(predictor.predict(7, 3600), 300);
 	ck_assert_int_eq(predictor.predict(7, 1200), 100); // the fraction, of this job's limit
 	predictor.record(7, 1800, 3600);
@@ -35,7 +35,8 @@ START_TEST(test_predictor_newcomer_gets_all_users_fraction)
 	ck_assert_double_eq_tol(predictor.all_users_fraction(), all_users, 1e-12);
 	ck_assert(all_users < 0.12);
 	const int64_t newcomer = predictor.predict(99, 36000);
-	ck_assert_msg(newcomer >= 3600 && newcomer <= 3600 * 1.2, "newcomer %lld", (long long)newcomer);
+	ck_assert_msg(newcomer >= 3600 && newcomer <= 3600 * 1.2, "newcomer %lld",
+	              (long long)newcomer);
 }
 END_TEST
 
@@ -98,7 +99,7 @@ START_TEST(test_work_corrected_at_the_end)
 	CampaignCore core = make_core("policy=ostrich,work_estimate=recent");
 	short_runs_long_limits(core);
 	ok(core.start(2, 100));
-	ok(core.end(2, 1900)); // ran 1800 s, predicted 60
+	ok(core.end(2, 1900));                           // ran 1800 s, predicted 60
 	ok(core.submit(job(4, 1, 1901, 4, 3600), 1901)); // a new campaign (threshold 0)
 	const Ranking ranking = core.rank(1901);
 	const double work = explain(ranking, 4).remaining_work_cpu_s;
@@ -134,13 +135,13 @@ START_TEST(test_recent_runs_survive_save_and_restore)
 	ck_assert_msg(restored.ok(), "%s", restored.ok() ? "" : restored.error().c_str());
 	const std::string saved_again = CoreStateCodec::save(restored.value());
 	ck_assert_str_eq(saved_again.c_str(), saved.c_str());
-	ck_assert_msg(saved.find("\"recent_runs\":[[1,") != std::string::npos, "%s",
-	              saved.c_str());
+	ck_assert_msg(saved.find("\"recent_runs\":[[1,") != std::string::npos, "%s", saved.c_str());
 	expect_near(explain(restored.value().rank(100), 2).key, explain(before, 2).key,
 	            "user 1's C~ after restore");
 	// Job 5 joins user 1's campaign with a minute of work as well: 480 / 2 CPUs.
 	ok(restored.value().submit(job(5, 1, 100, 4, 3600), 100));
-	expect_near(explain(restored.value().rank(100), 5).key, 100 + 240, "user 1's C~ with job 5");
+	expect_near(explain(restored.value().rank(100), 5).key, 100 + 240,
+	            "user 1's C~ with job 5");
 }
 END_TEST
 

@@ -15,7 +15,8 @@ int64_t RuntimePredictor::predict(uint32_t user_id, int64_t limit_s) const
 		const Recent &recent = found->second;
 		fraction = recent.runs == 1 ? recent.latest : (recent.latest + recent.previous) / 2;
 	}
-	const auto predicted_s = static_cast<int64_t>(std::ceil(fraction * static_cast<double>(limit_s)));
+	const auto predicted_s =
+	    static_cast<int64_t>(std::ceil(fraction * static_cast<double>(limit_s)));
 	return std::min(limit_s, std::max(predicted_s, kFloorS));
 }
 

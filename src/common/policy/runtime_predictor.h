@@ -17,8 +17,8 @@ namespace campaign
 class RuntimePredictor
 {
 public:
-	// A prediction below a minute (Slurm's smallest limit) is raised to it: a run that failed at
-	// once must not make its user's next jobs count as nothing.
+	// A prediction below a minute (Slurm's smallest limit) is raised to it: a run that failed
+	// at once must not make its user's next jobs count as nothing.
 	static constexpr int64_t kFloorS = 60;
 	// Weight of one run in the all-users average: about the last 50 runs count.
 	static constexpr double kAllUsersWeight = 0.02;

@@ -49,6 +49,11 @@ const char *campsim_usage()
 	       "                          or campaigns in generation order\n"
 	       "  --dependencies          trace replay: a job waits for the jobs of its campaign\n"
 	       "                          that ended in the log before its submission\n"
+	       "  --load X                trace replay: inter-arrival times scaled so that the\n"
+	       "                          offered load (run CPU-seconds over the machine's "
+	       "between\n"
+	       "                          the first and last submission) is X; campaigns scored\n"
+	       "                          as detected on the log\n"
 	       "  --split-downtimes S     trace replay: cut at downtimes of S seconds or more (no\n"
 	       "                          job running or submitted in the log), each piece alone\n"
 	       "reproduce NAME: faircamp-zipf, ostrich-profiles, lpc-egee\n"
@@ -243,6 +248,15 @@ const std::map<std::string, Setter> &setters()
 		     o.simulation.online_campaigns = v == "online";
 		     return ok_status();
 	     }},
+	    {"--load",
+	     [](auto &o, auto &option, auto &v) {
+		     auto load = number<double>(option, v);
+		     if (!load || !(load.value() > 0) || load.value() > 100)
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not an offered load in (0, 100]"});
+		     o.load = load.value();
+		     return ok_status();
+	     }},
 	    {"--split-downtimes",
 	     [](auto &o, auto &option, auto &v) {
 		     auto gap = number<int64_t>(option, v);
@@ -319,6 +333,10 @@ Status check_combinations(const CampsimOptions &options, const std::set<std::str
 	if (given.count("--threshold") && given.count("--window"))
 		return Error{
 		    "options --threshold and --window: give --threshold or --window, not both"};
+	if (given.count("--load") &&
+	    (given.count("--dependencies") || given.count("--split-downtimes")))
+		return Error{"option --load: not with --dependencies or --split-downtimes, which "
+		             "replay the log's own times"};
 	if (options.from_s && options.to_s && *options.from_s >= *options.to_s)
 		return Error{"options --from and --to: --from (" + std::to_string(*options.from_s) +
 		             ") is not before --to (" + std::to_string(*options.to_s) +

@@ -29,7 +29,8 @@ struct CampsimOptions {
 	std::optional<uint32_t> machine_cpus;
 	std::optional<int64_t> from_s, to_s;
 	bool lenient = false;
-	bool dependencies = false; // -> simulation.dependencies
+	bool dependencies = false;  // -> simulation.dependencies
+	std::optional<double> load; // run --load: inter-arrival times scaled to this offered load
 	// Policies.
 	std::vector<PolicyChoice> policies;
 	SimulationOptions simulation; // priority and backfill set per policy

@@ -6,6 +6,7 @@
 #include "report/plots.h"
 #include "report/progress_bar.h"
 #include "report/run_report.h"
+#include "workload/offered_load.h"
 
 #include <filesystem>
 #include <fstream>
@@ -128,6 +129,13 @@ int run_command(const CampsimOptions &options)
 	if (!loaded) {
 		std::fprintf(stderr, "campsim: %s\n", loaded.error().c_str());
 		return 1;
+	}
+	if (options.load) {
+		if (Status scaled = scale_to_load(loaded.value().workload, *options.load);
+		    !scaled) {
+			std::fprintf(stderr, "campsim: %s\n", scaled.error().c_str());
+			return 1;
+		}
 	}
 	const Workload &workload = loaded.value().workload;
 	print_input(workload);

@@ -20,6 +20,7 @@ struct SimJob {
 	int64_t runtime_s = 0;      // actual run time (>= 0)
 	int64_t limit_s = -1;       // requested time (-1 unknown: the estimate model decides)
 	int64_t trace_start_s = -1; // the log's own start (submit + wait); -1 unknown
+	int64_t log_submit_s = -1;  // the log's own submission when --load moved submit_s; -1: same
 	int32_t status = 1;         // SWF status: 1 done, 0 failed, 5 cancelled, -1 unknown
 	// Closed-loop workloads (the papers' generators): the job belongs to explicit campaign
 	// `campaign` (1, 2, ... over the workload; 0 = none) and is submitted when the user's
