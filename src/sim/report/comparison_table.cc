@@ -166,6 +166,9 @@ void add_group_rows(RowBuilder &rows)
 void add_machine_rows(RowBuilder &rows)
 {
 	rows.add("utilization", [](const RunMetrics &m) { return m.utilization; });
+	rows.add("makespan_s", [](const RunMetrics &m) {
+		return static_cast<double>(m.last_end_s - m.first_submit_s);
+	});
 	rows.add("scheduler.events", [](const RunMetrics &m) { return m.scheduler_events; });
 	rows.add("scheduler.cpu_s", [](const RunMetrics &m) { return m.scheduler_cpu_s; });
 	rows.add("scheduler.cpu_per_event_ms",

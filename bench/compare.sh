@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# The evaluation in one command (issue 12): every trace in a directory, at the log's own load and
+# at scaled offered loads, under a list of policies, in one table (compare.txt), one JSON file
+# (compare.json) and PNG plots (compare-<load>.png, with gnuplot): utilization, makespan, bounded
+# campaign stretch (flow over max(campaign lower bound, tau), tau = 10 s) p50 / p95 / max for all
+# campaigns, light users (bottom half by CPU-seconds, and by job count) and heavy users (top 10 %),
+# the p95 over users of each user's worst campaign, and plain campaign stretch; every line also
+# gives light users' and all campaigns' p95 as ours / fairshare and ours / fairtree.
+#
+#   bench/compare.sh [TRACE.swf[.gz] ...]      (default: every *.swf.gz in TRACE_DIR)
+#
+# Env: TRACE_DIR ($repo/data/traces), POLICIES (campsim --policy list; default below), LOADS
+# ("log 0.85 0.95": the log's own, then offered loads for campsim's --load, which scales
+# inter-arrival times; campaigns are detected once on the log and scored alike at every load),
+# PARAMETERS (--parameters for the core policies), CAMPSIM_ARGS (more campsim options, e.g. a
+# window: "--from 0 --to 864000"), OUT (default ./compare-out), BUILD_DIR ($repo/build) or CAMPSIM.
+# The baselines are campsim's fairshare and fairtree (Slurm's classic fair-share and Fair Tree,
+# 7-day half-life, doc/man/campsim.1); ratios are printed when the policy list holds them.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$repo/build}
+campsim=${CAMPSIM:-$build/src/sim/campsim}
+trace_dir=${TRACE_DIR:-$repo/data/traces}
+policies=${POLICIES:-fcfs/none,fairshare/easy,fairtree/easy,ostrich/conservative,ostrich/per_campaign,faircamp/per_campaign}
+read -r -a loads <<<"${LOADS:-log 0.85 0.95}"
+read -r -a extra <<<"${CAMPSIM_ARGS:-}"
+out=${OUT:-compare-out}
+[ -x "$campsim" ] || { echo "compare: $campsim not built (BUILD_DIR=$build)" >&2; exit 1; }
+traces=("$@")
+[ ${#traces[@]} -gt 0 ] || traces=("$trace_dir"/*.swf.gz)
+[ -e "${traces[0]}" ] || { echo "compare: no trace given or found in $trace_dir" >&2; exit 1; }
+mkdir -p "$out/runs"
+
+started=$(date +%s)
+for trace in "${traces[@]}"; do
+	name=$(basename "$trace")
+	name=${name%.gz}
+	name=${name%.swf}
+	for load in "${loads[@]}"; do
+		load_option=()
+		[ "$load" = log ] || load_option=(--load "$load")
+		dir=$out/runs/$name@$load
+		mkdir -p "$dir"
+		echo "compare: $name at load $load" >&2
+		"$campsim" run --swf "$trace" --policy "$policies" "${load_option[@]}" \
+			${PARAMETERS:+--parameters "$PARAMETERS"} "${extra[@]}" --out "$dir" >"$dir/campsim.txt" 2>&1 ||
+			{ echo "compare: campsim failed on $name at load $load (see $dir/campsim.txt)" >&2; exit 1; }
+	done
+done
+
+# One table, the JSON, and the gnuplot data from every run's comparison.csv.
+python3 - "$out" "${loads[@]}" <<'EOF'
+import csv, json, os, sys
+
+out, loads = sys.argv[1], sys.argv[2:]
+columns = [  # (header, metric)
+    ("util", "utilization"), ("makespan_s", "makespan_s"),
+    ("all50", "bounded_campaign_stretch.all.p50"), ("all95", "bounded_campaign_stretch.all.p95"),
+    ("allmax", "bounded_campaign_stretch.all.max"),
+    ("light50", "bounded_campaign_stretch.light_cpu.p50"),
+    ("light95", "bounded_campaign_stretch.light_cpu.p95"),
+    ("lightmax", "bounded_campaign_stretch.light_cpu.max"),
+    ("ljobs95", "bounded_campaign_stretch.light_jobs.p95"),
+    ("heavy50", "bounded_campaign_stretch.heavy_cpu.p50"),
+    ("heavy95", "bounded_campaign_stretch.heavy_cpu.p95"),
+    ("heavymax", "bounded_campaign_stretch.heavy_cpu.max"),
+    ("worst95", "bounded_campaign_stretch.all.user_worst.p95"),
+    ("plain95", "campaign_stretch.p95"),
+]
+runs = []
+for entry in sorted(os.listdir(os.path.join(out, "runs"))):
+    trace, _, load = entry.rpartition("@")
+    path = os.path.join(out, "runs", entry, "comparison.csv")
+    with open(path) as f:
+        rows = list(csv.reader(f))
+    policies = rows[0][1:]
+    values = {row[0]: row[1:] for row in rows[1:]}
+    for i, policy in enumerate(policies):
+        metrics = {}
+        for _, metric in columns:
+            text = values.get(metric, [""] * len(policies))[i]
+            metrics[metric] = float(text) if text not in ("", "nan") else None
+        runs.append({"trace": trace, "load": load, "policy": policy, "metrics": metrics})
+
+runs.sort(key=lambda r: (r["trace"], loads.index(r["load"]) if r["load"] in loads else len(loads)))
+
+
+def value(trace, load, policy, metric):
+    for run in runs:
+        if (run["trace"], run["load"], run["policy"]) == (trace, load, policy):
+            return run["metrics"][metric]
+    return None
+
+def baseline(run, prefix, metric):
+    policy = next((p for p in {r["policy"] for r in runs} if p.split("/")[0] == prefix), None)
+    base = value(run["trace"], run["load"], policy, metric) if policy else None
+    ours = run["metrics"][metric]
+    return ours / base if ours is not None and base else None
+
+light, allc = "bounded_campaign_stretch.light_cpu.p95", "bounded_campaign_stretch.all.p95"
+for run in runs:
+    run["ratios"] = {f"{name}_vs_{prefix}": baseline(run, prefix, metric)
+                     for name, metric in (("light95", light), ("all95", allc))
+                     for prefix in ("fairshare", "fairtree")}
+
+def cell(number, width):
+    if number is None:
+        return "-".rjust(width)
+    if abs(number) >= 10000:
+        return f"{number:.0f}".rjust(width)
+    return f"{number:.3g}".rjust(width)
+
+header = f"{'trace':<26} {'load':>5} {'policy':<22}" + "".join(f"{h:>11}" for h, _ in columns)
+header += "".join(f"{h:>9}" for h in ("l95/fs", "l95/ft", "a95/fs", "a95/ft"))
+lines = [header]
+for run in runs:
+    line = f"{run['trace'][:26]:<26} {run['load']:>5} {run['policy'][:22]:<22}"
+    line += "".join(cell(run["metrics"][m], 11) for _, m in columns)
+    line += "".join(cell(run["ratios"][k], 9) for k in
+                    ("light95_vs_fairshare", "light95_vs_fairtree", "all95_vs_fairshare",
+                     "all95_vs_fairtree"))
+    lines.append(line)
+legend = ("columns: bounded campaign stretch (tau 10 s) p50/p95/max of all campaigns (all), light "
+          "users by CPU-seconds (light) and by job count (ljobs), heavy users (heavy); worst95: p95 "
+          "over users of their worst campaign; plain95: plain campaign stretch p95; l95/fs: light "
+          "p95 ours / fairshare, ft: / fairtree; a95: all campaigns' p95")
+with open(os.path.join(out, "compare.txt"), "w") as f:
+    f.write("\n".join(lines) + "\n" + legend + "\n")
+with open(os.path.join(out, "compare.json"), "w") as f:
+    json.dump({"columns": dict(columns), "runs": runs}, f, indent=1)
+# gnuplot data: per load, light users' p95 against the better fair-share baseline, one row per
+# trace, one column per policy.
+policies = []
+for run in runs:
+    if run["policy"] not in policies:
+        policies.append(run["policy"])
+for load in loads:
+    traces = sorted({r["trace"] for r in runs if r["load"] == load})
+    with open(os.path.join(out, f"light95-{load}.dat"), "w") as f:
+        f.write("trace " + " ".join(p.replace(" ", "_") for p in policies) + "\n")
+        for trace in traces:
+            cells = []
+            for policy in policies:
+                run = next(r for r in runs if (r["trace"], r["load"], r["policy"]) == (trace, load, policy))
+                best = None
+                bases = [value(trace, load, p, light) for p in policies
+                         if p.split("/")[0] in ("fairshare", "fairtree")]
+                bases = [b for b in bases if b]
+                if bases and run["metrics"][light] is not None:
+                    best = run["metrics"][light] / min(bases)
+                cells.append("nan" if best is None else f"{best:.4f}")
+            f.write(trace.split("-")[0] + " " + " ".join(cells) + "\n")
+print("\n".join(lines))
+print(legend)
+EOF
+
+if command -v gnuplot >/dev/null; then
+	for load in "${loads[@]}"; do
+		(cd "$out" && gnuplot -e "set terminal pngcairo size 900,500 noenhanced font 'Sans,10';
+			set output 'compare-$load.png';
+			set title \"light users' p95 bounded campaign stretch / the better fair-share (load $load)\";
+			set style data histograms; set style histogram clustered gap 1; set style fill solid 0.8;
+			set key outside right; set logscale y; set yrange [0.1:*]; set grid ytics; set xtics nomirror;
+			plot for [i=2:*] 'light95-$load.dat' using i:xtic(1) title columnhead(i), 1 with lines lc 'black' dt 2 notitle, 0.7 with lines lc 'red' dt 3 title 'goal 0.7'" \
+			2>"gnuplot-$load.log") || echo "compare: gnuplot failed for load $load (see $out/gnuplot-$load.log)" >&2
+	done
+else
+	echo "compare: gnuplot not found (install gnuplot-nox): no PNG plots" >&2
+fi
+echo "compare: $out/compare.txt, $out/compare.json, PNG per load; $(($(date +%s) - started)) s" >&2

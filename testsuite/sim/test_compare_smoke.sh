@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Smoke test of the evaluation command, bench/compare.sh (the full run on the shared traces is a
+# documented command outside CI): four days of SDSC-SP2 at the log's load and at 0.9, three
+# policies. One table line per trace, load and policy; the JSON holds the same runs with the
+# ratios against the baselines; the scaled run says by how much it scaled; a PNG per load where
+# gnuplot is installed. CAMPSIM is set by make check.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+campsim=${CAMPSIM:-../../build/src/sim/campsim}
+case $campsim in /*) ;; *) campsim=$PWD/$campsim ;; esac
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+source "$here/../cluster/lib.sh" # check, finish
+
+compare() {
+	CAMPSIM=$campsim OUT=$work/out LOADS="log 0.9" POLICIES="fairshare/easy,fairtree/easy,ostrich/conservative" \
+		CAMPSIM_ARGS="--from 1428000 --to 1773600" \
+		bash "$here/../../bench/compare.sh" "$here/../../data/traces/SDSC-SP2-1998-4.2-cln.swf.gz" >"$work/stdout" 2>"$work/stderr"
+}
+check "compare.sh runs" compare
+cat "$work/stdout" | head -8
+lines() { grep -c "^SDSC-SP2-1998-4.2-cln" "$work/out/compare.txt"; }
+check_equal "one table line per load and policy" 6 "$(lines)"
+json_check() {
+	python3 - "$work/out/compare.json" <<'PY'
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+assert len(runs) == 6, len(runs)
+for run in runs:
+    if run["policy"] == "fairshare/easy":
+        assert abs(run["ratios"]["light95_vs_fairshare"] - 1) < 1e-9, run
+    assert run["metrics"]["utilization"] > 0 and run["metrics"]["makespan_s"] > 0, run
+PY
+}
+check "compare.json holds the six runs, fair-share against itself 1" json_check
+check "the 0.9 run was scaled" grep -q -- "--load 0.9: inter-arrival times scaled by" \
+	"$work/out/runs/SDSC-SP2-1998-4.2-cln@0.9/campsim.txt"
+if command -v gnuplot >/dev/null; then
+	check "a PNG per load" test -s "$work/out/compare-log.png" -a -s "$work/out/compare-0.9.png"
+fi
+finish
