@@ -79,7 +79,11 @@ ParameterSchema core_parameter_schema()
 	          "how strongly usage scales a share: 2^(-usage_weight * usage / share)"),
 	     choice("work_estimate", "limit", {"limit", "recent"},
 	            "OStrich work of a job not yet ended: its limit, or its user's recent run "
-	            "times (mean of the last two, at least a minute, at most the limit)")});
+	            "times (mean of the last two, at least a minute, at most the limit)"),
+	     choice("overdue", "keep", {"keep", "clamp", "share"},
+	            "OStrich key of a campaign behind in V: kept (first if past), or at least now + "
+	            "its pending work over the partition's CPUs (clamp) or over its fair share "
+	            "of them (share)")});
 }
 
 std::string core_identity(const ParameterValues &values)
@@ -117,6 +121,10 @@ Result<CoreConfig> core_config_from(const ParameterValues &values)
 	config.usage_halflife_s = values.integer("usage_halflife_s");
 	config.usage_weight = values.real("usage_weight");
 	config.recent_work_estimate = values.text("work_estimate") == "recent";
+	const std::string &overdue = values.text("overdue");
+	config.overdue = overdue == "clamp"   ? CoreConfig::Overdue::Clamp
+	                 : overdue == "share" ? CoreConfig::Overdue::Share
+	                                      : CoreConfig::Overdue::Keep;
 	config.text = core_identity(values);
 	return config;
 }

@@ -35,6 +35,8 @@ struct CoreConfig {
 	int64_t usage_halflife_s = 0; // 0: shares do not depend on past usage
 	double usage_weight = 1;
 	bool recent_work_estimate = false; // work_estimate=recent: RuntimePredictor, not the limit
+	enum class Overdue : uint8_t { Keep, Clamp, Share };
+	Overdue overdue = Overdue::Keep; // OStrich key of a campaign late in V (overdue=)
 	std::string text; // the core keys as given back by core_identity(), for save()
 };
 

@@ -167,6 +167,7 @@ private:
 	struct CampaignKey; // ranking scratch, defined in campaign_core_rank.cc
 	struct SortRecord;
 	std::vector<CampaignKey> campaign_keys(std::vector<uint32_t> &live);
+	void clamp_overdue_keys(std::vector<CampaignKey> &keys) const;
 	std::vector<SortRecord> sorted_records(const std::vector<CampaignKey> &keys) const;
 	static bool before(const SortRecord &a, const SortRecord &b);
 	JobExplanation explain(const Job &job, const CampaignKey &key) const;

@@ -77,6 +77,34 @@ void CampaignCore::retire_finished_campaigns(int64_t now_s)
 	}
 }
 
+// overdue=clamp: a campaign cannot complete before now + its pending work on all of its partition's
+// CPUs, so its key is at least that. A campaign already late in V then no longer outranks every
+// campaign that can still complete in time (the heavy user's days-late campaign that took the
+// machine from light users for hours in KTH-SP2, doc/fairness-results.md). overdue=share: at least
+// now + its pending work on its fair share of the CPUs (as if it were submitted now).
+void CampaignCore::clamp_overdue_keys(std::vector<CampaignKey> &keys) const
+{
+	std::vector<double> pending_work(campaigns_.size(), 0);
+	for (const Job &job : jobs_)
+		if (job.state == JobState::Pending)
+			pending_work[job.campaign_slot] += job.counted_work_cpu_s;
+	const auto now = static_cast<double>(clock_s_);
+	for (uint32_t slot = 0; slot < campaigns_.size(); slot++) {
+		if (campaigns_[slot].id == 0 || pending_work[slot] <= 0)
+			continue;
+		const Domain &domain = domains_[groups_[campaigns_[slot].group].domain];
+		double cpus = projection_capacity(domain);
+		if (config_.overdue == CoreConfig::Overdue::Share)
+			cpus /= std::max<uint32_t>(1, domain.active_groups);
+		const double soonest = now + pending_work[slot] / cpus;
+		// Never later than C~ plus the campaign's own fair flow: a key fixed in time, so a
+		// large campaign is not starved by a stream of smaller ones.
+		const double fair_flow = keys[slot].key - static_cast<double>(campaigns_[slot].first_eligible_s);
+		const double latest = keys[slot].key + std::max(0.0, fair_flow);
+		keys[slot].key = std::max(keys[slot].key, std::min(soonest, latest));
+	}
+}
+
 // Keys of every live campaign (indexed by slot) and their rank among campaigns.
 std::vector<CampaignCore::CampaignKey> CampaignCore::campaign_keys(std::vector<uint32_t> &live)
 {
@@ -93,9 +121,12 @@ std::vector<CampaignCore::CampaignKey> CampaignCore::campaign_keys(std::vector<u
 		key.key = view.finish_s;
 		key.waiting = !view.started;
 	};
-	if (config_.policy == PolicyKind::Ostrich)
+	if (config_.policy == PolicyKind::Ostrich) {
 		for (const Domain &domain : domains_)
 			domain.schedule.project(projection_capacity(domain), take_view);
+		if (config_.overdue != CoreConfig::Overdue::Keep)
+			clamp_overdue_keys(keys);
+	}
 	if (config_.policy == PolicyKind::FairCamp)
 		for (const uint32_t slot : live) {
 			keys[slot].deadline_s = deadlines_.deadline_s(campaigns_[slot].id);

@@ -1,0 +1,107 @@
+// overdue=clamp|share: a campaign whose completion in V is already past (its user waited while V
+// served it) ranks by the soonest it could still complete, now + its pending work on all CPUs
+// (clamp) or on its fair share of them (share), but never later than C~ plus its own fair flow
+// (no starvation); keep (the default, the thesis) ranks it by C~, first.
+#include "core_fixtures.h"
+
+using namespace campaign_test;
+
+namespace
+{
+
+// 4 CPUs. User 1 submits 10 jobs of 4 CPUs x 1000 s at t = 0; V completes them at t = 10,000 (its
+// fair flow: 10,000 s), but none has started by `now_s`, when user 2 submits one job of 4 CPUs x
+// 100 s.
+Ranking late_campaign_and_a_newcomer(const std::string &parameters, int64_t now_s = 12000)
+{
+	CampaignCore core = make_core(parameters);
+	ok(core.capacity({"p", 4, std::nullopt, std::nullopt}, 0));
+	for (uint32_t id = 1; id <= 10; id++)
+		ok(core.submit(job(id, 1, 0, 4, 1000), 0));
+	ok(core.submit(job(11, 2, now_s, 4, 100), now_s));
+	return core.rank(now_s);
+}
+
+} // namespace
+
+START_TEST(test_keep_ranks_the_late_campaign_first)
+{
+	const Ranking ranking = late_campaign_and_a_newcomer("policy=ostrich");
+	expect_near(explain(ranking, 1).key, 10000, "user 1's C~ (past)");
+	ck_assert_uint_eq(ranking.order.front(), 1);
+	ck_assert_uint_eq(ranking.order.back(), 11);
+}
+END_TEST
+
+START_TEST(test_clamp_ranks_it_by_the_soonest_completion)
+{
+	const Ranking ranking = late_campaign_and_a_newcomer("policy=ostrich,overdue=clamp");
+	// 40,000 CPU-seconds pending on 4 CPUs: not before 22,000, but at most 10,000 + 10,000.
+	// User 2: 12,000 + 400 / 4.
+	expect_near(explain(ranking, 1).key, 20000, "user 1's key");
+	expect_near(explain(ranking, 11).key, 12100, "user 2's C~");
+	ck_assert_uint_eq(ranking.order.front(), 11);
+}
+END_TEST
+
+// User 1: four jobs of 4 CPUs x 1000 s at t = 0, two of which ran over [0, 1000]; V completes
+// the campaign at 4,000 (bound 8,000). At 4,500 user 2 submits: 8,000 CPU-seconds are pending.
+Ranking half_run_campaign(const std::string &parameters)
+{
+	CampaignCore core = make_core(parameters);
+	ok(core.capacity({"p", 4, std::nullopt, std::nullopt}, 0));
+	for (uint32_t id = 1; id <= 4; id++)
+		ok(core.submit(job(id, 1, 0, 4, 1000), 0));
+	ok(core.start(1, 0));
+	ok(core.end(1, 1000));
+	ok(core.start(2, 1000));
+	ok(core.end(2, 2000));
+	ok(core.submit(job(5, 2, 4500, 4, 100), 4500));
+	return core.rank(4500);
+}
+
+START_TEST(test_clamp_and_share_differ_by_the_share)
+{
+	// clamp: 4,500 + 8,000 / 4 CPUs; share: 4,500 + 8,000 / 2 CPUs (two users), bounded at 8,000.
+	expect_near(explain(half_run_campaign("policy=ostrich,overdue=clamp"), 3).key, 6500, "clamp");
+	expect_near(explain(half_run_campaign("policy=ostrich,overdue=share"), 3).key, 8000, "share");
+	expect_near(explain(half_run_campaign("policy=ostrich"), 3).key, 4000, "keep");
+}
+END_TEST
+
+// Late by more than its own fair flow, the campaign is first again: no starvation.
+START_TEST(test_bound_ends_the_postponement)
+{
+	const Ranking ranking = late_campaign_and_a_newcomer("policy=ostrich,overdue=share", 20001);
+	expect_near(explain(ranking, 1).key, 20000, "user 1's key");
+	ck_assert_uint_eq(ranking.order.front(), 1);
+}
+END_TEST
+
+// A campaign on time in V keeps its C~: the clamp only binds when V is ahead of what can still run.
+START_TEST(test_clamp_leaves_campaigns_on_time)
+{
+	CampaignCore core = make_core("policy=ostrich,overdue=clamp");
+	ok(core.capacity({"p", 4, std::nullopt, std::nullopt}, 0));
+	ok(core.submit(job(1, 1, 0, 4, 1000), 0));
+	ok(core.submit(job(2, 2, 0, 4, 500), 0));
+	const Ranking ranking = core.rank(0);
+	// Two users on 4 CPUs, 2 CPUs each (the projection keeps the current share): 2000 / 2 and
+	// 4000 / 2. The clamp would give 500 and 1000.
+	expect_near(explain(ranking, 2).key, 1000, "user 2's C~");
+	expect_near(explain(ranking, 1).key, 2000, "user 1's C~");
+}
+END_TEST
+
+int main()
+{
+	Suite *suite = suite_create("policy_overdue");
+	TCase *tc = tcase_create("overdue");
+	tcase_add_test(tc, test_keep_ranks_the_late_campaign_first);
+	tcase_add_test(tc, test_clamp_ranks_it_by_the_soonest_completion);
+	tcase_add_test(tc, test_clamp_and_share_differ_by_the_share);
+	tcase_add_test(tc, test_bound_ends_the_postponement);
+	tcase_add_test(tc, test_clamp_leaves_campaigns_on_time);
+	suite_add_tcase(suite, tc);
+	return run_suite(suite);
+}
