@@ -90,7 +90,10 @@ void CampaignCore::clamp_overdue_keys(std::vector<CampaignKey> &keys) const
 			pending_work[job.campaign_slot] += job.counted_work_cpu_s;
 	const auto now = static_cast<double>(clock_s_);
 	for (uint32_t slot = 0; slot < campaigns_.size(); slot++) {
-		if (campaigns_[slot].id == 0 || pending_work[slot] <= 0)
+		// Only a campaign V has served further than the real schedule ran: one V has not
+		// started is not late, and its projected C~ moves with time (so would a bound on it).
+		const VirtualView &view = keys[slot].view;
+		if (campaigns_[slot].id == 0 || !view.started || view.remaining_cpu_s >= pending_work[slot])
 			continue;
 		const Domain &domain = domains_[groups_[campaigns_[slot].group].domain];
 		double cpus = projection_capacity(domain);
