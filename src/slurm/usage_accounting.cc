@@ -6,12 +6,15 @@
 #include "ctld_lock.h"
 #include "runtime/state_file.h"
 
+#include "policy/fair_tree.h"
 #include "policy/usage_decay.h"
 #include "policy/usage_reset.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <unordered_map>
+#include <vector>
 
 namespace campaign::slurm
 {
@@ -120,6 +123,49 @@ double charged_between(const job_record_t *job, time_t from, time_t to, const Us
 	return decay.period_charge(static_cast<double>(to - begin));
 }
 
+// sshare -l's LevelFS, FairShare and EffectvUsage as Fair Tree (Slurm's default, and what sshare
+// shows unless PriorityFlags=NO_FAIR_TREE) gives them, from the usage just charged (assoc lock
+// held). Fairshare=parent counts as one share.
+void update_fair_tree()
+{
+	if (!assoc_mgr_assoc_list)
+		return;
+	std::vector<slurmdb_assoc_rec_t *> assocs;
+	std::unordered_map<const slurmdb_assoc_rec_t *, uint32_t> index;
+	ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
+	while (auto *assoc = static_cast<slurmdb_assoc_rec_t *>(list_next(it)))
+		if (assoc->usage) {
+			index.emplace(assoc, static_cast<uint32_t>(assocs.size()));
+			assocs.push_back(assoc);
+		}
+	list_iterator_destroy(it);
+	std::vector<FairTreeNode> nodes(assocs.size());
+	uint32_t roots = 0;
+	for (uint32_t i = 0; i < assocs.size(); i++) {
+		const slurmdb_assoc_rec_t *assoc = assocs[i];
+		nodes[i].shares = assoc->shares_raw == SLURMDB_FS_USE_PARENT
+		                      ? 1.0
+		                      : static_cast<double>(assoc->shares_raw);
+		nodes[i].usage = static_cast<double>(assoc->usage->usage_raw);
+		nodes[i].user = assoc->user != nullptr;
+		const auto parent = index.find(assoc->usage->parent_assoc_ptr);
+		if (parent != index.end())
+			nodes[i].parent = parent->second;
+		else
+			roots++;
+	}
+	if (roots != 1)
+		return; // not one tree (assoc_mgr still loading): leave the values as they are
+	const FairTreeValues values = fair_tree(nodes);
+	for (uint32_t i = 0; i < assocs.size(); i++) {
+		slurmdb_assoc_usage_t *usage = assocs[i]->usage;
+		usage->level_fs = static_cast<long double>(values.level_fs[i]);
+		usage->usage_efctv = static_cast<long double>(values.effective_usage[i]);
+		if (nodes[i].user)
+			usage->fs_factor = values.fair_share[i];
+	}
+}
+
 } // namespace
 
 bool UsageAccounting::catch_up(time_t now)
@@ -152,6 +198,7 @@ bool UsageAccounting::catch_up(time_t now)
 		info("priority/campaign: association and QOS usage reset "
 		     "(PriorityUsageResetPeriod)");
 	}
+	update_fair_tree();
 	last_ran_ = now;
 	return true;
 }
@@ -193,7 +240,10 @@ void set_association_usage(slurmdb_assoc_rec_t *assoc)
 	const slurmdb_assoc_rec_t *root = assoc_mgr_root_assoc;
 	const long double total = root && root->usage ? root->usage->usage_raw : 0;
 	assoc->usage->usage_norm = total > 0 ? assoc->usage->usage_raw / total : 0;
-	assoc->usage->usage_efctv = assoc->usage->usage_norm;
+	// Fair Tree's effective usage: over the parent's (its children's sum), as update_fair_tree.
+	const slurmdb_assoc_rec_t *parent = assoc->usage->parent_assoc_ptr;
+	const long double siblings = parent && parent->usage ? parent->usage->usage_raw : total;
+	assoc->usage->usage_efctv = siblings > 0 ? assoc->usage->usage_raw / siblings : 0;
 }
 
 } // namespace campaign::slurm

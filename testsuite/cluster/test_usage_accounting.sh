@@ -6,7 +6,8 @@
 # holds camp4's next job with AssocGrpCPUMinutesLimit under ours (fails when usage is not charged:
 # before this, RawUsage stayed 0 under priority/campaign), and the usage survives a clean slurmctld
 # restart and decays on; PriorityUsageResetPeriod=NOW clears it at reconfiguration, as under
-# multifactor.
+# multifactor. sshare -l's Fair Tree columns (FairShare, LevelFS, EffectvUsage) agree with
+# multifactor's.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -92,6 +93,33 @@ for pair in $pairs; do
 	check "RawUsage of ${pair%%:*} ${pair#*:} as of $(at_time "$common"): ours $ours (${ours_raw[$pair]}), multifactor's $mf (${theirs_raw[$pair]}) (within 2 %)" \
 		within_2_percent "$ours" "$mf"
 done
+
+echo "== sshare -l: Fair Tree's FairShare, LevelFS and EffectvUsage, as under multifactor"
+# Both clusters rank the same associations by the same usage ratios, so each user's FairShare (a
+# rank over the user count) is the same, and LevelFS and EffectvUsage agree within 2 % (or are
+# both infinite: no usage). Before, FairShare and LevelFS read 0 for everyone under ours.
+fair_tree_row() { # user account [command prefix...]: effectvusage|fairshare|levelfs
+	local user=$1 account=$2
+	shift 2
+	"$@" sshare -n -P -a -l -o account,user,effectvusage,fairshare,levelfs 2>/dev/null |
+		awk -F'|' -v u="$user" -v a="$account" '{ gsub(/^ +/, "", $1) } $1 == a && $2 == u { print $3 "|" $4 "|" $5 }'
+}
+agree() { # ours theirs: equal, both infinite, or within 2 %
+	awk -v a="$1" -v b="$2" 'BEGIN { if (a == b) exit 0; if (a ~ /inf/ || b ~ /inf/) exit 1
+		exit !(b > 0 && a / b > 0.98 && a / b < 1.02) }'
+}
+for pair in camp1:physics camp2:physics camp3:physics camp4:physics camp5:biology :biology; do
+	ours_row=$(fair_tree_row "${pair%%:*}" "${pair#*:}") theirs_row=$(fair_tree_row "${pair%%:*}" "${pair#*:}" theirs)
+	IFS='|' read -r ours_eff ours_fs ours_lfs <<<"$ours_row"
+	IFS='|' read -r mf_eff mf_fs mf_lfs <<<"$theirs_row"
+	if [ -n "${pair%%:*}" ]; then
+		check_equal "FairShare of ${pair%%:*} ${pair#*:} (ours, multifactor's)" "$mf_fs" "$ours_fs"
+	fi
+	check "LevelFS of ${pair%%:*} ${pair#*:}: ours $ours_lfs, multifactor's $mf_lfs" agree "$ours_lfs" "$mf_lfs"
+	check "EffectvUsage of ${pair%%:*} ${pair#*:}: ours $ours_eff, multifactor's $mf_eff" agree "$ours_eff" "$mf_eff"
+done
+nonzero_fair_share() { awk -F'|' '{ exit !($2 > 0) }' <<<"$(fair_tree_row camp1 physics)"; }
+check "camp1's FairShare under ours is not 0" nonzero_fair_share
 
 echo "== GrpTRESMins budgets, an association's and a QOS's, are spent by our charges"
 check "camp4's first job (2 CPUs x 100 s) completed" job_completed "$budget"

@@ -62,9 +62,12 @@ Ranking half_run_campaign(const std::string &parameters)
 
 START_TEST(test_clamp_and_share_differ_by_the_share)
 {
-	// clamp: 4,500 + 8,000 / 4 CPUs; share: 4,500 + 8,000 / 2 CPUs (two users), bounded at 8,000.
-	expect_near(explain(half_run_campaign("policy=ostrich,overdue=clamp"), 3).key, 6500, "clamp");
-	expect_near(explain(half_run_campaign("policy=ostrich,overdue=share"), 3).key, 8000, "share");
+	// clamp: 4,500 + 8,000 / 4 CPUs; share: 4,500 + 8,000 / 2 CPUs (two users), bounded at
+	// 8,000.
+	expect_near(explain(half_run_campaign("policy=ostrich,overdue=clamp"), 3).key, 6500,
+	            "clamp");
+	expect_near(explain(half_run_campaign("policy=ostrich,overdue=share"), 3).key, 8000,
+	            "share");
 	expect_near(explain(half_run_campaign("policy=ostrich"), 3).key, 4000, "keep");
 }
 END_TEST

@@ -80,10 +80,11 @@ ParameterSchema core_parameter_schema()
 	     choice("work_estimate", "limit", {"limit", "recent"},
 	            "OStrich work of a job not yet ended: its limit, or its user's recent run "
 	            "times (mean of the last two, at least a minute, at most the limit)"),
-	     choice("overdue", "keep", {"keep", "clamp", "share"},
-	            "OStrich key of a campaign behind in V: kept (first if past), or at least now + "
-	            "its pending work over the partition's CPUs (clamp) or over its fair share "
-	            "of them (share)")});
+	     choice(
+	         "overdue", "keep", {"keep", "clamp", "share"},
+	         "OStrich key of a campaign behind in V: kept (first if past), or at least now + "
+	         "its pending work over the partition's CPUs (clamp) or over its fair share "
+	         "of them (share)")});
 }
 
 std::string core_identity(const ParameterValues &values)

@@ -91,9 +91,11 @@ void CampaignCore::clamp_overdue_keys(std::vector<CampaignKey> &keys) const
 	const auto now = static_cast<double>(clock_s_);
 	for (uint32_t slot = 0; slot < campaigns_.size(); slot++) {
 		// Only a campaign V has served further than the real schedule ran: one V has not
-		// started is not late, and its projected C~ moves with time (so would a bound on it).
+		// started is not late, and its projected C~ moves with time (so would a bound on
+		// it).
 		const VirtualView &view = keys[slot].view;
-		if (campaigns_[slot].id == 0 || !view.started || view.remaining_cpu_s >= pending_work[slot])
+		if (campaigns_[slot].id == 0 || !view.started ||
+		    view.remaining_cpu_s >= pending_work[slot])
 			continue;
 		const Domain &domain = domains_[groups_[campaigns_[slot].group].domain];
 		double cpus = projection_capacity(domain);
@@ -102,7 +104,8 @@ void CampaignCore::clamp_overdue_keys(std::vector<CampaignKey> &keys) const
 		const double soonest = now + pending_work[slot] / cpus;
 		// Never later than C~ plus the campaign's own fair flow: a key fixed in time, so a
 		// large campaign is not starved by a stream of smaller ones.
-		const double fair_flow = keys[slot].key - static_cast<double>(campaigns_[slot].first_eligible_s);
+		const double fair_flow =
+		    keys[slot].key - static_cast<double>(campaigns_[slot].first_eligible_s);
 		const double latest = keys[slot].key + std::max(0.0, fair_flow);
 		keys[slot].key = std::max(keys[slot].key, std::min(soonest, latest));
 	}

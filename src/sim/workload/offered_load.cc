@@ -59,7 +59,8 @@ Status scale_to_load(Workload &workload, double target)
 	for (SimJob &job : workload.jobs) {
 		if (job.log_submit_s < 0)
 			job.log_submit_s = job.submit_s;
-		job.submit_s = first_s + std::llround(static_cast<double>(job.submit_s - first_s) * factor);
+		job.submit_s =
+		    first_s + std::llround(static_cast<double>(job.submit_s - first_s) * factor);
 	}
 	char note[200];
 	std::snprintf(note, sizeof note,
