@@ -2,6 +2,8 @@
 // factors follow Slurm's documentation, cited at each formula. No Slurm types.
 #include "engine/fair_share_priority.h"
 
+#include "policy/fair_tree.h"
+
 #include "policy/usage_decay.h"
 
 #include <algorithm>
@@ -170,91 +172,26 @@ void FairSharePriority::compute_classic_factors()
 	}
 }
 
-// Level fairshare LF = S / U (fair_tree.html, "Level Fairshare Calculation"): S = shares
-// normalized among siblings, U = usage / the parent's usage. No usage: U = 0, LF = infinity
-// (Slurm's _calc_assoc_fs: "U can be 0. The result is infinity, a valid value").
-static double level_fairshare(double share, double usage, double parent_usage)
-{
-	const double normalized = parent_usage > 0 ? usage / parent_usage : 0.0;
-	if (normalized <= 0)
-		return std::numeric_limits<double>::infinity();
-	return share / normalized;
-}
-
-// Fair Tree (fair_tree.html, "Algorithm", "Ties"): root -> accounts -> users. Siblings are
-// sorted by LF, highest first, and visited depth first; users are ranked in that order, the
-// first getting rank n = the number of user associations, F = rank / n. Ties: sibling users
-// with the same LF get the same rank; sibling accounts with the same LF have their children
-// merged before descending. Equal shares at each level (accounts and users seen so far).
+// Fair Tree (fair_tree.html) by the core's implementation (policy/fair_tree.h), the one that also
+// gives sshare's FairShare under priority/campaign: root -> accounts -> users, equal shares at
+// each level (the accounts and users seen so far).
 void FairSharePriority::compute_fair_tree_factors()
 {
-	std::vector<double> account_usage(accounts_.size(), 0.0);
-	double total_usage = 0;
-	for (const Association &association : associations_) {
-		account_usage[association.account] += association.usage_cpu_s;
-		total_usage += association.usage_cpu_s;
+	std::vector<FairTreeNode> nodes(1 + accounts_.size() + associations_.size());
+	nodes[0].usage = 0; // the root's usage is not used: it has no siblings
+	for (uint32_t account = 0; account < accounts_.size(); account++)
+		nodes[1 + account].parent = 0;
+	const size_t first_user = 1 + accounts_.size();
+	for (size_t i = 0; i < associations_.size(); i++) {
+		FairTreeNode &node = nodes[first_user + i];
+		node.user = true;
+		node.usage = associations_[i].usage_cpu_s;
+		node.parent = 1 + associations_[i].account;
+		nodes[node.parent].usage += node.usage;
 	}
-	const double account_share =
-	    1.0 / static_cast<double>(std::max<size_t>(accounts_.size(), 1));
-	std::vector<double> account_level(accounts_.size());
-	std::vector<uint32_t> order(accounts_.size());
-	for (uint32_t account = 0; account < accounts_.size(); account++) {
-		account_level[account] =
-		    level_fairshare(account_share, account_usage[account], total_usage);
-		order[account] = account;
-	}
-	std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-		if (account_level[a] != account_level[b])
-			return account_level[a] > account_level[b];
-		return a < b;
-	});
-	uint32_t rank = static_cast<uint32_t>(associations_.size());
-	uint32_t rank_no_ties = rank;
-	for (size_t first = 0; first < order.size();) {
-		size_t last = first; // the run of accounts tied with `first`: merged
-		std::vector<uint32_t> merged;
-		for (; last < order.size() &&
-		       account_level[order[last]] == account_level[order[first]];
-		     last++) {
-			const std::vector<uint32_t> &users = accounts_[order[last]].associations;
-			merged.insert(merged.end(), users.begin(), users.end());
-		}
-		rank_fair_tree_users(merged, account_usage, rank, rank_no_ties);
-		first = last;
-	}
-}
-
-// One level of users (possibly the merged children of tied accounts), ranked as Slurm's
-// _calc_tree_fs does: a user not tied with the previous sibling takes the rank it would have
-// without ties; every user consumes one rank.
-void FairSharePriority::rank_fair_tree_users(std::vector<uint32_t> &associations,
-                                             const std::vector<double> &account_usage,
-                                             uint32_t &rank, uint32_t &rank_no_ties)
-{
-	std::vector<double> level(associations.size());
-	for (size_t i = 0; i < associations.size(); i++) {
-		const Association &association = associations_[associations[i]];
-		const double share =
-		    1.0 / static_cast<double>(accounts_[association.account].associations.size());
-		level[i] = level_fairshare(share, association.usage_cpu_s,
-		                           account_usage[association.account]);
-	}
-	std::vector<size_t> order(associations.size());
-	for (size_t i = 0; i < order.size(); i++)
-		order[i] = i;
-	std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-		if (level[a] != level[b])
-			return level[a] > level[b];
-		return associations[a] < associations[b];
-	});
-	const double user_count = static_cast<double>(associations_.size());
-	for (size_t i = 0; i < order.size(); i++) {
-		const bool tied = i > 0 && level[order[i]] == level[order[i - 1]];
-		if (!tied)
-			rank = rank_no_ties;
-		associations_[associations[order[i]]].factor = rank / user_count;
-		rank_no_ties--;
-	}
+	const FairTreeValues values = fair_tree(nodes);
+	for (size_t i = 0; i < associations_.size(); i++)
+		associations_[i].factor = values.fair_share[first_user + i];
 }
 
 // ---- priorities and ranking -----------------------------------------------------------------

@@ -96,9 +96,6 @@ private:
 	void run_pass(int64_t now_s);
 	void compute_classic_factors();
 	void compute_fair_tree_factors();
-	void rank_fair_tree_users(std::vector<uint32_t> &associations,
-	                          const std::vector<double> &account_usage, uint32_t &rank,
-	                          uint32_t &rank_no_ties);
 	double job_priority(const JobRecord &record, int64_t now_s) const;
 	bool ranks_before(uint32_t a, uint32_t b) const;
 	void refresh_ranking(bool full_sort);
