@@ -29,9 +29,9 @@ FairTreeNode user(uint32_t parent, double shares, double usage)
 // (no usage: infinite) before u1 (0.5 / 1).
 START_TEST(test_level_fairshare_orders_the_walk)
 {
-	const std::vector<FairTreeNode> nodes = {
-	    account(kRoot, 1, 110), account(0, 60, 100), account(0, 40, 10),
-	    user(1, 1, 100),        user(1, 1, 0),       user(2, 1, 10)};
+	const std::vector<FairTreeNode> nodes = {account(kRoot, 1, 110), account(0, 60, 100),
+	                                         account(0, 40, 10),     user(1, 1, 100),
+	                                         user(1, 1, 0),          user(2, 1, 10)};
 	const FairTreeValues values = fair_tree(nodes);
 	ck_assert_double_eq_tol(values.level_fs[1], 0.6 / (100.0 / 110), 1e-12);
 	ck_assert_double_eq_tol(values.level_fs[2], 0.4 / (10.0 / 110), 1e-12);
@@ -48,8 +48,8 @@ END_TEST
 // Sibling users with the same LF share a rank; the next user comes after both.
 START_TEST(test_tied_users_share_a_rank)
 {
-	const std::vector<FairTreeNode> nodes = {account(kRoot, 1, 10), user(0, 1, 0), user(0, 1, 0),
-	                                         user(0, 1, 10)};
+	const std::vector<FairTreeNode> nodes = {account(kRoot, 1, 10), user(0, 1, 0),
+	                                         user(0, 1, 0), user(0, 1, 10)};
 	const FairTreeValues values = fair_tree(nodes);
 	ck_assert_double_eq_tol(values.fair_share[1], 1.0, 1e-12);
 	ck_assert_double_eq_tol(values.fair_share[2], 1.0, 1e-12);
@@ -83,16 +83,17 @@ START_TEST(test_tied_accounts_are_merged)
 	                                         user(2, 1, 1),         user(2, 1, 9)};
 	const FairTreeValues values = fair_tree(nodes);
 	ck_assert_double_eq_tol(values.level_fs[1], values.level_fs[2], 1e-12);
-	ck_assert_double_eq_tol(values.fair_share[4], 1.0, 1e-12);      // b1
-	ck_assert_double_eq_tol(values.fair_share[3], 2.0 / 3, 1e-12);  // a1
-	ck_assert_double_eq_tol(values.fair_share[5], 1.0 / 3, 1e-12);  // b2
+	ck_assert_double_eq_tol(values.fair_share[4], 1.0, 1e-12);     // b1
+	ck_assert_double_eq_tol(values.fair_share[3], 2.0 / 3, 1e-12); // a1
+	ck_assert_double_eq_tol(values.fair_share[5], 1.0 / 3, 1e-12); // b2
 }
 END_TEST
 
 // No shares: LF 0, last.
 START_TEST(test_no_shares_ranks_last)
 {
-	const std::vector<FairTreeNode> nodes = {account(kRoot, 1, 5), user(0, 0, 0), user(0, 1, 5)};
+	const std::vector<FairTreeNode> nodes = {account(kRoot, 1, 5), user(0, 0, 0),
+	                                         user(0, 1, 5)};
 	const FairTreeValues values = fair_tree(nodes);
 	ck_assert_double_eq_tol(values.level_fs[1], 0, 1e-12);
 	ck_assert_double_eq_tol(values.fair_share[2], 1.0, 1e-12);

@@ -20,8 +20,8 @@ public:
 				children_[nodes[i].parent].push_back(i);
 			else
 				root_ = i;
-		users_ = static_cast<uint32_t>(
-		    std::count_if(nodes.begin(), nodes.end(), [](const auto &n) { return n.user; }));
+		users_ = static_cast<uint32_t>(std::count_if(nodes.begin(), nodes.end(),
+		                                             [](const auto &n) { return n.user; }));
 		rank_ = users_;
 	}
 
@@ -62,11 +62,11 @@ private:
 		});
 		for (size_t first = 0; first < siblings.size();) {
 			size_t last = first;
-			while (last < siblings.size() &&
-			       values_.level_fs[siblings[last]] == values_.level_fs[siblings[first]])
+			while (last < siblings.size() && values_.level_fs[siblings[last]] ==
+			                                     values_.level_fs[siblings[first]])
 				last++;
-			// One group of equal LF: the accounts' children merged and walked first, then the
-			// users, at the rank the group started with.
+			// One group of equal LF: the accounts' children merged and walked first,
+			// then the users, at the rank the group started with.
 			const uint32_t group_rank = rank_;
 			std::vector<uint32_t> merged;
 			uint32_t tied_users = 0;
@@ -75,14 +75,16 @@ private:
 				if (nodes_[node].user)
 					tied_users++;
 				else
-					merged.insert(merged.end(), children_[node].begin(), children_[node].end());
+					merged.insert(merged.end(), children_[node].begin(),
+					              children_[node].end());
 			}
 			if (!merged.empty())
 				descend(std::move(merged));
 			for (size_t i = first; i < last; i++)
 				if (nodes_[siblings[i]].user)
 					values_.fair_share[siblings[i]] =
-					    static_cast<double>(group_rank) / static_cast<double>(users_);
+					    static_cast<double>(group_rank) /
+					    static_cast<double>(users_);
 			rank_ -= std::min(rank_, tied_users);
 			first = last;
 		}

@@ -25,9 +25,9 @@ struct FairTreeNode {
 };
 
 struct FairTreeValues {
-	std::vector<double> level_fs;       // per node (root: 0); +infinity without usage
+	std::vector<double> level_fs;        // per node (root: 0); +infinity without usage
 	std::vector<double> effective_usage; // usage over the parent's children's (root: 1)
-	std::vector<double> fair_share;     // per node; users only, accounts 0
+	std::vector<double> fair_share;      // per node; users only, accounts 0
 };
 
 // Nodes in any order; exactly one node without a parent (the root).
