@@ -5,6 +5,7 @@
 #include "engine/downtime_split.h"
 #include "engine/shared_campaigns.h"
 #include "engine/simulation.h"
+#include "sim_job_fixture.h"
 
 using namespace campaign::sim;
 
@@ -13,14 +14,7 @@ namespace
 
 SimJob job(uint64_t id, uint32_t user, int64_t submit_s, uint32_t cpus, int64_t runtime_s)
 {
-	SimJob made;
-	made.id = id;
-	made.user = user;
-	made.submit_s = submit_s;
-	made.cpus = cpus;
-	made.runtime_s = runtime_s;
-	made.limit_s = runtime_s;
-	return made;
+	return sim_job(id, user, submit_s, cpus, runtime_s);
 }
 
 // m = 4. A (2 CPUs, 0-10) leaves 2 CPUs free; X (3 CPUs) cannot start before 10 and holds

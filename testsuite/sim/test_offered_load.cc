@@ -1,6 +1,7 @@
 // campsim run --load: the offered load of a trace, the scaling of its inter-arrival times to a
 // target load, and the campaigns scored, which stay those of the log at every load.
 #include "check_main.h"
+#include "sim_job_fixture.h"
 
 #include "engine/estimates.h"
 #include "engine/shared_campaigns.h"
@@ -12,14 +13,10 @@ using namespace campaign::sim;
 namespace
 {
 
+// The log started every job at its submission.
 SimJob trace_job(uint64_t id, uint32_t user, int64_t submit_s, uint32_t cpus, int64_t runtime_s)
 {
-	SimJob job;
-	job.id = id;
-	job.user = user;
-	job.submit_s = submit_s;
-	job.cpus = cpus;
-	job.runtime_s = runtime_s;
+	SimJob job = sim_job(id, user, submit_s, cpus, runtime_s);
 	job.trace_start_s = submit_s;
 	return job;
 }
