@@ -8,7 +8,8 @@
 namespace campaign::sim
 {
 
-inline SimJob sim_job(uint64_t id, uint32_t user, int64_t submit_s, uint32_t cpus, int64_t runtime_s)
+inline SimJob sim_job(uint64_t id, uint32_t user, int64_t submit_s, uint32_t cpus,
+                      int64_t runtime_s)
 {
 	SimJob made;
 	made.id = id;
