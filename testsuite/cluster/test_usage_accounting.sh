@@ -2,7 +2,7 @@
 # Usage accounting parity: the same workload on two clusters side by side, one with Slurm's
 # priority/multifactor and one with priority/campaign, each with its own slurmdbd and MariaDB.
 # Each association's RawUsage (sshare) under ours is within 2 % of multifactor's: billing weights,
-# a QOS UsageFactor, a job that ends early, decay with a short half-life. A GrpTRESMins budget then
+# a QOS UsageFactor, a job that ends early, GPUs (per-TRES usage), decay with a short half-life. A GrpTRESMins budget then
 # holds camp4's next job with AssocGrpCPUMinutesLimit under ours (fails when usage is not charged:
 # before this, RawUsage stayed 0 under priority/campaign), and the usage survives a clean slurmctld
 # restart and decays on; PriorityUsageResetPeriod=NOW clears it at reconfiguration, as under
@@ -15,7 +15,7 @@ base=${CLUSTER_PORT_BASE:-17800}
 ours_dir=${CLUSTER_DIR:-/var/tmp/slurm-campaign/cluster}
 theirs_dir=$ours_dir-multifactor
 theirs_port=$((base + 300))
-common=(--nodes 2 --cpus 4 --accounting --fresh-db
+common=(--nodes 2 --cpus 5 --gpus 2 --accounting --fresh-db
 	--conf "PriorityCalcPeriod=1" --conf "PriorityDecayHalfLife=00:30:00"
 	--conf "PartitionName=billed Nodes=ALL MaxTime=INFINITE State=UP TRESBillingWeights=CPU=2.0")
 theirs() { SLURM_CONF=$theirs_dir/etc/slurm.conf "$@"; }
@@ -39,12 +39,14 @@ done
 sacctmgr -i modify user camp4 set GrpTRESMins=cpu=3 >/dev/null
 
 # The workload, submitted to both at the same moment: camp1 2 CPUs 100 s in "billed" (CPU=2.0),
-# camp2 1 CPU 100 s under QOS double, camp5 3 CPUs that end after 40 s of a 10-minute limit, and
-# camp4 2 CPUs 100 s: 200 CPU-seconds, over its budget once charged.
+# camp2 1 CPU 100 s under QOS double, camp5 3 CPUs that end after 40 s of a 10-minute limit,
+# camp3 1 CPU and 2 GPUs for 100 s, and camp4 2 CPUs 100 s: 200 CPU-seconds, over its budget once
+# charged.
 workload() { # command prefix
 	"$@" sbatch --uid=camp1 --parsable -o /dev/null -D /tmp -p billed -n 2 -t 5 --wrap "sleep 100"
 	"$@" sbatch --uid=camp2 --parsable -o /dev/null -D /tmp -p batch -n 1 -t 5 --qos=double --wrap "sleep 100"
 	"$@" sbatch --uid=camp5 --parsable -o /dev/null -D /tmp -p batch -n 3 -t 10 --wrap "sleep 40"
+	"$@" sbatch --uid=camp3 --parsable -o /dev/null -D /tmp -p batch -n 1 --gres=gpu:2 -t 5 --wrap "sleep 100"
 	"$@" sbatch --uid=camp4 --parsable -o /dev/null -D /tmp -p batch -n 2 -t 5 --wrap "sleep 100"
 }
 budget=$(workload env | tail -n 1)
@@ -75,7 +77,7 @@ theirs_last_pass() { # multifactor packs it as a big-endian 64-bit time
 decayed_to() { # value from to: the value decayed from one time to a later one (30-minute half-life)
 	awk -v v="$1" -v f="$2" -v t="$3" 'BEGIN { printf "%.1f", v * 2 ^ (-(t - f) / 1800) }'
 }
-pairs="camp1:physics camp2:physics camp4:physics camp5:biology :physics :biology"
+pairs="camp1:physics camp2:physics camp3:physics camp4:physics camp5:biology :physics :biology"
 for attempt in 1 2 3 4 5; do # a pass between the reads: read again
 	ours_pass=$(ours_last_pass) theirs_pass=$(theirs_last_pass)
 	declare -A ours_raw=() theirs_raw=()
@@ -93,6 +95,19 @@ for pair in $pairs; do
 	check "RawUsage of ${pair%%:*} ${pair#*:} as of $(at_time "$common"): ours $ours (${ours_raw[$pair]}), multifactor's $mf (${theirs_raw[$pair]}) (within 2 %)" \
 		within_2_percent "$ours" "$mf"
 done
+
+echo "== per-TRES usage: camp3's GPUs (sshare -l GrpTRESRaw gres/gpu)"
+gpu_usage() { # user account [command prefix...]
+	local user=$1 account=$2
+	shift 2
+	"$@" sshare -n -P -a -l -o account,user,grptresraw 2>/dev/null |
+		awk -F'|' -v u="$user" -v a="$account" '{ gsub(/^ +/, "", $1) } $1 == a && $2 == u {
+			n = split($3, items, ","); for (i = 1; i <= n; i++) if (items[i] ~ /^gres\/gpu=/) { sub(/.*=/, "", items[i]); print items[i] } }'
+}
+ours_gpu=$(gpu_usage camp3 physics) theirs_gpu=$(gpu_usage camp3 physics theirs)
+# GrpTRESRaw is in TRES-minutes: 2 GPUs for 100 s, decayed a little.
+check "camp3's gres/gpu usage: ours $ours_gpu, multifactor's $theirs_gpu (within 2 % as of their passes, about 3.3 GPU-minutes)" \
+	awk -v a="$ours_gpu" -v b="$theirs_gpu" 'BEGIN { exit !(b > 2.5 && b < 3.5 && a / b > 0.96 && a / b < 1.04) }'
 
 echo "== sshare -l: Fair Tree's FairShare, LevelFS and EffectvUsage, as under multifactor"
 # Both clusters rank the same associations by the same usage ratios, so each user's FairShare (a
