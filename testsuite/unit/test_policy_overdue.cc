@@ -1,6 +1,6 @@
 // overdue=clamp|share: a campaign whose completion in V is already past (its user waited while V
 // served it) ranks by the soonest it could still complete, now + its pending work on all CPUs
-// (clamp) or on its fair share of them (share), but never later than C~ plus its own fair flow
+// (clamp) or on its fair share of them (share), but never later than C~ plus its own time in V (C~ - s~)
 // (no starvation); keep (the default, the thesis) ranks it by C~, first.
 #include "core_fixtures.h"
 
@@ -10,7 +10,7 @@ namespace
 {
 
 // 4 CPUs. User 1 submits 10 jobs of 4 CPUs x 1000 s at t = 0; V completes them at t = 10,000 (its
-// fair flow: 10,000 s), but none has started by `now_s`, when user 2 submits one job of 4 CPUs x
+// time in V: 10,000 s), but none has started by `now_s`, when user 2 submits one job of 4 CPUs x
 // 100 s.
 Ranking late_campaign_and_a_newcomer(const std::string &parameters, int64_t now_s = 12000)
 {
@@ -72,7 +72,7 @@ START_TEST(test_clamp_and_share_differ_by_the_share)
 }
 END_TEST
 
-// Late by more than its own fair flow, the campaign is first again: no starvation.
+// Late by more than its own time in V, the campaign is first again: no starvation.
 START_TEST(test_bound_ends_the_postponement)
 {
 	const Ranking ranking = late_campaign_and_a_newcomer("policy=ostrich,overdue=share", 20001);
