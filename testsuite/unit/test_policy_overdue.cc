@@ -1,7 +1,7 @@
 // overdue=clamp|share: a campaign whose completion in V is already past (its user waited while V
 // served it) ranks by the soonest it could still complete, now + its pending work on all CPUs
-// (clamp) or on its fair share of them (share), but never later than C~ plus its own time in V (C~ - s~)
-// (no starvation); keep (the default, the thesis) ranks it by C~, first.
+// (clamp) or on its fair share of them (share), but never later than C~ plus its own time in V (C~
+// - s~) (no starvation); keep (the default, the thesis) ranks it by C~, first.
 #include "core_fixtures.h"
 
 using namespace campaign_test;

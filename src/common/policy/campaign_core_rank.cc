@@ -102,9 +102,10 @@ void CampaignCore::clamp_overdue_keys(std::vector<CampaignKey> &keys) const
 		if (config_.overdue == CoreConfig::Overdue::Share)
 			cpus /= std::max<uint32_t>(1, domain.active_groups);
 		const double soonest = now + pending_work[slot] / cpus;
-		// Never later than C~ plus the campaign's own time in V (C~ - s~): a key fixed in time,
-		// so a large campaign is not starved by a stream of smaller ones. (Not the time since it
-		// was submitted: that includes its wait behind its user's earlier campaigns in V.)
+		// Never later than C~ plus the campaign's own time in V (C~ - s~): a key fixed in
+		// time, so a large campaign is not starved by a stream of smaller ones. (Not the
+		// time since it was submitted: that includes its wait behind its user's earlier
+		// campaigns in V.)
 		const double in_v = view.finish_s - view.start_s;
 		const double latest = keys[slot].key + std::max(0.0, in_v);
 		keys[slot].key = std::max(keys[slot].key, std::min(soonest, latest));
