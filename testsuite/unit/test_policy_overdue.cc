@@ -81,6 +81,24 @@ START_TEST(test_bound_ends_the_postponement)
 }
 END_TEST
 
+// The bound is fixed when the campaign is first postponed: a job of its user that joins later
+// moves its C~ and its time in V, not the bound.
+START_TEST(test_bound_fixed_when_first_postponed)
+{
+	CampaignCore core = make_core("policy=ostrich,overdue=share");
+	ok(core.capacity({"p", 4, std::nullopt, std::nullopt}, 0));
+	for (uint32_t id = 1; id <= 10; id++)
+		ok(core.submit(job(id, 1, 0, 4, 1000), 0));
+	ok(core.submit(job(11, 2, 12000, 4, 100), 12000));
+	expect_near(explain(core.rank(12000), 1).key, 20000, "user 1's key when first postponed");
+	ok(core.submit(job(12, 1, 12001, 4, 100), 12001)); // joins user 1's open campaign
+	const Ranking later = core.rank(12001);
+	ck_assert_msg(explain(later, 12).campaign_id == explain(later, 1).campaign_id,
+	              "job 12 joined user 1's campaign");
+	expect_near(explain(later, 1).key, 20000, "user 1's key after the join");
+}
+END_TEST
+
 // A campaign on time in V keeps its C~: the clamp only binds when V is ahead of what can still run.
 START_TEST(test_clamp_leaves_campaigns_on_time)
 {
@@ -104,6 +122,7 @@ int main()
 	tcase_add_test(tc, test_clamp_ranks_it_by_the_soonest_completion);
 	tcase_add_test(tc, test_clamp_and_share_differ_by_the_share);
 	tcase_add_test(tc, test_bound_ends_the_postponement);
+	tcase_add_test(tc, test_bound_fixed_when_first_postponed);
 	tcase_add_test(tc, test_clamp_leaves_campaigns_on_time);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);

@@ -105,6 +105,8 @@ private:
 		double work_cpu_s = 0;
 		int64_t last_end_s = kNoTime;
 		int64_t longest_job_s = 0;
+		double postponed_until_s =
+		    0; // overdue=clamp|share: the bound, fixed when first set
 	};
 	struct Group {
 		uint32_t unit = 0, domain = 0, user_id = 0, account = 0;
@@ -167,7 +169,7 @@ private:
 	struct CampaignKey; // ranking scratch, defined in campaign_core_rank.cc
 	struct SortRecord;
 	std::vector<CampaignKey> campaign_keys(std::vector<uint32_t> &live);
-	void clamp_overdue_keys(std::vector<CampaignKey> &keys) const;
+	void clamp_overdue_keys(std::vector<CampaignKey> &keys);
 	std::vector<SortRecord> sorted_records(const std::vector<CampaignKey> &keys) const;
 	static bool before(const SortRecord &a, const SortRecord &b);
 	JobExplanation explain(const Job &job, const CampaignKey &key) const;

@@ -82,7 +82,7 @@ void CampaignCore::retire_finished_campaigns(int64_t now_s)
 // campaign that can still complete in time (the heavy user's days-late campaign that took the
 // machine from light users for hours in KTH-SP2, doc/fairness-results.md). overdue=share: at least
 // now + its pending work on its fair share of the CPUs (as if it were submitted now).
-void CampaignCore::clamp_overdue_keys(std::vector<CampaignKey> &keys) const
+void CampaignCore::clamp_overdue_keys(std::vector<CampaignKey> &keys)
 {
 	std::vector<double> pending_work(campaigns_.size(), 0);
 	for (const Job &job : jobs_)
@@ -102,12 +102,15 @@ void CampaignCore::clamp_overdue_keys(std::vector<CampaignKey> &keys) const
 		if (config_.overdue == CoreConfig::Overdue::Share)
 			cpus /= std::max<uint32_t>(1, domain.active_groups);
 		const double soonest = now + pending_work[slot] / cpus;
-		// Never later than C~ plus the campaign's own time in V (C~ - s~): a key fixed in
-		// time, so a large campaign is not starved by a stream of smaller ones. (Not the
-		// time since it was submitted: that includes its wait behind its user's earlier
-		// campaigns in V.)
-		const double in_v = view.finish_s - view.start_s;
-		const double latest = keys[slot].key + std::max(0.0, in_v);
+		// Never later than C~ plus the campaign's own time in V (C~ - s~), both as they
+		// were when it was first postponed: a key fixed in time, so a large campaign is not
+		// starved by a stream of smaller ones, even while its user's new jobs join it and
+		// move its C~.
+		Campaign &campaign = campaigns_[slot];
+		if (campaign.postponed_until_s <= 0)
+			campaign.postponed_until_s =
+			    keys[slot].key + std::max(0.0, view.finish_s - view.start_s);
+		const double latest = std::max(keys[slot].key, campaign.postponed_until_s);
 		keys[slot].key = std::max(keys[slot].key, std::min(soonest, latest));
 	}
 }
