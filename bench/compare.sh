@@ -13,7 +13,10 @@
 # ("log 0.85 0.95": the log's own, then offered loads for campsim's --load, which scales
 # inter-arrival times; campaigns are detected once on the log and scored alike at every load),
 # PARAMETERS (--parameters for the core policies), CAMPSIM_ARGS (more campsim options, e.g. a
-# window: "--from 0 --to 864000"), OUT (default ./compare-out), BUILD_DIR ($repo/build) or CAMPSIM.
+# window: "--from 0 --to 864000"), SYNTHETIC (campsim generators, e.g. "ostrich-profiles
+# faircamp-zipf": run for every seed in SEEDS, default "1 2 3 4 5", with SYNTHETIC_ARGS such as
+# "--users 20 --job-count 10000"; the table gives their p95 lines as mean +- the 95 % interval,
+# Student's t over the seeds), OUT (default ./compare-out), BUILD_DIR ($repo/build) or CAMPSIM.
 # The baselines are campsim's fairshare and fairtree (Slurm's classic fair-share and Fair Tree,
 # 7-day half-life, doc/man/campsim.1); ratios are printed when the policy list holds them.
 set -euo pipefail
@@ -26,13 +29,19 @@ read -r -a loads <<<"${LOADS:-log 0.85 0.95}"
 read -r -a extra <<<"${CAMPSIM_ARGS:-}"
 out=${OUT:-compare-out}
 [ -x "$campsim" ] || { echo "compare: $campsim not built (BUILD_DIR=$build)" >&2; exit 1; }
+read -r -a synthetic <<<"${SYNTHETIC:-}"
+read -r -a seeds <<<"${SEEDS:-1 2 3 4 5}"
+read -r -a synthetic_args <<<"${SYNTHETIC_ARGS:-}"
 traces=("$@")
-[ ${#traces[@]} -gt 0 ] || traces=("$trace_dir"/*.swf.gz)
-[ -e "${traces[0]}" ] || { echo "compare: no trace given or found in $trace_dir" >&2; exit 1; }
-mkdir -p "$out/runs"
+if [ ${#traces[@]} -eq 0 ]; then
+	for trace in "$trace_dir"/*.swf.gz; do [ -e "$trace" ] && traces+=("$trace"); done
+fi
+[ ${#traces[@]} -gt 0 ] || [ ${#synthetic[@]} -gt 0 ] ||
+	{ echo "compare: no trace given or found in $trace_dir, and no SYNTHETIC workload" >&2; exit 1; }
+mkdir -p "$out/runs" "$out/synthetic"
 
 started=$(date +%s)
-for trace in "${traces[@]}"; do
+for trace in "${traces[@]+"${traces[@]}"}"; do
 	name=$(basename "$trace")
 	name=${name%.gz}
 	name=${name%.swf}
@@ -45,6 +54,18 @@ for trace in "${traces[@]}"; do
 		"$campsim" run --swf "$trace" --policy "$policies" "${load_option[@]}" \
 			${PARAMETERS:+--parameters "$PARAMETERS"} "${extra[@]}" --out "$dir" >"$dir/campsim.txt" 2>&1 ||
 			{ echo "compare: campsim failed on $name at load $load (see $dir/campsim.txt)" >&2; exit 1; }
+	done
+done
+
+# Synthetic workloads (closed loop, the log's load does not apply): every seed, for intervals.
+for generator in "${synthetic[@]+"${synthetic[@]}"}"; do
+	for seed in "${seeds[@]}"; do
+		dir=$out/synthetic/$generator@$seed
+		mkdir -p "$dir"
+		echo "compare: $generator seed $seed" >&2
+		"$campsim" run --generate "$generator" --seed "$seed" --policy "$policies" "${synthetic_args[@]}" \
+			${PARAMETERS:+--parameters "$PARAMETERS"} --out "$dir" >"$dir/campsim.txt" 2>&1 ||
+			{ echo "compare: campsim failed on $generator seed $seed (see $dir/campsim.txt)" >&2; exit 1; }
 	done
 done
 
@@ -67,20 +88,24 @@ columns = [  # (header, metric)
     ("worst95", "bounded_campaign_stretch.all.user_worst.p95"),
     ("plain95", "campaign_stretch.p95"),
 ]
-runs = []
-for entry in sorted(os.listdir(os.path.join(out, "runs"))):
-    trace, _, load = entry.rpartition("@")
-    path = os.path.join(out, "runs", entry, "comparison.csv")
-    with open(path) as f:
-        rows = list(csv.reader(f))
-    policies = rows[0][1:]
-    values = {row[0]: row[1:] for row in rows[1:]}
-    for i, policy in enumerate(policies):
-        metrics = {}
-        for _, metric in columns:
-            text = values.get(metric, [""] * len(policies))[i]
-            metrics[metric] = float(text) if text not in ("", "nan") else None
-        runs.append({"trace": trace, "load": load, "policy": policy, "metrics": metrics})
+def read_runs(folder):
+    """Every policy's metrics of every run in out/folder/<name>@<load or seed>."""
+    found = []
+    for entry in sorted(os.listdir(os.path.join(out, folder))):
+        trace, _, load = entry.rpartition("@")
+        with open(os.path.join(out, folder, entry, "comparison.csv")) as f:
+            rows = list(csv.reader(f))
+        policies = rows[0][1:]
+        values = {row[0]: row[1:] for row in rows[1:]}
+        for i, policy in enumerate(policies):
+            metrics = {}
+            for _, metric in columns:
+                text = values.get(metric, [""] * len(policies))[i]
+                metrics[metric] = float(text) if text not in ("", "nan") else None
+            found.append({"trace": trace, "load": load, "policy": policy, "metrics": metrics})
+    return found
+
+runs = read_runs("runs")
 
 runs.sort(key=lambda r: (r["trace"], loads.index(r["load"]) if r["load"] in loads else len(loads)))
 
@@ -124,10 +149,41 @@ legend = ("columns: bounded campaign stretch (tau 10 s) p50/p95/max of all campa
           "users by CPU-seconds (light) and by job count (ljobs), heavy users (heavy); worst95: p95 "
           "over users of their worst campaign; plain95: plain campaign stretch p95; l95/fs: light "
           "p95 ours / fairshare, ft: / fairtree; a95: all campaigns' p95")
+# Synthetic workloads: mean and 95 % interval over the seeds (Student's t, n - 1 degrees).
+T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
+synthetic = []
+for generator in sorted({r["trace"] for r in read_runs("synthetic")}):
+    seeded = [r for r in read_runs("synthetic") if r["trace"] == generator]
+    for policy in dict.fromkeys(r["policy"] for r in seeded):
+        summary = {"workload": generator, "policy": policy, "seeds": 0, "metrics": {}}
+        for _, metric in columns:
+            xs = [r["metrics"][metric] for r in seeded if r["policy"] == policy and r["metrics"][metric] is not None]
+            summary["seeds"] = max(summary["seeds"], len(xs))
+            if not xs:
+                continue
+            mean = sum(xs) / len(xs)
+            half = 0.0
+            if len(xs) > 1:
+                sd = (sum((x - mean) ** 2 for x in xs) / (len(xs) - 1)) ** 0.5
+                half = T95.get(len(xs) - 1, 1.96) * sd / len(xs) ** 0.5
+            summary["metrics"][metric] = {"mean": mean, "ci95": half}
+        synthetic.append(summary)
+if synthetic:
+    lines.append("")
+    lines.append(f"{'synthetic (mean +- 95 %)':<26} {'seeds':>5} {'policy':<22}" +
+                 "".join(f"{h:>17}" for h, m in columns if m.startswith("bounded") and ".p95" in m))
+    for row in synthetic:
+        line = f"{row['workload'][:26]:<26} {row['seeds']:>5} {row['policy'][:22]:<22}"
+        for _, metric in columns:
+            if not (metric.startswith("bounded") and ".p95" in metric):
+                continue
+            cellv = row["metrics"].get(metric)
+            line += (f"{cellv['mean']:.3g} +- {cellv['ci95']:.2g}" if cellv else "-").rjust(17)
+        lines.append(line)
 with open(os.path.join(out, "compare.txt"), "w") as f:
     f.write("\n".join(lines) + "\n" + legend + "\n")
 with open(os.path.join(out, "compare.json"), "w") as f:
-    json.dump({"columns": dict(columns), "runs": runs}, f, indent=1)
+    json.dump({"columns": dict(columns), "runs": runs, "synthetic": synthetic}, f, indent=1)
 # gnuplot data: per load, light users' p95 against the better fair-share baseline, one row per
 # trace, one column per policy.
 policies = []

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Smoke test of the evaluation command, bench/compare.sh (the full run on the shared traces is a
 # documented command outside CI): four days of SDSC-SP2 at the log's load and at 0.9, three
-# policies. One table line per trace, load and policy; the JSON holds the same runs with the
+# policies, and a small synthetic workload over two seeds. One table line per trace, load and policy; the JSON holds the same runs with the
 # ratios against the baselines; the scaled run says by how much it scaled; a PNG per load where
 # gnuplot is installed. CAMPSIM is set by make check.
 set -uo pipefail
@@ -14,7 +14,8 @@ source "$here/../cluster/lib.sh" # check, finish
 
 compare() {
 	CAMPSIM=$campsim OUT=$work/out LOADS="log 0.9" POLICIES="fairshare/easy,fairtree/easy,ostrich/conservative" \
-		CAMPSIM_ARGS="--from 1428000 --to 1773600" \
+		CAMPSIM_ARGS="--from 1428000 --to 1773600" SYNTHETIC=ostrich-profiles SEEDS="1 2" \
+		SYNTHETIC_ARGS="--users 4 --job-count 300" \
 		bash "$here/../../bench/compare.sh" "$here/../../data/traces/SDSC-SP2-1998-4.2-cln.swf.gz" >"$work/stdout" 2>"$work/stderr"
 }
 check "compare.sh runs" compare
@@ -30,9 +31,15 @@ for run in runs:
     if run["policy"] == "fairshare/easy":
         assert abs(run["ratios"]["light95_vs_fairshare"] - 1) < 1e-9, run
     assert run["metrics"]["utilization"] > 0 and run["metrics"]["makespan_s"] > 0, run
+synthetic = json.load(open(sys.argv[1]))["synthetic"]
+assert len(synthetic) == 3, synthetic
+for row in synthetic:
+    assert row["seeds"] == 2 and row["workload"] == "ostrich-profiles", row
+    p95 = row["metrics"]["bounded_campaign_stretch.all.p95"]
+    assert p95["mean"] >= 1 and p95["ci95"] >= 0, row
 PY
 }
-check "compare.json holds the six runs, fair-share against itself 1" json_check
+check "compare.json holds the six runs (fair-share against itself 1) and the synthetic summary over two seeds" json_check
 check "the 0.9 run was scaled" grep -q -- "--load 0.9: inter-arrival times scaled by" \
 	"$work/out/runs/SDSC-SP2-1998-4.2-cln@0.9/campsim.txt"
 if command -v gnuplot >/dev/null; then
