@@ -205,6 +205,7 @@ void CampaignCore::make_eligible(Job &job, int64_t eligible_s)
 	job.state = JobState::Pending;
 	campaigns_[job.campaign_slot].pending += job.tasks; // array tasks count one each
 	join_campaign(job);
+	index_job(job); // also when activated by another event's advance()
 }
 
 // Set what the campaign counts for a job in the campaign (pending or running).

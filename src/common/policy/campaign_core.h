@@ -8,6 +8,7 @@
 #include "model/job.h"
 #include "policy/campaign_report.h"
 #include "policy/faircamp_deadlines.h"
+#include "policy/rank_order_index.h"
 #include "policy/runtime_predictor.h"
 #include "policy/virtual_schedule.h"
 #include "util/parameters.h"
@@ -70,9 +71,18 @@ public:
 	Status set_account_weight(const std::string &account, double weight, int64_t now_s);
 
 	// jobs_only leaves Ranking::campaigns empty (the simulator ranks at every event and never
-	// lists campaigns).
+	// lists campaigns). max_jobs: only the head of the order is listed (with its explanations);
+	// the cost is then the campaigns' plus the jobs listed, not the whole queue's.
 	enum class RankScope { jobs_and_campaigns, jobs_only };
-	Ranking rank(int64_t now_s, RankScope scope = RankScope::jobs_and_campaigns);
+	static constexpr size_t kAllJobs = static_cast<size_t>(-1);
+	Ranking rank(int64_t now_s, RankScope scope = RankScope::jobs_and_campaigns,
+	             size_t max_jobs = kAllJobs);
+	// The order of the last rank() without ranking again (campsim's calc_period emulation):
+	// campaigns keep their places and keys, and jobs that became rankable since come below
+	// every ranked job in the order they did, as priority/campaign lists a job submitted
+	// between two passes. Right after rank() at the same time it is that order. No campaign
+	// rows. Before any rank(): a rank().
+	Ranking rank_as_last(int64_t now_s, size_t max_jobs = kAllJobs);
 	bool knows(uint32_t job_id) const { return job_index_.count(job_id) != 0; }
 	size_t job_count() const { return jobs_.size(); }
 	const CoreConfig &config() const { return config_; }
@@ -138,7 +148,8 @@ private:
 	Status set_user_weight_unguarded(uint32_t user_id, double weight, int64_t now_s);
 	Status set_account_weight_unguarded(const std::string &account, double weight,
 	                                    int64_t now_s);
-	Ranking rank_unguarded(int64_t now_s, RankScope scope);
+	Ranking rank_unguarded(int64_t now_s, RankScope scope, size_t max_jobs);
+	Ranking rank_as_last_unguarded(int64_t now_s, size_t max_jobs);
 
 	Job *find(uint32_t job_id);
 	Status missing(uint32_t job_id, const char *event) const;
@@ -166,12 +177,23 @@ private:
 	void charge_usage(const Job &job, int64_t end_s);
 	void apply_usage_shares(int64_t now_s);
 	void refresh_estimates();
-	struct CampaignKey; // ranking scratch, defined in campaign_core_rank.cc
-	struct SortRecord;
+	struct CampaignKey { // a campaign's place in a ranking, by slot
+		uint64_t campaign_id = 0;
+		double key = 0;
+		VirtualView view;
+		double deadline_s = 0;
+		bool waiting = false; // not started in V yet
+		uint32_t rank = 0;
+	};
 	std::vector<CampaignKey> campaign_keys(std::vector<uint32_t> &live);
 	void clamp_overdue_keys(std::vector<CampaignKey> &keys);
-	std::vector<SortRecord> sorted_records(const std::vector<CampaignKey> &keys) const;
-	static bool before(const SortRecord &a, const SortRecord &b);
+	// The order index follows every job event (the public methods call reindex); it is built
+	// from jobs_ at the first ranking (and after a state load).
+	void reindex(uint32_t job_id);
+	void index_job(const Job &job);
+	void ensure_order_index();
+	void list_jobs(const std::vector<CampaignKey> &keys, size_t max_jobs,
+	               Ranking &ranking) const;
 	JobExplanation explain(const Job &job, const CampaignKey &key) const;
 	CampaignRow campaign_row(uint32_t slot, const CampaignKey &key) const;
 
@@ -202,6 +224,10 @@ private:
 	bool estimates_stale_ = false; // a run ended since pending jobs' estimates were made
 	std::priority_queue<Activation, std::vector<Activation>, std::greater<Activation>>
 	    activations_;
+	RankOrderIndex order_index_;
+	bool order_index_built_ = false;
+	std::vector<CampaignKey> last_keys_; // by slot, from the last rank()
+	bool ranked_ = false;
 };
 
 } // namespace campaign

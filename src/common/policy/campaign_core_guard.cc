@@ -1,5 +1,6 @@
 // CampaignCore's public entry points: each event runs inside a catch-all so that no exception
-// (allocation failure, internal inconsistency) ever reaches a caller's C frames. No Slurm types.
+// (allocation failure, internal inconsistency) ever reaches a caller's C frames; each job event
+// also brings the job's entry in the order index up to date. No Slurm types.
 #include "policy/campaign_core.h"
 
 #include <exception>
@@ -35,42 +36,74 @@ Status CampaignCore::cluster_capacity(uint64_t cpus_up, int64_t now_s)
 
 Status CampaignCore::submit(const JobFields &job, int64_t now_s)
 {
-	return guarded("submit", [&] { return submit_unguarded(job, now_s); });
+	return guarded("submit", [&] {
+		Status done = submit_unguarded(job, now_s);
+		reindex(job.job_id);
+		return done;
+	});
 }
 
 Status CampaignCore::eligible(uint32_t job_id, int64_t now_s)
 {
-	return guarded("eligible", [&] { return eligible_unguarded(job_id, now_s); });
+	return guarded("eligible", [&] {
+		Status done = eligible_unguarded(job_id, now_s);
+		reindex(job_id);
+		return done;
+	});
 }
 
 Status CampaignCore::start(uint32_t job_id, int64_t start_s)
 {
-	return guarded("start", [&] { return start_unguarded(job_id, start_s); });
+	return guarded("start", [&] {
+		Status done = start_unguarded(job_id, start_s);
+		reindex(job_id);
+		return done;
+	});
 }
 
 Status CampaignCore::end(uint32_t job_id, int64_t end_s)
 {
-	return guarded("end", [&] { return end_unguarded(job_id, end_s); });
+	return guarded("end", [&] {
+		Status done = end_unguarded(job_id, end_s);
+		reindex(job_id);
+		return done;
+	});
 }
 
 Status CampaignCore::cancel(uint32_t job_id, int64_t now_s)
 {
-	return guarded("cancel", [&] { return cancel_unguarded(job_id, now_s); });
+	return guarded("cancel", [&] {
+		Status done = cancel_unguarded(job_id, now_s);
+		reindex(job_id);
+		return done;
+	});
 }
 
 Status CampaignCore::hold(uint32_t job_id, int64_t now_s)
 {
-	return guarded("hold", [&] { return hold_unguarded(job_id, now_s); });
+	return guarded("hold", [&] {
+		Status done = hold_unguarded(job_id, now_s);
+		reindex(job_id);
+		return done;
+	});
 }
 
 Status CampaignCore::release(uint32_t job_id, int64_t now_s)
 {
-	return guarded("release", [&] { return release_unguarded(job_id, now_s); });
+	return guarded("release", [&] {
+		Status done = release_unguarded(job_id, now_s);
+		reindex(job_id);
+		return done;
+	});
 }
 
 Status CampaignCore::update(const JobUpdate &update, int64_t now_s)
 {
-	return guarded("update", [&] { return update_unguarded(update, now_s); });
+	return guarded("update", [&] {
+		Status done = update_unguarded(update, now_s);
+		reindex(update.job_id);
+		return done;
+	});
 }
 
 Status CampaignCore::set_user_weight(uint32_t user_id, double weight, int64_t now_s)
@@ -85,13 +118,24 @@ Status CampaignCore::set_account_weight(const std::string &account, double weigh
 	               [&] { return set_account_weight_unguarded(account, weight, now_s); });
 }
 
-Ranking CampaignCore::rank(int64_t now_s, RankScope scope)
+Ranking CampaignCore::rank(int64_t now_s, RankScope scope, size_t max_jobs)
 {
 	try {
-		return rank_unguarded(now_s, scope);
+		return rank_unguarded(now_s, scope, max_jobs);
 	} catch (const std::exception &failure) {
 		Ranking failed;
 		failed.error = std::string("rank: internal error: ") + failure.what();
+		return failed;
+	}
+}
+
+Ranking CampaignCore::rank_as_last(int64_t now_s, size_t max_jobs)
+{
+	try {
+		return rank_as_last_unguarded(now_s, max_jobs);
+	} catch (const std::exception &failure) {
+		Ranking failed;
+		failed.error = std::string("rank_as_last: internal error: ") + failure.what();
 		return failed;
 	}
 }

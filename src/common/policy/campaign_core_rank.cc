@@ -24,36 +24,6 @@ int64_t whole_seconds(double seconds)
 
 } // namespace
 
-struct CampaignCore::CampaignKey {
-	double key = 0;
-	VirtualView view;
-	double deadline_s = 0;
-	bool waiting = false; // not started in V yet
-	uint32_t rank = 0;
-};
-
-struct CampaignCore::SortRecord {
-	uint64_t major; // partition tier (descending), then QOS priority (descending)
-	uint64_t minor; // campaign rank, then nice
-	double intra;   // LPT: -length, SPT: length, FIFO: 0
-	int64_t submit_s;
-	uint32_t job_id;
-	uint32_t index;
-};
-
-inline bool CampaignCore::before(const SortRecord &a, const SortRecord &b)
-{
-	if (a.major != b.major)
-		return a.major < b.major;
-	if (a.minor != b.minor)
-		return a.minor < b.minor;
-	if (a.intra != b.intra)
-		return a.intra < b.intra;
-	if (a.submit_s != b.submit_s)
-		return a.submit_s < b.submit_s;
-	return a.job_id < b.job_id;
-}
-
 void CampaignCore::retire_finished_campaigns(int64_t now_s)
 {
 	for (uint32_t slot = 0; slot < campaigns_.size(); slot++) {
@@ -120,8 +90,10 @@ std::vector<CampaignCore::CampaignKey> CampaignCore::campaign_keys(std::vector<u
 {
 	std::vector<CampaignKey> keys(campaigns_.size());
 	for (uint32_t slot = 0; slot < campaigns_.size(); slot++)
-		if (campaigns_[slot].id != 0)
+		if (campaigns_[slot].id != 0) {
 			live.push_back(slot);
+			keys[slot].campaign_id = campaigns_[slot].id;
+		}
 	auto take_view = [&](uint64_t campaign_id, const VirtualView &view) {
 		auto slot = campaign_slot_.find(campaign_id);
 		if (slot == campaign_slot_.end())
@@ -157,39 +129,75 @@ std::vector<CampaignCore::CampaignKey> CampaignCore::campaign_keys(std::vector<u
 	return keys;
 }
 
-// The sort records of every rankable job, sorted into the total order.
-std::vector<CampaignCore::SortRecord>
-CampaignCore::sorted_records(const std::vector<CampaignKey> &keys) const
+// The job's entry in the order index (its place inside its campaign), or none if it is not
+// ranked (not pending, held, or given an operator's priority).
+void CampaignCore::index_job(const Job &job)
 {
-	std::vector<SortRecord> records;
-	records.reserve(jobs_.size());
-	for (uint32_t index = 0; index < jobs_.size(); index++) {
-		const Job &job = jobs_[index];
-		if (job.state != JobState::Pending || job.held || job.admin_priority)
-			continue;
-		SortRecord record;
-		record.major = (static_cast<uint64_t>(0xFFFF - job.tier) << 32) |
-		               (0xFFFFFFFFULL - job.qos_priority);
-		record.minor = 0;
-		record.intra = 0;
-		if (config_.policy != PolicyKind::Fifo) {
-			const uint32_t nice_bits =
-			    static_cast<uint32_t>(static_cast<int64_t>(job.nice) + 0x80000000LL);
-			record.minor =
-			    (static_cast<uint64_t>(keys[job.campaign_slot].rank) << 32) | nice_bits;
-			if (config_.intra == IntraOrder::Lpt)
-				record.intra = -static_cast<double>(job.limit_s);
-			else if (config_.intra == IntraOrder::Spt)
-				record.intra = static_cast<double>(job.limit_s);
-		}
-		record.submit_s = job.submit_s;
-		record.job_id = job.job_id;
-		record.index = index;
-		records.push_back(record);
+	if (!order_index_built_)
+		return;
+	if (job.state != JobState::Pending || job.held || job.admin_priority) {
+		order_index_.remove(job.job_id);
+		return;
 	}
-	std::sort(records.begin(), records.end(),
-	          [](const SortRecord &a, const SortRecord &b) { return before(a, b); });
-	return records;
+	RankOrderKey key;
+	key.major =
+	    (static_cast<uint64_t>(0xFFFF - job.tier) << 32) | (0xFFFFFFFFULL - job.qos_priority);
+	if (config_.policy != PolicyKind::Fifo) {
+		key.nice_bits =
+		    static_cast<uint32_t>(static_cast<int64_t>(job.nice) + 0x80000000LL);
+		if (config_.intra == IntraOrder::Lpt)
+			key.intra = -static_cast<double>(job.limit_s);
+		else if (config_.intra == IntraOrder::Spt)
+			key.intra = static_cast<double>(job.limit_s);
+	}
+	key.submit_s = job.submit_s;
+	key.job_id = job.job_id;
+	// FIFO ignores campaigns: one bucket.
+	order_index_.put(config_.policy == PolicyKind::Fifo ? 0 : job.campaign_slot, key);
+}
+
+void CampaignCore::reindex(uint32_t job_id)
+{
+	if (!order_index_built_)
+		return;
+	if (const Job *job = find(job_id))
+		index_job(*job);
+	else
+		order_index_.remove(job_id);
+}
+
+void CampaignCore::ensure_order_index()
+{
+	if (order_index_built_)
+		return;
+	order_index_built_ = true;
+	order_index_.clear();
+	for (const Job &job : jobs_)
+		index_job(job);
+	order_index_.settle_late();
+}
+
+// The head of the total order (tier, QOS, campaign rank, nice, intra-campaign order, submit
+// time, job id) with explanations, campaign keys by slot.
+void CampaignCore::list_jobs(const std::vector<CampaignKey> &keys, size_t max_jobs,
+                             Ranking &ranking) const
+{
+	std::vector<uint32_t> bucket_rank;
+	if (config_.policy == PolicyKind::Fifo)
+		bucket_rank.assign(1, 0);
+	else
+		for (const CampaignKey &key : keys)
+			bucket_rank.push_back(key.rank);
+	order_index_.merge(bucket_rank, max_jobs, ranking.order);
+	ranking.explanations.reserve(ranking.order.size());
+	const CampaignKey none;
+	for (const uint32_t job_id : ranking.order) {
+		const Job &job = jobs_[job_index_.at(job_id)];
+		const bool known = job.campaign_slot < keys.size() &&
+		                   keys[job.campaign_slot].campaign_id == job.campaign_id;
+		ranking.explanations.push_back(
+		    explain(job, known ? keys[job.campaign_slot] : none));
+	}
 }
 
 JobExplanation CampaignCore::explain(const Job &job, const CampaignKey &key) const
@@ -255,7 +263,7 @@ void CampaignCore::refresh_estimates()
 	}
 }
 
-Ranking CampaignCore::rank_unguarded(int64_t now_s, RankScope scope)
+Ranking CampaignCore::rank_unguarded(int64_t now_s, RankScope scope, size_t max_jobs)
 {
 	advance(now_s);
 	for (uint32_t domain = 0; domain < domains_.size(); domain++)
@@ -264,19 +272,26 @@ Ranking CampaignCore::rank_unguarded(int64_t now_s, RankScope scope)
 	refresh_estimates();
 	retire_finished_campaigns(clock_s_);
 	std::vector<uint32_t> live;
-	const std::vector<CampaignKey> keys = campaign_keys(live);
-	const std::vector<SortRecord> records = sorted_records(keys);
+	std::vector<CampaignKey> keys = campaign_keys(live);
+	ensure_order_index();
+	order_index_.settle_late();
 	Ranking ranking;
-	ranking.order.reserve(records.size());
-	ranking.explanations.reserve(records.size());
-	for (const SortRecord &record : records) {
-		const Job &job = jobs_[record.index];
-		ranking.order.push_back(job.job_id);
-		ranking.explanations.push_back(explain(job, keys[job.campaign_slot]));
-	}
+	list_jobs(keys, max_jobs, ranking);
 	if (scope == RankScope::jobs_and_campaigns)
 		for (const uint32_t slot : live)
 			ranking.campaigns.push_back(campaign_row(slot, keys[slot]));
+	last_keys_ = std::move(keys);
+	ranked_ = true;
+	return ranking;
+}
+
+Ranking CampaignCore::rank_as_last_unguarded(int64_t now_s, size_t max_jobs)
+{
+	if (!ranked_ || !order_index_built_)
+		return rank_unguarded(now_s, RankScope::jobs_only, max_jobs);
+	advance(now_s); // jobs whose eligible time came are late
+	Ranking ranking;
+	list_jobs(last_keys_, max_jobs, ranking);
 	return ranking;
 }
 

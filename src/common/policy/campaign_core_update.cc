@@ -130,6 +130,7 @@ Status CampaignCore::capacity_unguarded(const PartitionCapacity &partition, int6
 			resolve_job(job);
 			if (job.state != JobState::Waiting)
 				change_counted_work(job, job_work_cpu_s(job));
+			index_job(job); // its limit orders it under LPT and SPT
 		}
 	return ok_status();
 }
