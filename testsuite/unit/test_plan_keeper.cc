@@ -258,6 +258,34 @@ START_TEST(test_plan_keeper_plans_afresh_when_ranks_change)
 }
 END_TEST
 
+// starts_only stops at the first rank below which no job could start now: here 2 CPUs are free
+// only until the head's reservation at 100, so 60 s jobs below it fit and 150 s ones do not.
+// could_start_now bounds the rest of a queue the same way.
+START_TEST(test_plan_starts_only_stops_where_no_job_below_fits_the_free_window)
+{
+	Cluster cluster;
+	cluster.nodes.push_back({"n1", 8, 0, NodeState::up});
+	const std::vector<RunningJob> running = {{1, {{0, 6, 0}}, 100}};
+	PlannerConfig config;
+	config.mode = ReservationMode::per_campaign;
+	config.starts_only = true;
+	std::vector<PendingJob> pending = {{.id = 2, .cpus = 8, .limit_s = 50, .campaign_id = 1}};
+	for (JobId id = 3; id < 40; id++)
+		pending.push_back({.id = id, .cpus = 1, .limit_s = 150, .campaign_id = 1});
+	Planner planner(config);
+	ck_assert(planner.rebuild(cluster, running, pending, 0).ok());
+	ck_assert(planner.plan(0).starts_now.empty());
+	ck_assert_uint_eq(planner.pending_count(), 1); // only the head was placed
+	ck_assert(planner.could_start_now(2, 99));
+	ck_assert(planner.could_start_now(2, 100));
+	ck_assert(!planner.could_start_now(2, 101)); // the head takes all 8 CPUs at 100
+	ck_assert(!planner.could_start_now(3, 10));
+	pending.push_back({.id = 40, .cpus = 1, .limit_s = 60, .campaign_id = 1});
+	ck_assert(planner.rebuild(cluster, running, pending, 0).ok());
+	ck_assert(planner.plan(0).starts_now == (std::vector<JobId>{40}));
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("plan_keeper");
@@ -267,6 +295,7 @@ int main()
 	tcase_add_test(tc, test_plan_keeper_plans_afresh_when_ranks_change);
 	tcase_add_test(tc, test_plan_keeper_replans_per_campaign_as_a_new_planner_would);
 	tcase_add_test(tc, test_plan_keeper_starts_only_starts_what_a_whole_plan_starts);
+	tcase_add_test(tc, test_plan_starts_only_stops_where_no_job_below_fits_the_free_window);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

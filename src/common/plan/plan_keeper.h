@@ -31,6 +31,11 @@ public:
 	// The caller could not start a job the plan started now.
 	Status refused(JobId id, int64_t now_s);
 	std::vector<PlannedJob> queue() const { return planner_.queue(); }
+	// Planner::could_start_now on the last plan.
+	bool could_start_now(int32_t cpus, int64_t limit_s) const
+	{
+		return planner_.could_start_now(cpus, limit_s);
+	}
 	uint64_t rebuilds() const { return rebuilds_; }
 	uint64_t updates() const { return updates_; }
 

@@ -117,6 +117,7 @@ bool Planner::held_by_refusal(const Entry &entry) const
 
 void Planner::book(Entry &entry, Placement placement)
 {
+	++booked_;
 	profile_.book(placement.allocations, placement.start_s,
 	              placement.start_s + entry.job.limit_s);
 	entry.placement = std::move(placement);
@@ -144,6 +145,12 @@ void Planner::settle_status(Entry &entry)
 std::optional<Placement> Planner::search(const Entry &entry, int64_t from_s, int64_t until_s,
                                          SearchMemo *memo) const
 {
+	// A search of now alone (a job without a reservation) for a job more CPUs than the
+	// machine has free for its whole limit: nothing to search, nothing to remember. Deep
+	// backfill walks are mostly these.
+	if (from_s == now_s_ && until_s == now_s_ &&
+	    !could_start_now(entry.job.cpus, entry.job.limit_s))
+		return std::nullopt;
 	int64_t start_s = from_s;
 	if (memo)
 		start_s = std::max(start_s, memo->lower_bound(entry.job));
@@ -268,10 +275,21 @@ Status Planner::plan_queue(const std::vector<PendingJob> &pending_in_rank_order,
 	queue_.reserve(config_.starts_only ? 16 : pending_in_rank_order.size());
 	pending_ids_.reserve(queue_.capacity());
 	SearchMemo memo;
+	// starts_only: the bound below is looked up again only when a booking or the shortest
+	// limit below changed (the walk books only a few jobs).
+	size_t bound_booked = static_cast<size_t>(-1);
+	int64_t bound_limit_s = -1;
+	bool bound_open = true;
 	for (size_t i = 0; i < pending_in_rank_order.size(); ++i) {
-		if (config_.starts_only &&
-		    smallest_below_[i] > profile_.usable_free_cpus(profile_.slot_at(now_s_)))
-			break; // no job from here on could start now
+		if (config_.starts_only) {
+			if (bound_booked != booked_ || bound_limit_s != shortest_below_[i]) {
+				bound_booked = booked_;
+				bound_limit_s = shortest_below_[i];
+				bound_open = could_start_now(smallest_below_[i], bound_limit_s);
+			}
+			if (!bound_open)
+				break; // no job from here on could start now
+		}
 		const PendingJob &job = pending_in_rank_order[i];
 		auto entry = make_entry(job);
 		if (!entry)
@@ -288,16 +306,27 @@ Status Planner::plan_queue(const std::vector<PendingJob> &pending_in_rank_order,
 	return ok_status();
 }
 
-// smallest_below_[i]: the fewest CPUs any job at rank i or below needs.
+// smallest_below_[i]: the fewest CPUs any job at rank i or below needs; shortest_below_[i]: the
+// shortest limit. No job there can start now unless that many CPUs are free that long.
 void Planner::smallest_cpus_below(const std::vector<PendingJob> &pending_in_rank_order)
 {
 	smallest_below_.resize(pending_in_rank_order.size());
+	shortest_below_.resize(pending_in_rank_order.size());
 	int32_t below = std::numeric_limits<int32_t>::max();
+	int64_t shortest = std::numeric_limits<int64_t>::max();
 	for (size_t i = pending_in_rank_order.size(); i-- > 0;) {
 		const PendingJob &job = pending_in_rank_order[i];
 		below = std::min(below, std::max(job.cpus, job.nodes_min)); // as make_entry counts
+		shortest = std::min(shortest, std::max<int64_t>(job.limit_s, 1));
 		smallest_below_[i] = below;
+		shortest_below_[i] = shortest;
 	}
+}
+
+bool Planner::could_start_now(int32_t cpus, int64_t limit_s) const
+{
+	const int64_t until_s = limit_s >= never_s - now_s_ ? never_s : now_s_ + limit_s;
+	return profile_.least_usable_free_cpus(now_s_, until_s) >= cpus;
 }
 
 Status Planner::cluster_changed(const Cluster &cluster, int64_t now_s)

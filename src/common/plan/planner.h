@@ -52,6 +52,10 @@ public:
 
 	// Every pending job in rank order, with its status and placement.
 	std::vector<PlannedJob> queue() const;
+	// False only if no job of at least `cpus` CPUs and `limit_s` seconds could start now
+	// around the plan as it stands (a bound: true does not mean one can). Lets a caller that
+	// gave only the head of its queue (starts_only) know whether the rest could matter.
+	bool could_start_now(int32_t cpus, int64_t limit_s) const;
 	const ResourceProfile &profile() const { return profile_; }
 	const PlannerConfig &config() const { return config_; }
 	int64_t now_s() const { return now_s_; }
@@ -123,8 +127,10 @@ private:
 	std::unordered_set<JobId> pending_ids_;
 	std::vector<JobId> scratch_ids_;      // replan's sorted snapshot ids, kept for its capacity
 	std::vector<int32_t> smallest_below_; // starts_only: see smallest_cpus_below
+	std::vector<int64_t> shortest_below_; // starts_only: the shortest limit at rank i or below
 	RunningSet running_;
 	std::unordered_map<JobId, int64_t> refused_until_s_;
+	size_t booked_ = 0; // bookings so far (a cached bound on the profile is stale after one)
 };
 
 } // namespace campaign::plan

@@ -51,6 +51,15 @@ int64_t ResourceProfile::slot_end_s(size_t slot) const
 	return slot + 1 < starts_.size() ? starts_[slot + 1] : never_s;
 }
 
+int64_t ResourceProfile::least_usable_free_cpus(int64_t from_s, int64_t until_s) const
+{
+	int64_t least = slots_[slot_at(from_s)].usable_free_cpus;
+	for (size_t slot = slot_at(from_s) + 1; slot < slots_.size() && starts_[slot] < until_s;
+	     ++slot)
+		least = std::min(least, slots_[slot].usable_free_cpus);
+	return least;
+}
+
 ResourceProfile::Slot ResourceProfile::copy_of(const Slot &source)
 {
 	Slot copy{.start_s = source.start_s, .usable_free_cpus = source.usable_free_cpus};

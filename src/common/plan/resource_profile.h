@@ -57,6 +57,9 @@ public:
 	const std::vector<NodeFree> &free_nodes(size_t slot) const { return slots_[slot].nodes; }
 	// Sum of positive free CPUs over usable nodes: an upper bound for any job in this slot.
 	int64_t usable_free_cpus(size_t slot) const { return slots_[slot].usable_free_cpus; }
+	// The least usable_free_cpus of the slots in [from_s, until_s): an upper bound on the CPUs
+	// of any job held over that whole window.
+	int64_t least_usable_free_cpus(int64_t from_s, int64_t until_s) const;
 	const NodeFree &capacity(NodeIndex node) const { return capacity_[node]; }
 	bool usable(NodeIndex node) const { return usable_[node]; }
 
