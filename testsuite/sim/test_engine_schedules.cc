@@ -367,6 +367,34 @@ START_TEST(test_single_cpu_jobs_start_in_rank_order_in_every_mode)
 }
 END_TEST
 
+// calc_period (the plugin's): m = 2. User 1's A (1 CPU, 1000 s) starts at 0, B (2 CPUs) waits.
+// At 3 s user 2's D (1 CPU, 50 s) arrives; OStrich ranks its campaign first. Ranking at every
+// pass, D takes the free CPU at 3. With calc_period 5, no job ended and 3 s < 5 s, so D goes
+// below the ranked B, which cannot start (no backfill): D waits for A's end at 1000, where a
+// job end ranks afresh and D comes first again. With calc_period 2 the period has passed.
+START_TEST(test_calc_period_lists_new_jobs_below_the_last_order)
+{
+	Workload workload;
+	workload.machine_cpus = 2;
+	workload.jobs = {job(1, 1, 0, 1, 1000), job(2, 1, 0, 2, 100), job(3, 2, 3, 1, 50)};
+	auto d_start = [&](int64_t calc_period_s) {
+		SimulationOptions options;
+		options.priority = "ostrich";
+		options.backfill = BackfillKind::no_backfill;
+		options.estimate.kind = EstimateKind::exact;
+		options.calc_period_s = calc_period_s;
+		auto result = simulate(workload, options);
+		ck_assert_msg(result.ok(), "%s", result.ok() ? "" : result.error().c_str());
+		return result.value().jobs[2].start_s;
+	};
+	ck_assert_int_eq(d_start(0), 3);
+	ck_assert_int_eq(d_start(5), 1000);
+	ck_assert_int_eq(d_start(2), 3);
+	SimulationOptions defaults;
+	ck_assert_int_eq(defaults.calc_period_s, 5); // priority/campaign's default
+}
+END_TEST
+
 START_TEST(test_unknown_policy_is_named)
 {
 	SimulationOptions options;
@@ -398,6 +426,7 @@ int main()
 	tcase_add_test(tc, test_dependencies_hold_a_job_until_its_predecessor_completes);
 	tcase_add_test(tc, test_downtime_split_replays_each_piece_alone);
 	tcase_add_test(tc, test_online_campaigns_come_from_the_core);
+	tcase_add_test(tc, test_calc_period_lists_new_jobs_below_the_last_order);
 	tcase_add_test(tc, test_unknown_policy_is_named);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);

@@ -41,6 +41,9 @@ const char *campsim_usage()
 	       "  --f F                   f-model factor (default 2)\n"
 	       "  --parameters STR        more PriorityParameters for the core policies\n"
 	       "  --depth N --horizon S   reservation depth and horizon of the planner\n"
+	       "  --calc-period S         core policies rank afresh at most every S simulated\n"
+	       "                          seconds and after job ends, as priority/campaign\n"
+	       "                          (default 5); 0: at every scheduling pass\n"
 	       "  --threshold S | --window S   campaign rule of the scored campaigns (MAX rule)\n"
 	       "  --campaigns shared|online   score the campaigns detected once from the log\n"
 	       "                          (default) or each policy's own online detection\n"
@@ -211,6 +214,15 @@ const std::map<std::string, Setter> &setters()
 			     return Status(
 			         Error{"option " + option + ": '" + v + "' is not a depth >= 0"});
 		     o.simulation.depth = depth.value();
+		     return ok_status();
+	     }},
+	    {"--calc-period",
+	     [](auto &o, auto &option, auto &v) {
+		     auto period = number<int64_t>(option, v);
+		     if (!period || period.value() < 0 || period.value() > 86400)
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not seconds in 0..86400"});
+		     o.simulation.calc_period_s = period.value();
 		     return ok_status();
 	     }},
 	    {"--horizon",

@@ -53,12 +53,34 @@ Status CorePriority::start(uint32_t job, int64_t now_s)
 
 Status CorePriority::end(uint32_t job, int64_t now_s)
 {
+	ended_since_rank_ = true; // the plugin's job_end wakes its ranking thread
 	return core_.end(core_id(job), now_s);
 }
 
 Result<std::vector<uint32_t>> CorePriority::rank(int64_t now_s)
 {
-	Ranking ranking = core_.rank(now_s, CampaignCore::RankScope::jobs_only);
+	return rank_head(now_s, CampaignCore::kAllJobs);
+}
+
+Result<std::vector<uint32_t>> CorePriority::rank_head(int64_t now_s, size_t max_jobs)
+{
+	const bool fresh = calc_period_s_ <= 0 || strict() || last_rank_s_ < 0 ||
+	                   ended_since_rank_ || now_s - last_rank_s_ >= calc_period_s_;
+	if (!fresh)
+		return take(core_.rank_as_last(now_s, max_jobs), now_s);
+	last_rank_s_ = now_s;
+	ended_since_rank_ = false;
+	++fresh_ranks_;
+	return take(core_.rank(now_s, CampaignCore::RankScope::jobs_only, max_jobs), now_s);
+}
+
+Result<std::vector<uint32_t>> CorePriority::longer_head(int64_t now_s, size_t max_jobs)
+{
+	return take(core_.rank_as_last(now_s, max_jobs), now_s);
+}
+
+Result<std::vector<uint32_t>> CorePriority::take(const Ranking &ranking, int64_t now_s)
+{
 	if (!ranking.error.empty())
 		return Error{"rank at " + std::to_string(now_s) + " s: " + ranking.error};
 	next_virtual_start_s_ = -1;

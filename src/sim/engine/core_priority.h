@@ -23,6 +23,15 @@ public:
 	Status start(uint32_t job, int64_t now_s) override;
 	Status end(uint32_t job, int64_t now_s) override;
 	Result<std::vector<uint32_t>> rank(int64_t now_s) override;
+	// The core lists only the head: the cost is the campaigns' and the head's, not the queue's.
+	// With a calc_period, ranks afresh only if a job ended since the last ranking or the
+	// period passed; otherwise the last order, jobs submitted since below it (the plugin).
+	Result<std::vector<uint32_t>> rank_head(int64_t now_s, size_t max_jobs) override;
+	Result<std::vector<uint32_t>> longer_head(int64_t now_s, size_t max_jobs) override;
+	// priority/campaign's calc_period: 0 ranks afresh at every pass (exact). Strict mode
+	// always ranks afresh (whether a campaign may start comes from the ranking).
+	void set_calc_period(int64_t calc_period_s) { calc_period_s_ = calc_period_s; }
+	uint64_t fresh_ranks() const { return fresh_ranks_; }
 	uint64_t campaign_of(uint32_t job) const override;
 	// Strict mode: jobs of campaigns not yet started in V must wait (from the last rank).
 	bool may_start(uint32_t job) const;
@@ -33,6 +42,7 @@ public:
 
 private:
 	CorePriority(CampaignCore core, std::vector<int64_t> estimates_s);
+	Result<std::vector<uint32_t>> take(const Ranking &ranking, int64_t now_s);
 	static uint32_t core_id(uint32_t job) { return job + 1; } // the core refuses id 0
 
 	CampaignCore core_;
@@ -40,6 +50,10 @@ private:
 	std::vector<uint64_t> campaign_; // by job, from the last rank
 	std::vector<uint8_t> may_start_; // by job, from the last rank (strict mode holds back)
 	int64_t next_virtual_start_s_ = -1;
+	int64_t calc_period_s_ = 0;
+	int64_t last_rank_s_ = -1; // the last fresh ranking; -1: none yet
+	bool ended_since_rank_ = false;
+	uint64_t fresh_ranks_ = 0;
 };
 
 } // namespace campaign::sim

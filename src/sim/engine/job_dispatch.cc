@@ -23,19 +23,26 @@ public:
 	    : free_cpus_(machine_cpus), jobs_(std::move(jobs))
 	{
 	}
-	Result<std::vector<uint32_t>> dispatch(const std::vector<uint32_t> &order, int64_t) override
+	Result<std::optional<std::vector<uint32_t>>> dispatch(const std::vector<uint32_t> &order,
+	                                                      const std::optional<QueueRest> &rest,
+	                                                      int64_t) override
 	{
 		std::vector<uint32_t> starts;
+		uint64_t free_cpus = free_cpus_;
+		bool stopped = false;
 		for (uint32_t job : order) {
 			const uint32_t cpus = (*jobs_.cpus)[job];
-			if (free_cpus_ == 0)
+			if (free_cpus == 0 || cpus > free_cpus) {
+				stopped = true;
 				break;
-			if (cpus > free_cpus_)
-				break;
-			free_cpus_ -= cpus;
+			}
+			free_cpus -= cpus;
 			starts.push_back(job);
 		}
-		return starts;
+		if (!stopped && rest && free_cpus >= rest->min_cpus)
+			return std::optional<std::vector<uint32_t>>(); // the next job might fit too
+		free_cpus_ = free_cpus;
+		return std::optional<std::vector<uint32_t>>(std::move(starts));
 	}
 	Status ended(uint32_t job, int64_t) override
 	{
@@ -54,7 +61,8 @@ class PlanDispatch final : public JobDispatch
 {
 public:
 	PlanDispatch(uint32_t machine_cpus, plan::PlannerConfig config, DispatchJobs jobs)
-	    : keeper_(config), free_cpus_(machine_cpus), jobs_(std::move(jobs))
+	    : keeper_(config), free_cpus_(machine_cpus), jobs_(std::move(jobs)),
+	      starts_only_(config.starts_only)
 	{
 		// One node of the whole machine: SWF traces count processors, not nodes.
 		cluster_.nodes.push_back(
@@ -63,8 +71,10 @@ public:
 
 	// The same PlanKeeper sched/campaign keeps: the plan is updated with what changed since
 	// the last pass, or made afresh (always in per_campaign mode).
-	Result<std::vector<uint32_t>> dispatch(const std::vector<uint32_t> &order,
-	                                       int64_t now_s) override
+	// With starts_only, a head of the queue does when no job below it could start now.
+	Result<std::optional<std::vector<uint32_t>>> dispatch(const std::vector<uint32_t> &order,
+	                                                      const std::optional<QueueRest> &rest,
+	                                                      int64_t now_s) override
 	{
 		pending_.clear();
 		for (uint32_t job : order)
@@ -72,6 +82,10 @@ public:
 		auto plan = keeper_.update(cluster_, running_, pending_, now_s);
 		if (!plan)
 			return Error{plan.error()};
+		if (rest &&
+		    (!starts_only_ || keeper_.could_start_now(static_cast<int32_t>(rest->min_cpus),
+		                                              rest->min_limit_s)))
+			return std::optional<std::vector<uint32_t>>();
 		next_planned_start_s_ = -1;
 		for (const auto &[id, planned] : plan.value().planned)
 			if (planned.start_s > now_s &&
@@ -88,8 +102,9 @@ public:
 			free_cpus_ -= (*jobs_.cpus)[job];
 			starts.push_back(job);
 		}
-		return starts;
+		return std::optional<std::vector<uint32_t>>(std::move(starts));
 	}
+	bool takes_heads() const override { return starts_only_; }
 
 	Status ended(uint32_t job, int64_t) override
 	{
@@ -136,6 +151,7 @@ private:
 	std::vector<plan::RunningJob> running_;
 	std::vector<plan::PendingJob> pending_;
 	int64_t next_planned_start_s_ = -1;
+	bool starts_only_;
 };
 
 } // namespace

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,13 +28,24 @@ struct DispatchJobs {
 	std::function<uint64_t(uint32_t job)> campaign_of;
 };
 
+// The pending jobs below a head of the queue: each needs at least this much.
+struct QueueRest {
+	uint32_t min_cpus = 1;
+	int64_t min_limit_s = 1;
+};
+
 class JobDispatch
 {
 public:
 	virtual ~JobDispatch() = default;
-	// The jobs of `order` (startable, best first) to start now, in that order.
-	virtual Result<std::vector<uint32_t>> dispatch(const std::vector<uint32_t> &order,
-	                                               int64_t now_s) = 0;
+	// The jobs of `order` (startable, best first) to start now, in that order. With `rest`,
+	// `order` is only the head of the queue; nullopt: a job below it might start now, so
+	// nothing was decided (nor started): call again with a longer head.
+	virtual Result<std::optional<std::vector<uint32_t>>>
+	dispatch(const std::vector<uint32_t> &order, const std::optional<QueueRest> &rest,
+	         int64_t now_s) = 0;
+	// Whether a head of the queue can do (else dispatch wants the whole queue).
+	virtual bool takes_heads() const { return true; }
 	// A started job (one dispatch returned) ended.
 	virtual Status ended(uint32_t job, int64_t now_s) = 0;
 	// A running job outlived its estimate: it now ends no earlier than `expected_end_s`.

@@ -22,6 +22,18 @@ public:
 	virtual Status end(uint32_t job, int64_t now_s) = 0;
 	// Every pending (submitted, not started) job, best first; the order is total.
 	virtual Result<std::vector<uint32_t>> rank(int64_t now_s) = 0;
+	// The head of that order, its first `max_jobs` jobs at least (a source that cannot list a
+	// head lists them all). A pass that needs more asks longer_head at the same instant.
+	virtual Result<std::vector<uint32_t>> rank_head(int64_t now_s, size_t max_jobs)
+	{
+		(void)max_jobs;
+		return rank(now_s);
+	}
+	// A longer head of the order rank_head gave at this instant (not ranked again).
+	virtual Result<std::vector<uint32_t>> longer_head(int64_t now_s, size_t max_jobs)
+	{
+		return rank_head(now_s, max_jobs);
+	}
 	// The campaign this policy puts the job in (per_campaign reservations); 0: none.
 	virtual uint64_t campaign_of(uint32_t job) const = 0;
 };

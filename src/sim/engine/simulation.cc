@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <queue>
+#include <set>
 #include <sys/resource.h>
 
 namespace campaign::sim
@@ -96,6 +97,8 @@ private:
 	Status submit(uint32_t job, int64_t now_s);
 	Status on_end(uint32_t job, int64_t now_s);
 	Status pass(int64_t now_s);
+	Result<std::vector<uint32_t>> dispatch_head(int64_t now_s);
+	int64_t shortest_pending_estimate_s() const;
 	void wake_at(int64_t wake_s, int64_t now_s);
 	std::vector<uint32_t> startable(const std::vector<uint32_t> &order);
 	std::vector<uint32_t> paper_block(const std::vector<uint32_t> &order);
@@ -115,8 +118,9 @@ private:
 	std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
 	RunResult result_;
 	size_t pending_ = 0, running_ = 0, ended_ = 0;
-	std::vector<uint32_t> pending_by_cpus_; // pending jobs by CPU count
-	uint32_t smallest_cpus_ = 0;            // no pending job is smaller (lower bound)
+	std::vector<uint32_t> pending_by_cpus_;      // pending jobs by CPU count
+	uint32_t smallest_cpus_ = 0;                 // no pending job is smaller (lower bound)
+	std::multiset<int64_t> pending_estimates_s_; // of pending jobs (static estimates)
 	uint32_t smallest_pending_cpus();
 	int64_t wake_s_ = -1;
 	uint64_t block_campaign_ = 0;
@@ -149,6 +153,7 @@ Status Simulation::create_priority()
 	if (!core)
 		return Error{core.error()};
 	auto owned = std::make_unique<CorePriority>(std::move(core).value());
+	owned->set_calc_period(options_.calc_period_s);
 	core_ = owned.get();
 	priority_ = std::move(owned);
 	return ok_status();
@@ -319,6 +324,7 @@ Status Simulation::submit(uint32_t job, int64_t now_s)
 	++pending_;
 	++pending_by_cpus_[cpus_[job]];
 	smallest_cpus_ = std::min(smallest_cpus_, cpus_[job]);
+	pending_estimates_s_.insert(estimates_s_[job]);
 	return priority_->submit(job, workload_.jobs[job], now_s);
 }
 
@@ -365,10 +371,7 @@ Status Simulation::pass(int64_t now_s)
 		return ok_status(); // nothing could start now: no pass needed
 
 	const double cpu_start = process_cpu_s();
-	auto order = priority_->rank(now_s);
-	if (!order)
-		return Error{order.error()};
-	auto starts = dispatch_->dispatch(startable(order.value()), now_s);
+	auto starts = dispatch_head(now_s);
 	if (!starts)
 		return Error{starts.error()};
 	for (uint32_t job : starts.value())
@@ -381,6 +384,42 @@ Status Simulation::pass(int64_t now_s)
 		wake_at(dispatch_->next_planned_start_s(), now_s);
 	}
 	return ok_status();
+}
+
+// Ranks and dispatches the head of the queue, a longer one until no job below it could start
+// now: a pass costs what the jobs that might start cost, not the whole queue. Strict mode and
+// FairCamp's paper blocks filter the whole order, and a planner that publishes every
+// reservation (not starts_only) plans it all.
+Result<std::vector<uint32_t>> Simulation::dispatch_head(int64_t now_s)
+{
+	constexpr size_t kFirstHead = 128;
+	const bool whole =
+	    setup_.paper_blocks || (core_ && core_->strict()) || !dispatch_->takes_heads();
+	size_t head = whole ? CampaignCore::kAllJobs : kFirstHead;
+	auto order = priority_->rank_head(now_s, head);
+	for (;;) {
+		if (!order)
+			return Error{order.error()};
+		std::optional<QueueRest> rest;
+		if (order.value().size() >= head && order.value().size() < pending_)
+			rest = QueueRest{smallest_pending_cpus(), shortest_pending_estimate_s()};
+		auto starts = dispatch_->dispatch(startable(order.value()), rest, now_s);
+		if (!starts)
+			return Error{starts.error()};
+		if (starts.value())
+			return std::move(*starts.value());
+		head *= 4;
+		order = priority_->longer_head(now_s, head);
+	}
+}
+
+// The shortest estimate of a pending job (a bound: 1 s when estimates are predicted, as a
+// prediction may change).
+int64_t Simulation::shortest_pending_estimate_s() const
+{
+	if (options_.estimate.kind == EstimateKind::predicted || pending_estimates_s_.empty())
+		return 1;
+	return std::max<int64_t>(1, *pending_estimates_s_.begin());
 }
 
 // A pass at `wake_s` (-1: none), unless one is already due before it.
@@ -438,6 +477,7 @@ Status Simulation::start(uint32_t job, int64_t now_s)
 	--pending_;
 	--pending_by_cpus_[cpus_[job]];
 	++running_;
+	pending_estimates_s_.erase(pending_estimates_s_.find(estimates_s_[job]));
 	if (Status started = priority_->start(job, now_s); !started)
 		return started;
 	if (options_.online_campaigns && priority_->campaign_of(job) != 0)

@@ -38,6 +38,10 @@ struct SimulationOptions {
 	// > 0: cut the trace at downtimes of at least this many seconds (no job running or
 	// submitted in the log) and replay each piece on its own (thesis Sec. 5.4); 0: no cut.
 	int64_t downtime_gap_s = 0;
+	// Core policies rank afresh at most once per this many simulated seconds unless a job
+	// ended since (jobs submitted between go below the last order), as priority/campaign
+	// with its calc_period (default 5, the plugin's); 0: afresh at every pass (exact).
+	int64_t calc_period_s = 5;
 	int32_t depth = 100000; // reservation depth (conservative, per_campaign)
 	int64_t horizon_s = 7 * 86400;
 	std::function<void(double done_fraction)> progress; // optional

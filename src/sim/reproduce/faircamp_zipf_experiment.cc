@@ -40,6 +40,7 @@ ZipfInstance run_zipf_instance(uint32_t k, uint32_t instance)
 	const Workload workload = generate_faircamp_zipf(generator);
 	SimulationOptions options;
 	options.estimate.kind = EstimateKind::exact;
+	options.calc_period_s = 0; // the paper's simulator ranks at every event
 	options.core_parameters = "faircamp_k=" + std::to_string(k); // the paper's static k
 	const std::vector<PolicyChoice> policies = {{"fifo", BackfillKind::no_backfill},
 	                                            {"faircamp-paper", BackfillKind::no_backfill},

@@ -79,6 +79,7 @@ Result<ExperimentReport> reproduce_lpc_egee(const ReproduceOptions &options)
 	const RunMetrics log = compute_metrics(workload, log_schedule(workload, campaigns), {});
 	SimulationOptions simulation;
 	simulation.estimate.kind = EstimateKind::exact;
+	simulation.calc_period_s = 0; // the paper's simulator ranks at every event
 	simulation.progress = options.progress;
 	auto runs = run_policies(workload, {{"ostrich", BackfillKind::per_campaign}}, simulation,
 	                         MetricOptions{}, false);

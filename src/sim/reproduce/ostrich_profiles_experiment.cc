@@ -55,6 +55,7 @@ ProfileInstance run_profile_instance(uint32_t users, uint32_t instance)
 		metric_options.user_profiles[user] = profiles[user];
 	SimulationOptions options;
 	options.estimate.kind = EstimateKind::exact;
+	options.calc_period_s = 0; // the paper's simulator ranks at every event
 	std::vector<PolicyChoice> policies;
 	for (const char *priority : kPolicies)
 		policies.push_back({priority, BackfillKind::no_backfill});
