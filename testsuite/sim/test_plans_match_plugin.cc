@@ -181,7 +181,7 @@ void compare_on_random_run(const std::string &mode, uint64_t seed)
 
 START_TEST(test_campsim_starts_what_sched_campaign_starts_in_every_shared_mode)
 {
-	for (const std::string &mode : {"greedy", "easy", "conservative", "per_campaign"})
+	for (const char *mode : {"greedy", "easy", "conservative", "per_campaign"})
 		for (uint64_t seed = 1; seed <= 60; seed++)
 			compare_on_random_run(mode, seed);
 }
