@@ -23,8 +23,7 @@ void expect_same_order(const Ranking &a, const Ranking &b, const char *what)
 }
 
 // Updates the random events leave out: the fields that order jobs inside a campaign.
-void random_order_update(CampaignCore &core, std::mt19937_64 &random, uint32_t jobs,
-                         int64_t now_s)
+void random_order_update(CampaignCore &core, std::mt19937_64 &random, uint32_t jobs, int64_t now_s)
 {
 	JobUpdate update;
 	update.job_id = 1 + static_cast<uint32_t>(random() % jobs);
@@ -67,8 +66,10 @@ START_TEST(test_heads_are_prefixes_and_a_kept_index_ranks_as_a_fresh_one)
 				expect_same_order(restored.value().rank(now_s), whole,
 				                  "kept index against a restored core");
 				const size_t head = random() % (whole.order.size() + 2);
-				const Ranking first = core.rank(now_s, CampaignCore::RankScope::jobs_only, head);
-				ck_assert_uint_eq(first.order.size(), std::min(head, whole.order.size()));
+				const Ranking first =
+				    core.rank(now_s, CampaignCore::RankScope::jobs_only, head);
+				ck_assert_uint_eq(first.order.size(),
+				                  std::min(head, whole.order.size()));
 				ck_assert(std::equal(first.order.begin(), first.order.end(),
 				                     whole.order.begin()));
 				expect_same_order(core.rank_as_last(now_s), whole,
@@ -97,8 +98,8 @@ START_TEST(test_rank_as_last_lists_new_jobs_below_the_ranked_ones)
 	ck_assert_uint_eq(core.rank_as_last(4, 3).order.size(), 3);
 	const Ranking fresh = core.rank(4);
 	ck_assert_msg(fresh.order.front() != 2, "the light users come first once ranked");
-	ck_assert(std::is_permutation(fresh.order.begin(), fresh.order.end(),
-	                              as_last.order.begin()));
+	ck_assert(
+	    std::is_permutation(fresh.order.begin(), fresh.order.end(), as_last.order.begin()));
 	expect_same_order(core.rank_as_last(4), fresh, "rank_as_last after rank");
 }
 END_TEST
