@@ -41,6 +41,27 @@ START_TEST(test_detection_threshold_session_rule_joins_within_T)
 }
 END_TEST
 
+// close(): a campaign closed to new jobs (overdue postponement) keeps its jobs, and its group's next
+// job opens a new campaign under either rule; closing an older campaign changes nothing.
+START_TEST(test_detection_closed_campaign_takes_no_new_job)
+{
+	for (const auto kind : {DetectionRule::Kind::Threshold, DetectionRule::Kind::Window}) {
+		CampaignDetector detector({kind, 0, 600});
+		const auto first = detector.job_eligible(3, 0);
+		ck_assert(!detector.job_eligible(3, 5).opened); // first still pending: joins
+		detector.close(3, first.campaign_id + 1);       // not the group's campaign
+		ck_assert(detector.still_open(3, first.campaign_id, 6));
+		detector.close(3, first.campaign_id);
+		ck_assert(!detector.still_open(3, first.campaign_id, 6));
+		const auto next = detector.job_eligible(3, 6);
+		ck_assert(next.opened);
+		ck_assert_uint_ne(next.campaign_id, first.campaign_id);
+		detector.job_left(3, first.campaign_id, 10, true); // an old campaign's end: ignored
+		ck_assert(!detector.job_eligible(3, 11).opened);   // `next` is still pending
+	}
+}
+END_TEST
+
 START_TEST(test_detection_window_rule_counts_from_first_job)
 {
 	CampaignDetector detector({DetectionRule::Kind::Window, 0, 600});
@@ -196,6 +217,7 @@ int main()
 	tcase_add_test(tc, test_detection_threshold_zero_is_strictly_before_latest_end);
 	tcase_add_test(tc, test_detection_threshold_session_rule_joins_within_T);
 	tcase_add_test(tc, test_detection_window_rule_counts_from_first_job);
+	tcase_add_test(tc, test_detection_closed_campaign_takes_no_new_job);
 	tcase_add_test(tc, test_detection_held_job_does_not_keep_campaign_open);
 	tcase_add_test(tc, test_detection_not_yet_eligible_job_joins_when_eligible);
 	tcase_add_test(tc, test_detection_online_equals_offline_random);

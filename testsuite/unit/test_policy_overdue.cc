@@ -1,7 +1,8 @@
 // overdue=clamp|share: a campaign whose completion in V is already past (its user waited while V
 // served it) ranks by the soonest it could still complete, now + its pending work on all CPUs
 // (clamp) or on its fair share of them (share), but never later than C~ plus its own time in V (C~
-// - s~) (no starvation); keep (the default, the thesis) ranks it by C~, first.
+// - s~) when first postponed, moved later by overdue_slide x the time since (no starvation), and it
+// takes no new job; keep (the thesis) ranks it by C~, first.
 #include "core_fixtures.h"
 
 using namespace campaign_test;
@@ -81,9 +82,9 @@ START_TEST(test_bound_ends_the_postponement)
 }
 END_TEST
 
-// The bound is fixed when the campaign is first postponed: a job of its user that joins later
-// moves its C~ and its time in V, not the bound.
-START_TEST(test_bound_fixed_when_first_postponed)
+// The bound is fixed when the campaign is first postponed, and the campaign is closed then: a job
+// its user submits later opens a campaign of its own instead of moving the postponed one's C~.
+START_TEST(test_postponed_campaign_is_closed_and_keeps_its_bound)
 {
 	CampaignCore core = make_core("policy=ostrich,overdue=share");
 	ok(core.capacity({"p", 4, std::nullopt, std::nullopt}, 0));
@@ -91,11 +92,33 @@ START_TEST(test_bound_fixed_when_first_postponed)
 		ok(core.submit(job(id, 1, 0, 4, 1000), 0));
 	ok(core.submit(job(11, 2, 12000, 4, 100), 12000));
 	expect_near(explain(core.rank(12000), 1).key, 20000, "user 1's key when first postponed");
-	ok(core.submit(job(12, 1, 12001, 4, 100), 12001)); // joins user 1's open campaign
+	ok(core.submit(job(12, 1, 12001, 4, 100), 12001)); // user 1's campaign still has jobs
 	const Ranking later = core.rank(12001);
-	ck_assert_msg(explain(later, 12).campaign_id == explain(later, 1).campaign_id,
-	              "job 12 joined user 1's campaign");
-	expect_near(explain(later, 1).key, 20000, "user 1's key after the join");
+	ck_assert_msg(explain(later, 12).campaign_id != explain(later, 1).campaign_id,
+	              "job 12 opened a campaign of its own");
+	expect_near(explain(later, 1).key, 20000, "user 1's postponed key after job 12");
+	// V completed user 1's late campaign at 10,000, so job 12's starts in V at once: 12,001 +
+	// 400 CPU-seconds on 2 CPUs. It runs ahead of the postponed one, which stays last.
+	expect_near(explain(later, 12).key, 12201, "job 12's own C~");
+	ck_assert_uint_eq(later.order.back(), 10);
+}
+END_TEST
+
+// overdue_slide: the bound moves later by that fraction of the time since the postponement.
+START_TEST(test_slide_moves_the_bound_slower_than_time)
+{
+	CampaignCore core = make_core("policy=ostrich,overdue=share,overdue_slide=0.5");
+	ok(core.capacity({"p", 4, std::nullopt, std::nullopt}, 0));
+	for (uint32_t id = 1; id <= 10; id++)
+		ok(core.submit(job(id, 1, 0, 4, 1000), 0));
+	ok(core.submit(job(11, 2, 12000, 4, 100000), 12000));
+	expect_near(explain(core.rank(12000), 1).key, 20000, "bound when first postponed");
+	// At 16,000: 40,000 CPU-seconds on 2 CPUs would end at 36,000; the bound is 20,000 +
+	// 0.5 x 4,000.
+	expect_near(explain(core.rank(16000), 1).key, 22000, "bound 4,000 s later");
+	// It stops postponing once time catches up with the bound: at 28,000 the bound is 28,000.
+	expect_near(explain(core.rank(28000), 1).key, 28000, "bound meets time");
+	ck_assert_uint_eq(core.rank(28001).order.front(), 1);
 }
 END_TEST
 
@@ -122,7 +145,8 @@ int main()
 	tcase_add_test(tc, test_clamp_ranks_it_by_the_soonest_completion);
 	tcase_add_test(tc, test_clamp_and_share_differ_by_the_share);
 	tcase_add_test(tc, test_bound_ends_the_postponement);
-	tcase_add_test(tc, test_bound_fixed_when_first_postponed);
+	tcase_add_test(tc, test_postponed_campaign_is_closed_and_keeps_its_bound);
+	tcase_add_test(tc, test_slide_moves_the_bound_slower_than_time);
 	tcase_add_test(tc, test_clamp_leaves_campaigns_on_time);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);

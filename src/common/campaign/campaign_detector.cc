@@ -53,6 +53,12 @@ void CampaignDetector::job_left(uint32_t group_index, uint64_t campaign_id, int6
 		current.latest_end_s = end_s;
 }
 
+void CampaignDetector::close(uint32_t group_index, uint64_t campaign_id)
+{
+	if (group_index < groups_.size() && groups_[group_index].campaign_id == campaign_id)
+		groups_[group_index] = OpenCampaign{}; // as a group with no campaign: the next opens
+}
+
 bool CampaignDetector::still_open(uint32_t group_index, uint64_t campaign_id, int64_t now_s) const
 {
 	if (group_index >= groups_.size() || groups_[group_index].campaign_id != campaign_id)

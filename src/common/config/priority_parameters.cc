@@ -84,7 +84,10 @@ ParameterSchema core_parameter_schema()
 	         "overdue", "keep", {"keep", "clamp", "share"},
 	         "OStrich key of a campaign behind in V: kept (first if past), or at least now + "
 	         "its pending work over the partition's CPUs (clamp) or over its fair share "
-	         "of them (share)")});
+	         "of them (share)"),
+	     real("overdue_slide", "0", 0, 0.99,
+	          "overdue=clamp|share: the bound of a postponed campaign moves later by this "
+	          "fraction of the time since it was first postponed (0: fixed)")});
 }
 
 std::string core_identity(const ParameterValues &values)
@@ -126,6 +129,7 @@ Result<CoreConfig> core_config_from(const ParameterValues &values)
 	config.overdue = overdue == "clamp"   ? CoreConfig::Overdue::Clamp
 	                 : overdue == "share" ? CoreConfig::Overdue::Share
 	                                      : CoreConfig::Overdue::Keep;
+	config.overdue_slide = values.real("overdue_slide");
 	config.text = core_identity(values);
 	return config;
 }

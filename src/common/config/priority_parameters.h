@@ -37,6 +37,7 @@ struct CoreConfig {
 	bool recent_work_estimate = false; // work_estimate=recent: RuntimePredictor, not the limit
 	enum class Overdue : uint8_t { Keep, Clamp, Share };
 	Overdue overdue = Overdue::Keep; // OStrich key of a campaign late in V (overdue=)
+	double overdue_slide = 0;        // how fast a postponed campaign's bound moves later
 	std::string text; // the core keys as given back by core_identity(), for save()
 };
 

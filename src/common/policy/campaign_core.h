@@ -115,8 +115,10 @@ private:
 		double work_cpu_s = 0;
 		int64_t last_end_s = kNoTime;
 		int64_t longest_job_s = 0;
-		double postponed_until_s =
-		    0; // overdue=clamp|share: the bound, fixed when first set
+		// overdue=clamp|share: the bound when first postponed, and when that was; the bound
+		// moves later by overdue_slide x the time since.
+		double postponed_until_s = 0;
+		double postponed_at_s = 0;
 	};
 	struct Group {
 		uint32_t unit = 0, domain = 0, user_id = 0, account = 0;

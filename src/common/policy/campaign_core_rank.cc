@@ -52,6 +52,14 @@ void CampaignCore::retire_finished_campaigns(int64_t now_s)
 // campaign that can still complete in time (the heavy user's days-late campaign that took the
 // machine from light users for hours in KTH-SP2, doc/fairness-results.md). overdue=share: at least
 // now + its pending work on its fair share of the CPUs (as if it were submitted now).
+//
+// Never later than a bound set when the campaign is first postponed: its C~ plus its own time in V
+// (C~ - s~) then, moved later by overdue_slide x the time since; a bound that moves slower than
+// time ends every postponement (the campaign waits at most 1 / (1 - slide) times the fixed bound's
+// postponement). A postponed campaign is closed to new jobs: its user's next job opens a new
+// campaign, so the postponed one stops absorbing its user's work and its C~ stops moving (an
+// open campaign whose wide job waits kept taking its user's new jobs: that job waited 97 days in
+// CTC-SP2).
 void CampaignCore::clamp_overdue_keys(std::vector<CampaignKey> &keys)
 {
 	std::vector<double> pending_work(campaigns_.size(), 0);
@@ -72,15 +80,16 @@ void CampaignCore::clamp_overdue_keys(std::vector<CampaignKey> &keys)
 		if (config_.overdue == CoreConfig::Overdue::Share)
 			cpus /= std::max<uint32_t>(1, domain.active_groups);
 		const double soonest = now + pending_work[slot] / cpus;
-		// Never later than C~ plus the campaign's own time in V (C~ - s~), both as they
-		// were when it was first postponed: a key fixed in time, so a large campaign is not
-		// starved by a stream of smaller ones, even while its user's new jobs join it and
-		// move its C~.
 		Campaign &campaign = campaigns_[slot];
-		if (campaign.postponed_until_s <= 0)
+		if (campaign.postponed_until_s <= 0) {
 			campaign.postponed_until_s =
 			    keys[slot].key + std::max(0.0, view.finish_s - view.start_s);
-		const double latest = std::max(keys[slot].key, campaign.postponed_until_s);
+			campaign.postponed_at_s = now;
+			detector_.close(campaign.group, campaign.id);
+		}
+		const double bound = campaign.postponed_until_s +
+		                     config_.overdue_slide * (now - campaign.postponed_at_s);
+		const double latest = std::max(keys[slot].key, bound);
 		keys[slot].key = std::max(keys[slot].key, std::min(soonest, latest));
 	}
 }
