@@ -41,8 +41,8 @@ START_TEST(test_detection_threshold_session_rule_joins_within_T)
 }
 END_TEST
 
-// close(): a campaign closed to new jobs (overdue postponement) keeps its jobs, and its group's next
-// job opens a new campaign under either rule; closing an older campaign changes nothing.
+// close(): a campaign closed to new jobs (overdue postponement) keeps its jobs, and its group's
+// next job opens a new campaign under either rule; closing an older campaign changes nothing.
 START_TEST(test_detection_closed_campaign_takes_no_new_job)
 {
 	for (const auto kind : {DetectionRule::Kind::Threshold, DetectionRule::Kind::Window}) {

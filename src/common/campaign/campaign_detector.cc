@@ -56,7 +56,8 @@ void CampaignDetector::job_left(uint32_t group_index, uint64_t campaign_id, int6
 void CampaignDetector::close(uint32_t group_index, uint64_t campaign_id)
 {
 	if (group_index < groups_.size() && groups_[group_index].campaign_id == campaign_id)
-		groups_[group_index] = OpenCampaign{}; // as a group with no campaign: the next opens
+		groups_[group_index] =
+		    OpenCampaign{}; // as a group with no campaign: the next opens
 }
 
 bool CampaignDetector::still_open(uint32_t group_index, uint64_t campaign_id, int64_t now_s) const

@@ -46,8 +46,8 @@ public:
 	Assignment job_eligible(uint32_t group, int64_t eligible_s);
 	// A job of `campaign_id` leaves it: ended or cancelled (`completed`, at `end_s`) or held.
 	void job_left(uint32_t group, uint64_t campaign_id, int64_t end_s, bool completed);
-	// Close the group's campaign `campaign_id` to new jobs (if it is still the current one): the
-	// group's next job opens a new campaign.
+	// Close the group's campaign `campaign_id` to new jobs (if it is still the current one):
+	// the group's next job opens a new campaign.
 	void close(uint32_t group, uint64_t campaign_id);
 	// Whether a job eligible at `now_s` would join the group's campaign `campaign_id`.
 	bool still_open(uint32_t group, uint64_t campaign_id, int64_t now_s) const;
