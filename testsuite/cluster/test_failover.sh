@@ -92,11 +92,12 @@ all_running() {
 }
 check "the four runners start (32 of 32 CPUs)" wait_until 30 all_running "${runners[@]}"
 waiting=()
+marker=$(mktemp)
 for spec in camp3:8 camp3:8 camp3:8 camp4:16 camp4:16 camp5:8 camp5:8 camp6:32; do
+	touch "$marker" # before the last submission: a save newer than it holds every job
 	waiting+=("$(job "${spec%%:*}" "${spec#*:}" 20 "w-${spec%%:*}")")
 	sleep 0.3
 done
-marker=$(mktemp)
 sleep 5 # ranking passes (calc_period=1) and sched/campaign's plan (campaign_period=1)
 prio_before=$(squeue -h -p batch -t PD -o '%Q %i' | sort -rn | tr '\n' ';')
 order_before=$(pending_order batch)
