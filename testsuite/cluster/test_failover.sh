@@ -72,6 +72,11 @@ sys.exit(0 if a and a.keys() == b.keys() and all(abs(a[j] - b[j]) <= 5 for j in 
 ' "$1" "$2"
 }
 state_saved_since() { test "$(state_dir)/job_state" -nt "$1"; }
+# sched_passes_since MARKER N: sched/campaign's statistics file was written after MARKER by a
+# process that has made at least N passes (the counters start at 0 in each controller).
+sched_passes_since() {
+	test "$(state_dir)/campaign_sched_stats.json" -nt "$1" && [ "$(sched_stat passes)" -ge "$2" ]
+}
 
 check_equal "scontrol ping: the primary in charge, the backup in standby" primary "$(in_charge)"
 check "scontrol ping lists the backup UP" grep -q '^Slurmctld(backup) at .* is UP' <<<"$(scontrol ping)"
@@ -103,6 +108,7 @@ prio_before=$(squeue -h -p batch -t PD -o '%Q %i' | sort -rn | tr '\n' ';')
 order_before=$(pending_order batch)
 campaigns_before=$(campaigns)
 planned_before=$(planned)
+reserved_before=$(sched_stat last_reserved)
 echo "  priorities (%Q %i): $prio_before"
 echo "  campaigns: $campaigns_before"
 echo "  planned starts: $planned_before"
@@ -119,13 +125,16 @@ sleep 2 # and priority/campaign its own state (every pass with events)
 
 echo "== kill -9 of the primary"
 killed_at=$(date +%s)
+killed=$(mktemp)
 "$localcluster" kill-ctld
 check "the backup takes control within 40 s" wait_until 40 in_charge_is backup
 echo "  backup in charge after $(($(date +%s) - killed_at)) s"
 check "the backup's log: running as primary controller" grep -q 'Running as primary controller' "$backup_log"
 check "the backup's priority/campaign listens on its own address (127.0.0.2)" \
 	wait_until 10 grep -q 'scampaign channel on 127.0.0.2:' "$backup_log"
-sleep 4 # the backup's ranking passes and plan
+check "the backup's sched/campaign plans (3 passes)" wait_until 20 sched_passes_since "$killed" 3
+rm -f "$killed"
+sleep 2 # and its ranking passes (calc_period=1)
 order_after=$(pending_order batch)
 campaigns_after=$(campaigns)
 planned_after=$(planned)
@@ -138,6 +147,8 @@ check_equal "scampaign (answered by the backup) lists the same campaigns" "$camp
 check_equal "the same jobs reserved" "$(reserved_ids "$planned_before")" \
 	"$(reserved_ids "$planned_after")"
 check "the same planned starts (within 5 s)" same_starts "$planned_before" "$planned_after"
+check_equal "sched/campaign reserves as many jobs in its last pass as before the crash" \
+	"$reserved_before" "$(sched_stat last_reserved)"
 late=$(job camp7 8 15 w-camp7) # a submission the backup accepts
 check "camp7's job, submitted to the backup, forms a campaign" wait_until 10 has_campaign camp7
 
