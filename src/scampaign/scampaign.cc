@@ -14,9 +14,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <fcntl.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <string>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -120,6 +122,8 @@ Result<std::vector<std::string>> targets_of(const Options &options, const Channe
 	return targets;
 }
 
+constexpr int kConnectTimeoutMs = 5000;
+
 // Connected: the reply, whatever it says. Not connected: an error, and the caller tries the
 // next address.
 Result<std::string> exchange(const std::string &host, int port, const std::string &line)
@@ -132,11 +136,29 @@ Result<std::string> exchange(const std::string &host, int port, const std::strin
 	where.sin_port = htons(static_cast<uint16_t>(port));
 	inet_pton(AF_INET, address.value().c_str(), &where.sin_addr);
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return Error{std::string("socket: ") + std::strerror(errno)};
+	// A controller host that is down does not refuse, it stays silent: give up after
+	// kConnectTimeoutMs and let the caller try the next SlurmctldHost.
+	const int flags = fcntl(fd, F_GETFL);
+	fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+	int problem = 0;
 	if (connect(fd, reinterpret_cast<sockaddr *>(&where), sizeof(where)) != 0) {
-		const int problem = errno;
+		problem = errno;
+		if (problem == EINPROGRESS) {
+			pollfd wait = {fd, POLLOUT, 0};
+			socklen_t length = sizeof(problem);
+			if (poll(&wait, 1, kConnectTimeoutMs) != 1)
+				problem = ETIMEDOUT;
+			else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &problem, &length) != 0)
+				problem = errno;
+		}
+	}
+	if (problem != 0) {
 		close(fd);
 		return Error{host + ":" + std::to_string(port) + ": " + std::strerror(problem)};
 	}
+	fcntl(fd, F_SETFL, flags);
 	const std::string request = line + "\n";
 	(void)!send(fd, request.data(), request.size(), MSG_NOSIGNAL);
 	std::string reply;
