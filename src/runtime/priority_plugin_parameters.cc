@@ -25,7 +25,8 @@ ParameterSchema plugin_parameter_schema()
 	     {.key = "query_address",
 	      .kind = ParameterKind::Text,
 	      .default_value = "127.0.0.1",
-	      .description = "IPv4 address the scampaign channel listens on"},
+	      .description = "IPv4 address the scampaign channel listens on, or 'controller': "
+	                     "each slurmctld's own SlurmctldHost address (backup controllers)"},
 	     {.key = "shadow",
 	      .kind = ParameterKind::Boolean,
 	      .default_value = "no",
@@ -43,6 +44,15 @@ ParameterSchema priority_parameter_schema()
 ChannelSettings channel_settings_from(const ParameterValues &values)
 {
 	return {values.text("query_address"), static_cast<uint16_t>(values.integer("query_port"))};
+}
+
+std::string slurmctld_host_address(std::string_view value)
+{
+	const size_t open = value.find('(');
+	const size_t close = value.rfind(')');
+	if (open != std::string_view::npos && close != std::string_view::npos && close > open + 1)
+		return std::string(value.substr(open + 1, close - open - 1));
+	return std::string(value.substr(0, open));
 }
 
 Result<ChannelSettings> channel_settings_of(std::string_view priority_parameters)

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <jansson.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -62,6 +63,26 @@ Result<int> listen_on(const std::string &address, uint16_t port)
 }
 
 } // namespace
+
+Result<std::string> resolve_ipv4(const std::string &host)
+{
+	in_addr literal = {};
+	if (inet_pton(AF_INET, host.c_str(), &literal) == 1)
+		return host;
+	addrinfo hints = {};
+	hints.ai_family = AF_INET;
+	hints.ai_socktype = SOCK_STREAM;
+	addrinfo *found = nullptr;
+	const int failure =
+	    host.empty() ? EAI_NONAME : getaddrinfo(host.c_str(), nullptr, &hints, &found);
+	if (failure != 0 || !found)
+		return Error{"host '" + host + "' has no IPv4 address: " + gai_strerror(failure)};
+	char text[INET_ADDRSTRLEN] = {};
+	inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in *>(found->ai_addr)->sin_addr, text,
+	          sizeof(text));
+	freeaddrinfo(found);
+	return std::string(text);
+}
 
 std::string query_error_line(const std::string &message)
 {

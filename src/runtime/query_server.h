@@ -58,6 +58,10 @@ private:
 	std::atomic<uint64_t> refused_{0};
 };
 
+// An IPv4 address in dotted form for a host: the address itself, or the first IPv4 address the
+// resolver (/etc/hosts, DNS) gives for a name; the error names the host.
+Result<std::string> resolve_ipv4(const std::string &host);
+
 // One JSON error line, {"ok":false,"error":"..."}, with the message escaped.
 std::string query_error_line(const std::string &message);
 

@@ -6,6 +6,7 @@
 #include "policy/campaign_report.h"
 #include "runtime/munge_credential.h"
 #include "runtime/priority_plugin_parameters.h"
+#include "runtime/query_server.h"
 #include "util/parameters.h"
 
 #include <arpa/inet.h>
@@ -13,12 +14,15 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <fcntl.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <string>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <vector>
 
 using namespace campaign;
 
@@ -40,7 +44,9 @@ void usage(FILE *out)
 	             "  -u, --user USER  only this user's campaigns\n"
 	             "  --json           print the plugin's JSON reply\n"
 	             "  --host, --port   the plugin's query channel (default: from slurm.conf's\n"
-	             "                   PriorityParameters query_address/query_port)\n");
+	             "                   PriorityParameters query_address/query_port; with\n"
+	             "                   query_address=controller each SlurmctldHost in turn,\n"
+	             "                   the first that answers)\n");
 }
 
 Result<Options> parse_options(int argc, char **argv)
@@ -97,19 +103,62 @@ Result<ChannelSettings> channel_of(const Options &options, const std::string &pr
 	return channel;
 }
 
+// The addresses to try, in order: --host; with query_address=controller each SlurmctldHost
+// (primary first, as Slurm's clients try them), since only the controller in charge runs the
+// plugin; else query_address.
+Result<std::vector<std::string>> targets_of(const Options &options, const ChannelSettings &channel,
+                                            const std::vector<std::string> &controllers)
+{
+	if (!options.host.empty())
+		return std::vector<std::string>{options.host};
+	if (!channel.per_controller())
+		return std::vector<std::string>{channel.address};
+	if (controllers.empty())
+		return Error{"PriorityParameters query_address=controller, but slurm.conf has no "
+		             "SlurmctldHost line"};
+	std::vector<std::string> targets;
+	for (const std::string &controller : controllers)
+		targets.push_back(slurmctld_host_address(controller));
+	return targets;
+}
+
+constexpr int kConnectTimeoutMs = 5000;
+
+// Connected: the reply, whatever it says. Not connected: an error, and the caller tries the
+// next address.
 Result<std::string> exchange(const std::string &host, int port, const std::string &line)
 {
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	auto address = resolve_ipv4(host);
+	if (!address.ok())
+		return Error{address.error()};
 	sockaddr_in where = {};
 	where.sin_family = AF_INET;
 	where.sin_port = htons(static_cast<uint16_t>(port));
-	if (inet_pton(AF_INET, host.c_str(), &where.sin_addr) != 1)
-		return Error{"bad address " + host};
+	inet_pton(AF_INET, address.value().c_str(), &where.sin_addr);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return Error{std::string("socket: ") + std::strerror(errno)};
+	// A controller host that is down does not refuse, it stays silent: give up after
+	// kConnectTimeoutMs and let the caller try the next SlurmctldHost.
+	const int flags = fcntl(fd, F_GETFL);
+	fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+	int problem = 0;
 	if (connect(fd, reinterpret_cast<sockaddr *>(&where), sizeof(where)) != 0) {
-		close(fd);
-		return Error{"cannot reach priority/campaign at " + host + ":" +
-		             std::to_string(port) + ": " + std::strerror(errno)};
+		problem = errno;
+		if (problem == EINPROGRESS) {
+			pollfd wait = {fd, POLLOUT, 0};
+			socklen_t length = sizeof(problem);
+			if (poll(&wait, 1, kConnectTimeoutMs) != 1)
+				problem = ETIMEDOUT;
+			else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &problem, &length) != 0)
+				problem = errno;
+		}
 	}
+	if (problem != 0) {
+		close(fd);
+		return Error{host + ":" + std::to_string(port) + ": " + std::strerror(problem)};
+	}
+	fcntl(fd, F_SETFL, flags);
 	const std::string request = line + "\n";
 	(void)!send(fd, request.data(), request.size(), MSG_NOSIGNAL);
 	std::string reply;
@@ -165,13 +214,13 @@ int main(int argc, char **argv)
 	auto conf = read_slurm_conf(conf_path ? conf_path : "/etc/slurm/slurm.conf");
 	if (!conf.ok())
 		return fail(conf.error());
-	const std::string priority_params =
-	    conf.value().count("priorityparameters") ? conf.value().at("priorityparameters") : "";
-	auto channel = channel_of(options.value(), priority_params);
+	auto channel = channel_of(options.value(), conf.value().value("priorityparameters"));
 	if (!channel.ok())
 		return fail(channel.error());
-	const std::string auth_info =
-	    conf.value().count("authinfo") ? conf.value().at("authinfo") : "";
+	auto targets = targets_of(options.value(), channel.value(), conf.value().controllers);
+	if (!targets.ok())
+		return fail(targets.error());
+	const std::string auth_info = conf.value().value("authinfo");
 
 	json_t *request = json_pack("{s:s}", "op", "campaigns");
 	if (!options.value().user.empty())
@@ -182,9 +231,16 @@ int main(int argc, char **argv)
 	free(payload);
 	if (!sealed.ok())
 		return fail(sealed.error());
-	auto reply = exchange(channel.value().address, channel.value().port, sealed.value());
+	Result<std::string> reply = Error{"no address to try"};
+	std::string unreachable;
+	for (const std::string &target : targets.value()) {
+		reply = exchange(target, channel.value().port, sealed.value());
+		if (reply.ok())
+			break;
+		unreachable += (unreachable.empty() ? "" : "; ") + reply.error();
+	}
 	if (!reply.ok())
-		return fail(reply.error());
+		return fail("cannot reach priority/campaign at " + unreachable);
 	auto report = report_from_json(reply.value());
 	if (!report.ok())
 		return fail(report.error());

@@ -8,12 +8,12 @@
 namespace campaign
 {
 
-Result<std::map<std::string, std::string>> read_slurm_conf(const std::string &path)
+Result<SlurmConfKeys> read_slurm_conf(const std::string &path)
 {
 	std::ifstream in(path);
 	if (!in)
 		return Error{"cannot read " + path + " (set SLURM_CONF to your slurm.conf)"};
-	std::map<std::string, std::string> keys;
+	SlurmConfKeys keys;
 	std::string line;
 	while (std::getline(in, line)) {
 		line = line.substr(0, line.find('#'));
@@ -31,7 +31,9 @@ Result<std::map<std::string, std::string>> read_slurm_conf(const std::string &pa
 			value.pop_back();
 		while (!value.empty() && std::isspace(static_cast<unsigned char>(value.front())))
 			value.erase(value.begin());
-		keys[key] = value;
+		if (key == "slurmctldhost")
+			keys.controllers.push_back(value);
+		keys.last[key] = value;
 	}
 	return keys;
 }

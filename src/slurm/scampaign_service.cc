@@ -24,6 +24,21 @@ void ScampaignService::publish(CampaignReport report, bool private_jobs)
 	private_jobs_ = private_jobs;
 }
 
+Result<std::string> own_controller_address()
+{
+	if (&backup_inx == nullptr)
+		return Error{"not inside slurmctld"};
+	const int index = backup_inx;
+	if (index < 0 || static_cast<uint32_t>(index) >= slurm_conf.control_cnt ||
+	    !slurm_conf.control_addr || !slurm_conf.control_addr[index])
+		return Error{"this slurmctld (controller index " + std::to_string(index) +
+		             ") has no SlurmctldHost address"};
+	auto address = resolve_ipv4(slurm_conf.control_addr[index]);
+	if (!address.ok())
+		return Error{"SlurmctldHost " + std::to_string(index) + ": " + address.error()};
+	return address;
+}
+
 bool ScampaignService::privileged(uid_t uid) const
 {
 	return uid == 0 || uid == slurm_conf.slurm_user_id || validate_operator(uid);

@@ -12,6 +12,10 @@
 namespace campaign::slurm
 {
 
+// This slurmctld's own address, for query_address=controller: its SlurmctldHost entry
+// (slurmctld's backup_inx: 0 primary, 1.. backups) resolved to IPv4. Call only inside slurmctld.
+Result<std::string> own_controller_address();
+
 class ScampaignService
 {
 public:

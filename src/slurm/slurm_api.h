@@ -56,6 +56,7 @@ extern "C" {
 #pragma weak part_list
 #pragma weak avail_node_bitmap
 #pragma weak resv_list
+#pragma weak backup_inx
 
 namespace campaign::slurm
 {

@@ -130,6 +130,22 @@ START_TEST(test_channel_settings_read_through_the_schema)
 	ck_assert(!bad.ok());
 	ck_assert_msg(bad.error().find("query_port") != std::string::npos, "%s",
 	              bad.error().c_str());
+	ck_assert(!set.value().per_controller());
+	ck_assert(!defaults.value().per_controller());
+}
+END_TEST
+
+// query_address=controller (backup controllers): each slurmctld its own SlurmctldHost address,
+// which scampaign reads from the lines as Slurm does: "name(addr)" is addr, "name" the name.
+START_TEST(test_channel_per_controller_and_slurmctld_host_addresses)
+{
+	auto each = channel_settings_of("query_address=controller,query_port=7001");
+	ck_assert(each.ok());
+	ck_assert(each.value().per_controller());
+	ck_assert_string_eq(slurmctld_host_address("ctl1(10.0.0.5)"), "10.0.0.5");
+	ck_assert_string_eq(slurmctld_host_address("vm-backup(127.0.0.2)"), "127.0.0.2");
+	ck_assert_string_eq(slurmctld_host_address("ctl2"), "ctl2");
+	ck_assert_string_eq(slurmctld_host_address("ctl3()"), "ctl3");
 }
 END_TEST
 
@@ -138,6 +154,7 @@ int main()
 	Suite *suite = suite_create("priority_parameters");
 	TCase *tc = tcase_create("keys");
 	tcase_add_test(tc, test_plugin_keys_are_not_part_of_core_identity);
+	tcase_add_test(tc, test_channel_per_controller_and_slurmctld_host_addresses);
 	tcase_add_test(tc, test_core_rejects_plugin_keys_alone);
 	tcase_add_test(tc, test_state_of_first_release_restores_with_other_plugin_keys);
 	tcase_add_test(tc, test_saved_core_parameters_drops_plugin_keys_only);

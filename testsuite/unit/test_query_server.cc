@@ -119,6 +119,21 @@ START_TEST(test_bad_address_is_an_error)
 }
 END_TEST
 
+// scampaign and query_address=controller resolve SlurmctldHost names: literals pass unchanged,
+// names go through the resolver, and a failure names the host.
+START_TEST(test_resolve_ipv4)
+{
+	ck_assert_string_eq(resolve_ipv4("127.0.0.2").value().c_str(), "127.0.0.2");
+	auto local = resolve_ipv4("localhost");
+	ck_assert_msg(local.ok(), "%s", local.ok() ? "" : local.error().c_str());
+	ck_assert_msg(local.value().rfind("127.", 0) == 0, "%s", local.value().c_str());
+	auto none = resolve_ipv4("");
+	ck_assert(!none.ok());
+	ck_assert_msg(none.error().find("host ''") != std::string::npos, "%s",
+	              none.error().c_str());
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("query_server");
@@ -129,6 +144,7 @@ int main()
 	tcase_add_test(tc, test_silent_client_times_out_and_others_are_served);
 	tcase_add_test(tc, test_client_limit_refuses_extra_clients);
 	tcase_add_test(tc, test_bad_address_is_an_error);
+	tcase_add_test(tc, test_resolve_ipv4);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

@@ -101,11 +101,24 @@ void start_scampaign(const ParameterValues &parameters)
 	const ChannelSettings channel = channel_settings_from(parameters);
 	if (channel.off())
 		return;
+	std::string address = channel.address;
+	if (channel.per_controller()) { // each controller on its own SlurmctldHost address
+		auto own = own_controller_address();
+		if (!own.ok()) {
+			error("priority/campaign: scampaign channel off: query_address=%s: %s",
+			      channel.address.c_str(), own.error().c_str());
+			return;
+		}
+		address = own.value();
+	}
 	const std::string socket =
 	    munge_socket_from_auth_info(slurm_conf.authinfo ? slurm_conf.authinfo : "");
-	Status listening = state->scampaign.start(channel.address, channel.port, socket);
+	Status listening = state->scampaign.start(address, channel.port, socket);
 	if (!listening.ok())
 		error("priority/campaign: scampaign channel off: %s", listening.error().c_str());
+	else
+		info("priority/campaign: scampaign channel on %s:%u", address.c_str(),
+		     static_cast<unsigned>(state->scampaign.port()));
 }
 
 int start_plugin()
