@@ -24,7 +24,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$repo/build}
 campsim=${CAMPSIM:-$build/src/sim/campsim}
 trace_dir=${TRACE_DIR:-$repo/data/traces}
-policies=${POLICIES:-fcfs/none,fairshare/easy,fairtree/easy,ostrich/conservative,ostrich/per_campaign,faircamp/per_campaign}
+policies=${POLICIES:-fcfs/no_backfill,fairshare/easy,fairtree/easy,ostrich/conservative,ostrich/per_campaign,faircamp/per_campaign}
 read -r -a loads <<<"${LOADS:-log 0.85 0.95}"
 read -r -a extra <<<"${CAMPSIM_ARGS:-}"
 out=${OUT:-compare-out}
