@@ -11,16 +11,21 @@ namespace
 {
 
 // 4 CPUs. User 1 submits 10 jobs of 4 CPUs x 1000 s at t = 0; V completes them at t = 10,000 (its
-// time in V: 10,000 s), but none has started by `now_s`, when user 2 submits one job of 4 CPUs x
-// 100 s.
-Ranking late_campaign_and_a_newcomer(const std::string &parameters, int64_t now_s = 12000)
+// time in V: 10,000 s), but none has started by `now_s`, when user 2 submits job 11, 4 CPUs x
+// `limit_s`.
+CampaignCore late_campaign_core(const std::string &parameters, int64_t now_s, int64_t limit_s = 100)
 {
 	CampaignCore core = make_core(parameters);
 	ok(core.capacity({"p", 4, std::nullopt, std::nullopt}, 0));
 	for (uint32_t id = 1; id <= 10; id++)
 		ok(core.submit(job(id, 1, 0, 4, 1000), 0));
-	ok(core.submit(job(11, 2, now_s, 4, 100), now_s));
-	return core.rank(now_s);
+	ok(core.submit(job(11, 2, now_s, 4, limit_s), now_s));
+	return core;
+}
+
+Ranking late_campaign_and_a_newcomer(const std::string &parameters, int64_t now_s = 12000)
+{
+	return late_campaign_core(parameters, now_s).rank(now_s);
 }
 
 } // namespace
@@ -86,11 +91,7 @@ END_TEST
 // its user submits later opens a campaign of its own instead of moving the postponed one's C~.
 START_TEST(test_postponed_campaign_is_closed_and_keeps_its_bound)
 {
-	CampaignCore core = make_core("policy=ostrich,overdue=share");
-	ok(core.capacity({"p", 4, std::nullopt, std::nullopt}, 0));
-	for (uint32_t id = 1; id <= 10; id++)
-		ok(core.submit(job(id, 1, 0, 4, 1000), 0));
-	ok(core.submit(job(11, 2, 12000, 4, 100), 12000));
+	CampaignCore core = late_campaign_core("policy=ostrich,overdue=share", 12000);
 	expect_near(explain(core.rank(12000), 1).key, 20000, "user 1's key when first postponed");
 	ok(core.submit(job(12, 1, 12001, 4, 100), 12001)); // user 1's campaign still has jobs
 	const Ranking later = core.rank(12001);
@@ -107,11 +108,8 @@ END_TEST
 // overdue_slide: the bound moves later by that fraction of the time since the postponement.
 START_TEST(test_slide_moves_the_bound_slower_than_time)
 {
-	CampaignCore core = make_core("policy=ostrich,overdue=share,overdue_slide=0.5");
-	ok(core.capacity({"p", 4, std::nullopt, std::nullopt}, 0));
-	for (uint32_t id = 1; id <= 10; id++)
-		ok(core.submit(job(id, 1, 0, 4, 1000), 0));
-	ok(core.submit(job(11, 2, 12000, 4, 100000), 12000));
+	CampaignCore core =
+	    late_campaign_core("policy=ostrich,overdue=share,overdue_slide=0.5", 12000, 100000);
 	expect_near(explain(core.rank(12000), 1).key, 20000, "bound when first postponed");
 	// At 16,000: 40,000 CPU-seconds on 2 CPUs would end at 36,000; the bound is 20,000 +
 	// 0.5 x 4,000.
