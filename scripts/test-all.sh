@@ -37,7 +37,7 @@ rm -rf "$stage"
 		libslurm_campaign_runtime.so; do
 		test -f "$stage$plugindir/$file" || { echo "missing in DESTDIR: $plugindir/$file"; exit 1; }
 	done &&
-	make distcheck >distcheck.out 2>&1)
+	make -j"$(nproc)" distcheck >distcheck.out 2>&1)
 status=$?
 [ $status -eq 0 ] || tail -n 20 "$build/distcheck.out" 2>/dev/null
 record "make install DESTDIR and make distcheck" $status
