@@ -1,8 +1,8 @@
 #!/bin/bash
 # make check: the three layers of doc/architecture.md hold. Fails when an #include crosses a layer
-# the wrong way, when a Slurm header is included outside src/slurm, when campsim or the core
-# library needs libmunge, or when the core library references sockets or starts threads
-# (pthread_create, std::thread).
+# the wrong way, when a Slurm header is included outside src/slurm, when a plugin folder reads
+# Slurm's data itself, when campsim or the core library needs libmunge, or when the core library
+# references sockets or starts threads (pthread_create, std::thread).
 # Env: TOP_SRCDIR, TOP_BUILDDIR (default: from this script's and the current directory's place).
 set -u
 top_srcdir=${TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -95,6 +95,16 @@ check_includes() {
 		sed 's|^\./||' | sort)
 }
 
+# Plugin folders keep entry points and their own flow: Slurm's data (job records, slurm.conf,
+# the job, node and partition tables) is read and written in src/slurm only.
+check_plugin_reads() {
+	local hits
+	hits=$(cd "$top_srcdir/src" && grep -n -E \
+		'slurm_conf\.|slurmctld_conf\.|find_job_record|\bjob_list\b|node_record_table_ptr|\bpart_list\b|\bjob(_ptr)?->' \
+		plugins/*/campaign/*.cc plugins/*/campaign/*.h 2>/dev/null)
+	[ -z "$hits" ] || fail "plugin folders read Slurm's data (move it to src/slurm): $hits"
+}
+
 # The real binary (libtool leaves a wrapper script beside it when it links shared libraries).
 real_binary() {
 	local dir name
@@ -150,6 +160,7 @@ check_core_symbols() {
 }
 
 check_includes
+check_plugin_reads
 check_no_munge "$top_builddir/src/sim/campsim"
 [ ! -f "$top_builddir/src/common/.libs/libslurm_campaign.so" ] ||
 	check_no_munge "$top_builddir/src/common/libslurm_campaign.so"

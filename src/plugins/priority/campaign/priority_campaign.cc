@@ -7,8 +7,10 @@
 #include "periodic_worker.h"
 #include "priority_factors.h"
 #include "priority_ranker.h"
+#include "priority_writer.h"
 #include "run_tres_release.h"
 #include "scampaign_service.h"
+#include "slurm_config.h"
 #include "usage_accounting.h"
 
 #include "runtime/campaign_directory.h"
@@ -56,7 +58,7 @@ void apply_reconfigure()
 	std::string text;
 	{
 		CtldLock hold(kReadConfig);
-		text = slurm_conf.priority_params ? slurm_conf.priority_params : "";
+		text = priority_parameters_text();
 	}
 	auto parsed = priority_parameter_schema().parse(text);
 	if (!parsed.ok()) {
@@ -75,8 +77,7 @@ void account_usage()
 	if (state->state_dir.empty()) {
 		{
 			CtldLock hold(kReadConfig);
-			state->state_dir =
-			    slurm_conf.state_save_location ? slurm_conf.state_save_location : "";
+			state->state_dir = state_save_location();
 		}
 		state->usage.restore(state->state_dir);
 	}
@@ -111,8 +112,7 @@ void start_scampaign(const ParameterValues &parameters)
 		}
 		address = own.value();
 	}
-	const std::string socket =
-	    munge_socket_from_auth_info(slurm_conf.authinfo ? slurm_conf.authinfo : "");
+	const std::string socket = munge_socket_from_auth_info(auth_info());
 	Status listening = state->scampaign.start(address, channel.port, socket);
 	if (!listening.ok())
 		error("priority/campaign: scampaign channel off: %s", listening.error().c_str());
@@ -123,7 +123,7 @@ void start_scampaign(const ParameterValues &parameters)
 
 int start_plugin()
 {
-	const char *text = slurm_conf.priority_params ? slurm_conf.priority_params : "";
+	const std::string text = priority_parameters_text();
 	auto parsed = priority_parameter_schema().parse(text);
 	if (!parsed.ok()) {
 		error("priority/campaign: %s", parsed.error().c_str());
@@ -133,7 +133,7 @@ int start_plugin()
 	start_scampaign(parsed.value());
 	state->ranker = std::make_unique<PriorityRanker>(std::move(parsed).value());
 	state->worker.start("campprio", period_of(*state->ranker), worker_pass);
-	info("priority/campaign: loaded (PriorityParameters=%s)", text);
+	info("priority/campaign: loaded (PriorityParameters=%s)", text.c_str());
 	return SLURM_SUCCESS;
 }
 
@@ -175,7 +175,7 @@ __attribute__((visibility("default"))) uint32_t priority_p_set(uint32_t last_pri
 	return guarded("priority_p_set", uint32_t{1}, [&] {
 		if (!state)
 			return last_prio >= 2 ? last_prio - 1 : uint32_t{1};
-		uint32_t priority = state->ranker->priority_at_submit(last_prio, job_ptr);
+		uint32_t priority = priority_at_submit(job_ptr, last_prio);
 		state->worker.wake();
 		return priority;
 	});

@@ -1,16 +1,14 @@
-// PriorityRanker: lock discipline of the internals brief (§1.3, §8): copy, unlock, compute,
-// re-lock, revalidate by job id. Never keeps a job_record_t* across a lock release, and never
-// waits for a slurmctld lock while holding its own mutex (priority_p_set runs under job write).
+// PriorityRanker: copy Slurm's jobs (src/slurm/job_snapshot), unlock, rank, write the priorities
+// back by job id (src/slurm/priority_writer). Never waits for a slurmctld lock while holding its
+// own mutex (priority_p_set runs under the job write lock).
 #include "priority_ranker.h"
 
-#include "ctld_lock.h"
 #include "job_snapshot.h"
-#include "priority_factors.h"
+#include "priority_writer.h"
 #include "runtime/state_file.h"
 
 #include "runtime/campaign_directory.h"
 #include "state/priority_state.h"
-#include "util/rank_priority.h"
 
 #include <algorithm>
 #include <chrono>
@@ -25,13 +23,6 @@ namespace
 {
 
 constexpr const char *kStateFile = "campaign_priority_state.json";
-
-// A job whose priority we own: pending, not held (0), not set by an administrator.
-bool rankable(const job_record_t *job)
-{
-	return IS_JOB_PENDING(job) && !IS_JOB_REVOKED(job) && job->priority != 0 &&
-	       !job->direct_set_prio && job->details;
-}
 
 std::string user_name(uint32_t uid)
 {
@@ -90,30 +81,6 @@ int64_t PriorityRanker::calc_period_s() const
 {
 	std::lock_guard<std::mutex> hold(mutex_);
 	return parameters_.integer("calc_period");
-}
-
-// Slurm calls this at submit and after every update of a pending job (job_mgr.c: set_job_prio
-// unless PriorityType is priority/basic), so an update must not move a ranked job.
-uint32_t PriorityRanker::priority_at_submit(uint32_t last_priority, job_record_t *job)
-{
-	// An operator's value (scontrol update Priority=, sbatch --priority) stays until reset.
-	if (job->direct_set_prio && job->priority > 0)
-		return job->priority;
-	int64_t rank_value = 0;
-	uint32_t score = 1;
-	if (std::optional<int64_t> ranked = ranked_priority_of(job)) {
-		rank_value = *ranked; // same rank as the last pass, with today's nice
-		score = campaign_score_of(job);
-	} else { // below every ranked job until the next pass ranks it
-		rank_value = last_priority >= 2 ? last_priority - 1 : 1;
-		if (last_priority == 0 || last_priority > kTopPriority)
-			rank_value = kTopPriority;
-	}
-	const uint32_t priority = published_priority(
-	    static_cast<uint32_t>(std::clamp<int64_t>(rank_value, 1, kHighestPriority)),
-	    nice_of(job));
-	set_priority_factors(job, priority, score);
-	return priority;
 }
 
 CampaignReport PriorityRanker::report() const
@@ -175,23 +142,7 @@ size_t PriorityRanker::apply(const Ranking &ranking, bool shadow) const
 {
 	if (shadow)
 		return 0; // published only; Slurm keeps priority/basic-like values
-	size_t changed = 0;
-	CtldLock hold(kWriteJobs);
-	const size_t count = ranking.order.size();
-	for (size_t rank = 0; rank < count; rank++) {
-		job_record_t *job = find_job_record(ranking.order[rank]);
-		if (!job || !rankable(job))
-			continue; // started, held or re-prioritized by an admin since the snapshot
-		const uint32_t priority = published_priority(priority_for_rank(rank), nice_of(job));
-		if (job->priority != priority)
-			changed++;
-		job->priority = priority;
-		// sprio's AGE column carries the rank score (count - rank), SITE the base.
-		set_priority_factors(job, priority, static_cast<uint32_t>(count - rank));
-	}
-	if (changed)
-		last_job_update = time(nullptr);
-	return changed;
+	return write_ranked_priorities(ranking.order);
 }
 
 // shares=weighted: a unit's OStrich weight is its share of the cluster in the association tree

@@ -21,9 +21,6 @@ class PriorityRanker
 public:
 	explicit PriorityRanker(ParameterValues parameters);
 
-	// Priority for a job at submit or update (job write lock held by the caller; no locks
-	// here): below every ranked job until the next pass ranks it.
-	uint32_t priority_at_submit(uint32_t last_priority, job_record_t *job);
 	// One full pass from the plugin thread (takes and releases slurmctld locks itself).
 	void rank_pass();
 	void publish_campaigns(const Ranking &ranking) const;

@@ -6,6 +6,7 @@
 #include "ctld_lock.h"
 #include "guard.h"
 #include "periodic_worker.h"
+#include "slurm_config.h"
 
 #include "config/scheduler_parameters.h"
 
@@ -45,7 +46,7 @@ void apply_reconfigure()
 	std::string text;
 	{
 		CtldLock hold(kReadConfig);
-		text = slurm_conf.sched_params ? slurm_conf.sched_params : "";
+		text = scheduler_parameters_text();
 	}
 	auto parsed = scheduler_parameter_schema().parse(text);
 	if (!parsed.ok()) {
@@ -73,7 +74,7 @@ __attribute__((visibility("default"))) int init(void)
 	return guarded("sched/campaign init", SLURM_ERROR, [] {
 		if (state)
 			return SLURM_SUCCESS; // sched_g_init runs twice at startup
-		const char *text = slurm_conf.sched_params ? slurm_conf.sched_params : "";
+		const std::string text = scheduler_parameters_text();
 		auto parsed = scheduler_parameter_schema().parse(text);
 		if (!parsed.ok()) {
 			error("sched/campaign: %s", parsed.error().c_str());
@@ -83,7 +84,7 @@ __attribute__((visibility("default"))) int init(void)
 		state = new PluginState();
 		state->scheduler = std::make_unique<CampaignScheduler>(std::move(parsed).value());
 		state->worker.start("campsched", kTick, worker_pass);
-		info("sched/campaign: loaded (%s)", text);
+		info("sched/campaign: loaded (%s)", text.c_str());
 		return SLURM_SUCCESS;
 	});
 }
