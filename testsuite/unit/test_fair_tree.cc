@@ -74,6 +74,24 @@ START_TEST(test_user_tied_with_an_account)
 }
 END_TEST
 
+// The rank after a tie counts every tied user: y and account X tie (LF 4/3); y ranks first (4 of
+// 4), X's best user x1 shares that rank, and X's next user x2 gets the rank it would have without
+// ties (2), as multifactor's Fair Tree gives it, not the next one down (3).
+START_TEST(test_rank_after_a_tie_with_an_account)
+{
+	// root -> X (1 share, usage 10), y (1, 10), z (1, 20); X -> x1 (usage 2), x2 (8).
+	const std::vector<FairTreeNode> nodes = {account(kRoot, 1, 40), account(0, 1, 10),
+	                                         user(0, 1, 10),        user(0, 1, 20),
+	                                         user(1, 1, 2),         user(1, 1, 8)};
+	const FairTreeValues values = fair_tree(nodes);
+	ck_assert_double_eq_tol(values.level_fs[1], values.level_fs[2], 1e-12);
+	ck_assert_double_eq_tol(values.fair_share[2], 1.0, 1e-12);     // y
+	ck_assert_double_eq_tol(values.fair_share[4], 1.0, 1e-12);     // x1, tied with y
+	ck_assert_double_eq_tol(values.fair_share[5], 2.0 / 4, 1e-12); // x2
+	ck_assert_double_eq_tol(values.fair_share[3], 1.0 / 4, 1e-12); // z
+}
+END_TEST
+
 // Sibling accounts with equal LF have their children merged: A's a1 (LF 1) ranks between B's b1
 // (LF 5) and b2 (LF 0.56), which a walk of A then B, or B then A, would not give.
 START_TEST(test_tied_accounts_are_merged)
@@ -108,6 +126,7 @@ int main()
 	tcase_add_test(tc, test_level_fairshare_orders_the_walk);
 	tcase_add_test(tc, test_tied_users_share_a_rank);
 	tcase_add_test(tc, test_user_tied_with_an_account);
+	tcase_add_test(tc, test_rank_after_a_tie_with_an_account);
 	tcase_add_test(tc, test_tied_accounts_are_merged);
 	tcase_add_test(tc, test_no_shares_ranks_last);
 	suite_add_tcase(suite, tc);

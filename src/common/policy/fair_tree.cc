@@ -22,7 +22,7 @@ public:
 				root_ = i;
 		users_ = static_cast<uint32_t>(std::count_if(nodes.begin(), nodes.end(),
 		                                             [](const auto &n) { return n.user; }));
-		rank_ = users_;
+		rank_ = next_ = users_;
 	}
 
 	void run()
@@ -32,7 +32,7 @@ public:
 		values_.effective_usage[root_] = 1;
 		for (uint32_t i = 0; i < nodes_.size(); i++)
 			level(children_[i]);
-		descend(children_[root_]);
+		descend(children_[root_], false);
 	}
 
 private:
@@ -54,39 +54,40 @@ private:
 		}
 	}
 
-	// Visits `siblings` (possibly the merged children of tied accounts) highest LF first.
-	void descend(std::vector<uint32_t> siblings)
+	// Visits `siblings` (possibly the merged children of tied accounts) highest LF first, users
+	// before accounts of equal LF. A user ranks below the previous user unless tied with the
+	// sibling before it, or (first of its level) with the account it descends from; `next_` is
+	// the rank it would have without ties.
+	void descend(std::vector<uint32_t> siblings, bool account_tied)
 	{
 		std::stable_sort(siblings.begin(), siblings.end(), [&](uint32_t a, uint32_t b) {
-			return values_.level_fs[a] > values_.level_fs[b];
+			if (values_.level_fs[a] != values_.level_fs[b])
+				return values_.level_fs[a] > values_.level_fs[b];
+			return nodes_[a].user && !nodes_[b].user;
 		});
-		for (size_t first = 0; first < siblings.size();) {
-			size_t last = first;
-			while (last < siblings.size() && values_.level_fs[siblings[last]] ==
-			                                     values_.level_fs[siblings[first]])
-				last++;
-			// One group of equal LF: the accounts' children merged and walked first,
-			// then the users, at the rank the group started with.
-			const uint32_t group_rank = rank_;
-			std::vector<uint32_t> merged;
-			uint32_t tied_users = 0;
-			for (size_t i = first; i < last; i++) {
-				const uint32_t node = siblings[i];
-				if (nodes_[node].user)
-					tied_users++;
-				else
-					merged.insert(merged.end(), children_[node].begin(),
-					              children_[node].end());
+		for (size_t i = 0; i < siblings.size(); i++) {
+			const uint32_t node = siblings[i];
+			const double lf = values_.level_fs[node];
+			const bool tied =
+			    i == 0 ? account_tied : values_.level_fs[siblings[i - 1]] == lf;
+			if (nodes_[node].user) {
+				if (!tied)
+					rank_ = next_;
+				values_.fair_share[node] =
+				    static_cast<double>(rank_) / static_cast<double>(users_);
+				if (next_ > 0)
+					next_--;
+				continue;
 			}
-			if (!merged.empty())
-				descend(std::move(merged));
-			for (size_t i = first; i < last; i++)
-				if (nodes_[siblings[i]].user)
-					values_.fair_share[siblings[i]] =
-					    static_cast<double>(group_rank) /
-					    static_cast<double>(users_);
-			rank_ -= std::min(rank_, tied_users);
-			first = last;
+			// Sibling accounts of equal LF are walked as one: their children merged.
+			std::vector<uint32_t> merged(children_[node]);
+			while (i + 1 < siblings.size() && !nodes_[siblings[i + 1]].user &&
+			       values_.level_fs[siblings[i + 1]] == lf) {
+				i++;
+				merged.insert(merged.end(), children_[siblings[i]].begin(),
+				              children_[siblings[i]].end());
+			}
+			descend(std::move(merged), tied);
 		}
 	}
 
@@ -94,7 +95,7 @@ private:
 	FairTreeValues &values_;
 	std::vector<std::vector<uint32_t>> children_;
 	uint32_t root_ = FairTreeNode::kNoParent;
-	uint32_t users_ = 0, rank_ = 0;
+	uint32_t users_ = 0, rank_ = 0, next_ = 0;
 };
 
 } // namespace

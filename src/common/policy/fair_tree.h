@@ -3,10 +3,11 @@
 // over theirs, U its usage over theirs; infinite without usage, 0 without shares); the tree
 // sorted by LF, highest first, and walked depth first; users ranked in that order, each user's
 // fair-share factor its rank over the number of users (the first 1.0). Ties: sibling users with
-// equal LF share a rank; a user tied with a sibling account gets the rank of that account's
-// highest ranked user; sibling accounts with equal LF have their children merged before the walk
-// descends. What sshare -l shows as LevelFS and FairShare under priority/campaign. No Slurm
-// types.
+// equal LF share a rank, and the next user's rank counts them all; a user comes before a sibling
+// account of equal LF, and that account's highest ranked user shares the user's rank; sibling
+// accounts with equal LF have their children merged before the walk descends. What sshare -l
+// shows as LevelFS and FairShare under priority/campaign, as multifactor's Fair Tree gives them.
+// No Slurm types.
 #pragma once
 
 #include <cstdint>
