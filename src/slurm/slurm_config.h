@@ -7,9 +7,9 @@
 namespace campaign::slurm
 {
 
-std::string priority_parameters_text(); // PriorityParameters
+std::string priority_parameters_text();  // PriorityParameters
 std::string scheduler_parameters_text(); // SchedulerParameters
-std::string state_save_location(); // StateSaveLocation
-std::string auth_info(); // AuthInfo (where munged's socket is)
+std::string state_save_location();       // StateSaveLocation
+std::string auth_info();                 // AuthInfo (where munged's socket is)
 
 } // namespace campaign::slurm
