@@ -15,8 +15,9 @@ base=${CLUSTER_PORT_BASE:-17800}
 ours_dir=${CLUSTER_DIR:-/var/tmp/slurm-campaign/cluster}
 theirs_dir=$ours_dir-multifactor
 theirs_port=$((base + 300))
+half_life_s=7200 # PriorityDecayHalfLife, in minutes in slurm.conf
 common=(--nodes 2 --cpus 5 --gpus 2 --accounting --fresh-db
-	--conf "PriorityCalcPeriod=1" --conf "PriorityDecayHalfLife=02:00:00"
+	--conf "PriorityCalcPeriod=1" --conf "PriorityDecayHalfLife=$((half_life_s / 60))"
 	--conf "PartitionName=billed Nodes=ALL MaxTime=INFINITE State=UP TRESBillingWeights=CPU=2.0")
 theirs() { SLURM_CONF=$theirs_dir/etc/slurm.conf "$@"; }
 theirs_queue_empty_cmd() { [ -z "$(theirs squeue -h -o %i)" ]; }
@@ -85,8 +86,8 @@ ours_last_pass() { cat "$(state_dir)/campaign_usage_last_ran" 2>/dev/null; }
 theirs_last_pass() { # multifactor packs it as a big-endian 64-bit time
 	od -An -t u8 --endian=big -N 8 "$(CLUSTER_DIR=$theirs_dir "$localcluster" path state)/priority_last_decay_ran" 2>/dev/null | tr -d ' '
 }
-decayed_to() { # value from to: the value decayed from one time to a later one (2-hour half-life)
-	awk -v v="$1" -v f="$2" -v t="$3" 'BEGIN { printf "%.1f", v * 2 ^ (-(t - f) / 7200) }'
+decayed_to() { # value from to: the value decayed from one time to a later one
+	awk -v v="$1" -v f="$2" -v t="$3" -v h="$half_life_s" 'BEGIN { printf "%.1f", v * 2 ^ (-(t - f) / h) }'
 }
 elapsed() { # user [command prefix...]: the user's first job's run time in seconds (sacct)
 	local user=$1
