@@ -1,24 +1,38 @@
 #!/usr/bin/env bash
-# Every test: the C++ format check (clang-format 14), unit and simulator tests (make check), the
-# same under ASan/UBSan, then the integration tests against a real local Slurm cluster with our
-# plugins. Root, Debian 12.
-# Prints one closing line "N passed, N failed" over all suites.
+# Every test: the C++ format check (clang-format 14), unit and simulator tests (make check),
+# DESTDIR install and distcheck, the same tests under ASan/UBSan, then the integration tests
+# against real local Slurm clusters with our plugins and Slurm's own expect tests, in two lanes
+# side by side (CLUSTER_LANES). Root, Debian 12. The CPU-bound stages run first and alone, so
+# the cluster tests' timing never competes with a compiler.
+# Prints each stage's time, then one closing line "N passed, N failed" over all suites.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=${WORK_DIR:-/var/tmp/slurm-campaign}
 build=${BUILD_DIR:-$repo/build}
 passed=0
 failed=0
+stages=() # "seconds name" per stage, printed at the end
 record() { # name status
 	if [ "$2" -eq 0 ]; then passed=$((passed + 1)); echo "PASS: $1"; else failed=$((failed + 1)); echo "FAIL: $1"; fi
 }
 source "$repo/scripts/lib.sh"
+stage_started=$(date +%s)
+# stage_done NAME: the time since the previous stage ended, kept for the summary.
+stage_done() {
+	local now
+	now=$(date +%s)
+	stages+=("$((now - stage_started)) $1")
+	echo "-- $1: $((now - stage_started)) s"
+	stage_started=$now
+}
 
 bash "$repo/scripts/build.sh" || { echo "0 passed, 1 failed"; exit 1; }
+stage_done "dependencies and build"
 
 step "clang-format 14 (scripts/check-format.sh)"
 bash "$repo/scripts/check-format.sh"
 record "clang-format" $?
+stage_done "clang-format"
 
 step "make check (unit and simulator tests)"
 (cd "$build" && make -j"$(nproc)" check >check.out 2>&1)
@@ -27,6 +41,7 @@ grep -E '^(PASS|FAIL|ERROR|XPASS|SKIP):' "$build/check.out"
 [ $status -eq 0 ] || find "$build/testsuite" -name '*.log' -newer "$build/make.out" \
 	-exec grep -l -E '^(FAIL|ERROR)' {} + 2>/dev/null | xargs -r tail -n 30
 record "make check" $status
+stage_done "make check"
 
 step "make install with DESTDIR, and make distcheck"
 stage=$work/destdir
@@ -37,10 +52,11 @@ rm -rf "$stage"
 		libslurm_campaign_runtime.so; do
 		test -f "$stage$plugindir/$file" || { echo "missing in DESTDIR: $plugindir/$file"; exit 1; }
 	done &&
-	make -j"$(nproc)" distcheck >distcheck.out 2>&1)
+	make -j"$(nproc)" distcheck CLANGXX=no-clang >distcheck.out 2>&1)
 status=$?
 [ $status -eq 0 ] || tail -n 20 "$build/distcheck.out" 2>/dev/null
 record "make install DESTDIR and make distcheck" $status
+stage_done "DESTDIR and distcheck"
 
 if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
 	step "make check under ASan and UBSan"
@@ -48,25 +64,45 @@ if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
 	# Kept between runs to save time, so it may hold another clone's tree: reuse only our own.
 	reset_foreign_build_tree "$san" "$repo" && mkdir -p "$san" &&
 		(cd "$san" && { [ -f Makefile ] || "$repo/configure" --enable-sanitizers >configure.out 2>&1; } &&
-			make -j"$(nproc)" check >check.out 2>&1)
+			make -j"$(nproc)" check CLANGXX=no-clang >check.out 2>&1)
 	status=$?
 	grep -E '^(FAIL|ERROR):' "$san/check.out" 2>/dev/null
 	record "make check (ASan+UBSan)" $status
+	stage_done "ASan and UBSan"
 fi
 
-step "cluster tests (real slurmctld, slurmd and munge on 127.0.0.1)"
-for test in "$repo"/testsuite/cluster/test_*.sh; do
-	[ -e "$test" ] || continue
-	name=$(basename "$test" .sh)
-	step "$name"
-	PLUGIN_DIR="$work/plugins" BUILD_DIR="$build" bash "$test" 2>&1 | tee "$work/$name.out"
-	record "$name" "${PIPESTATUS[0]}"
+step "the Debian package for the cluster test (scripts/build-deb.sh)"
+deb=$(WORK_DIR="$work" bash "$repo/scripts/build-deb.sh" | tail -n 1)
+[ -f "$deb" ] || record "the Debian package builds (scripts/build-deb.sh)" 1
+stage_done "Debian package build"
+
+step "cluster tests and Slurm's own expect tests, ${CLUSTER_LANES:-2} lanes side by side"
+# Longest first, so that the lanes end together; the rest in name order.
+long_first=(slurm_suite test_debian_package test_usage_accounting test_failover test_accounting)
+tests=()
+for name in "${long_first[@]}"; do
+	case $name in
+	slurm_suite) tests+=("slurm_suite=bash '$repo/testsuite/slurm/run_slurm_suite.sh' --list ci") ;;
+	test_debian_package) tests+=("$name=DEB='$deb' bash '$repo/testsuite/cluster/$name.sh'") ;;
+	*) tests+=("$name=bash '$repo/testsuite/cluster/$name.sh'") ;;
+	esac
 done
+for test in "$repo"/testsuite/cluster/test_*.sh; do
+	name=$(basename "$test" .sh)
+	[[ " ${long_first[*]} " == *" $name "* ]] || tests+=("$name=bash '$test'")
+done
+results=$work/lanes/results
+PLUGIN_DIR="$work/plugins" BUILD_DIR="$build" WORK_DIR="$work" LANES=${CLUSTER_LANES:-2} \
+	bash "$repo/testsuite/cluster/run_lanes.sh" "$results" "${tests[@]}"
+while read -r name status seconds; do
+	[ "$name" = slurm_suite ] && name="Slurm's expect tests (no regression against Slurm's plugins)"
+	record "$name ($seconds s)" "$status"
+done <"$results"
+ran=$(wc -l <"$results")
+[ "$ran" -eq "${#tests[@]}" ] || record "every cluster test ran (${#tests[@]} queued, $ran ran)" 1
+stage_done "cluster tests and Slurm's suite"
 
-step "Slurm's own expect tests, with Slurm's default plugins and with ours"
-PLUGIN_DIR="$work/plugins" WORK_DIR="$work" bash "$repo/testsuite/slurm/run_slurm_suite.sh" --list ci 2>&1 |
-	tee "$work/slurm_suite.out"
-record "Slurm's expect tests (no regression against Slurm's plugins)" "${PIPESTATUS[0]}"
-
+echo "== stage times"
+for entry in "${stages[@]}"; do printf '  %6s s  %s\n' "${entry%% *}" "${entry#* }"; done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -4,11 +4,10 @@
 # where a local cluster started on that PluginDir loads them (dpkg owns the files slurmctld has
 # mapped); a job runs through both plugins; `apt-get remove` leaves none of the package's files.
 # Env: WORK_DIR (default /var/tmp/slurm-campaign: its Slurm source and a build-deb tree), DEB (a
-# package built already: skips the build).
+# package scripts/build-deb.sh built already: skips the build).
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 repo=$(cd "$cluster_dir/../.." && pwd)
-source "$repo/scripts/lib.sh" # reset_foreign_build_tree
 work=${WORK_DIR:-/var/tmp/slurm-campaign}
 
 if dpkg -s slurm-campaign >/dev/null 2>&1; then
@@ -18,18 +17,14 @@ fi
 
 deb=${DEB:-}
 if [ -z "$deb" ]; then
-	echo "== make deb from a tree configured for the system layout"
-	tree=$(bash "$repo/build-aux/fetch-slurm-source.sh" "$work/src") || exit 1
-	build=$work/build-deb
-	reset_foreign_build_tree "$build" "$repo"
-	mkdir -p "$build"
-	(cd "$build" && { grep -q -- "--prefix=/usr" config.status 2>/dev/null ||
-		"$repo/configure" --prefix=/usr --sysconfdir=/etc --with-slurm-source="$tree" >configure.out 2>&1; } &&
-		make -j"$(nproc)" >make.out 2>&1) || { echo "the system-layout build failed (see $build)"; exit 1; }
-	deb=$(make -s -C "$build" deb 2>"$build/deb.err" | tail -n 1)
-	check "make deb built $(basename "${deb:-nothing}")" test -f "$deb"
-	[ -f "$deb" ] || { cat "$build/deb.err"; finish; exit 1; }
+	echo "== make deb from a tree configured for the system layout (scripts/build-deb.sh)"
+	deb=$(WORK_DIR=$work bash "$repo/scripts/build-deb.sh" | tail -n 1)
 fi
+check "make deb built $(basename "${deb:-nothing}")" test -f "$deb"
+[ -f "$deb" ] || {
+	finish
+	exit 1
+}
 ctld_version=$(dpkg-query -W -f='${Version}' slurmctld)
 check_equal "it depends on exactly the installed slurmctld" "slurmctld (= $ctld_version)" \
 	"$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | grep -o 'slurmctld ([^)]*)')"
