@@ -4,6 +4,8 @@
 
 #include "ctld_lock.h"
 
+#include <algorithm>
+
 namespace campaign::slurm
 {
 
@@ -123,7 +125,35 @@ double cluster_share_of(const slurmdb_assoc_rec_t *assoc)
 	return share;
 }
 
-void read_shares(ClusterSnapshot &snapshot)
+// Association read lock held. The root association (no parent) is every unit's sum: skipped. A
+// unit with usage counts in the usage shares' total with its share, so its share is read too
+// (after the pending jobs' own associations, whose shares are kept for a user with several).
+void read_usage(ClusterSnapshot &snapshot)
+{
+	if (!assoc_mgr_assoc_list)
+		return;
+	ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
+	while (auto *assoc = static_cast<slurmdb_assoc_rec_t *>(list_next(it))) {
+		if (!assoc->usage || !assoc->usage->parent_assoc_ptr)
+			continue;
+		// Slurm resets RawUsage by subtracting it up the tree: a parent may keep a rounding
+		// error below 0.
+		const double raw = std::max(0.0, static_cast<double>(assoc->usage->usage_raw));
+		if (assoc->user && assoc->uid != NO_VAL) {
+			snapshot.user_usage[assoc->uid] += raw;
+			if (raw > 0)
+				snapshot.user_shares.emplace(assoc->uid, cluster_share_of(assoc));
+		} else if (!assoc->user && assoc->acct) {
+			snapshot.account_usage[assoc->acct] = raw;
+			if (raw > 0)
+				snapshot.account_shares.emplace(assoc->acct,
+				                                cluster_share_of(assoc));
+		}
+	}
+	list_iterator_destroy(it);
+}
+
+void read_shares(ClusterSnapshot &snapshot, AssociationUsage usage)
 {
 	AssocLock hold({.assoc = READ_LOCK});
 	ListIterator jobs = list_iterator_create(job_list);
@@ -137,11 +167,13 @@ void read_shares(ClusterSnapshot &snapshot)
 			snapshot.account_shares.emplace(job->account, cluster_share_of(account));
 	}
 	list_iterator_destroy(jobs);
+	if (usage == AssociationUsage::read)
+		read_usage(snapshot);
 }
 
 } // namespace
 
-ClusterSnapshot take_snapshot()
+ClusterSnapshot take_snapshot(AssociationUsage usage)
 {
 	ClusterSnapshot snapshot;
 	CtldLock hold(kReadConfigAndJobs);
@@ -161,7 +193,7 @@ ClusterSnapshot take_snapshot()
 	list_iterator_destroy(parts);
 	if (slurm_conf.accounting_storage_type &&
 	    xstrcmp(slurm_conf.accounting_storage_type, "accounting_storage/none"))
-		read_shares(snapshot);
+		read_shares(snapshot, usage);
 	return snapshot;
 }
 

@@ -74,7 +74,7 @@ ParameterSchema core_parameter_schema()
 	             "seconds counted for an INFINITE or unset limit without partition times"),
 	     integer("usage_halflife_s", "0", 0, kTenYearsS,
 	             "OStrich shares scaled by each unit's past usage, decayed with this half-life "
-	             "(0: off)"),
+	             "(0: off; with Slurm accounting the usage is RawUsage, decayed by Slurm)"),
 	     real("usage_weight", "1", 0, 1000,
 	          "how strongly usage scales a share: 2^(-usage_weight * usage / share)"),
 	     choice("work_estimate", "limit", {"limit", "recent"},

@@ -69,6 +69,12 @@ public:
 	// OStrich share weight of a unit (with shares=weighted); weight > 0.
 	Status set_user_weight(uint32_t user_id, double weight, int64_t now_s);
 	Status set_account_weight(const std::string &account, double weight, int64_t now_s);
+	// Usage-aware shares (usage_halflife_s > 0) from an outside source, already decayed by it
+	// (the plugin's: the association's RawUsage, which sshare shows); usage >= 0, in any unit
+	// as long as every unit's is in the same one. Once any usage was given this way, it
+	// replaces the core's own accrual in the shares; a unit never given counts as no usage.
+	Status set_user_usage(uint32_t user_id, double usage, int64_t now_s);
+	Status set_account_usage(const std::string &account, double usage, int64_t now_s);
 
 	// jobs_only leaves Ranking::campaigns empty (the simulator ranks at every event and never
 	// lists campaigns). max_jobs: only the head of the order is listed (with its explanations);
@@ -150,6 +156,8 @@ private:
 	Status set_user_weight_unguarded(uint32_t user_id, double weight, int64_t now_s);
 	Status set_account_weight_unguarded(const std::string &account, double weight,
 	                                    int64_t now_s);
+	Status set_user_usage_unguarded(uint32_t user_id, double usage, int64_t now_s);
+	Status set_account_usage_unguarded(const std::string &account, double usage, int64_t now_s);
 	Ranking rank_unguarded(int64_t now_s, RankScope scope, size_t max_jobs);
 	Ranking rank_as_last_unguarded(int64_t now_s, size_t max_jobs);
 
@@ -176,7 +184,10 @@ private:
 	void apply_fields(Job &job, const JobUpdate &update);
 	void retire_finished_campaigns(int64_t now_s);
 	Status set_unit_weight(uint32_t unit, double weight, int64_t now_s);
+	Status set_unit_usage(uint32_t unit, double usage, int64_t now_s);
 	void charge_usage(const Job &job, int64_t end_s);
+	std::unordered_map<uint32_t, double> own_usage(int64_t now_s) const;
+	std::unordered_map<uint32_t, double> given_usage() const;
 	void apply_usage_shares(int64_t now_s);
 	void refresh_estimates();
 	struct CampaignKey { // a campaign's place in a ranking, by slot
@@ -222,7 +233,11 @@ private:
 		int64_t at_s = 0;
 	};
 	std::unordered_map<uint32_t, UnitUsage> unit_usage_; // usage_halflife_s > 0 only
-	RuntimePredictor predictor_;                         // work_estimate=recent only
+	// set_user_usage/set_account_usage, by unit. Not saved in the state file: whoever gives it
+	// gives it again before every ranking (the plugin each pass, from Slurm's associations),
+	// so a restored core ranks on its own accrual only until the first pass feeds it.
+	std::unordered_map<uint32_t, double> given_usage_;
+	RuntimePredictor predictor_;   // work_estimate=recent only
 	bool estimates_stale_ = false; // a run ended since pending jobs' estimates were made
 	std::priority_queue<Activation, std::vector<Activation>, std::greater<Activation>>
 	    activations_;

@@ -118,6 +118,18 @@ Status CampaignCore::set_account_weight(const std::string &account, double weigh
 	               [&] { return set_account_weight_unguarded(account, weight, now_s); });
 }
 
+Status CampaignCore::set_user_usage(uint32_t user_id, double usage, int64_t now_s)
+{
+	return guarded("set_user_usage",
+	               [&] { return set_user_usage_unguarded(user_id, usage, now_s); });
+}
+
+Status CampaignCore::set_account_usage(const std::string &account, double usage, int64_t now_s)
+{
+	return guarded("set_account_usage",
+	               [&] { return set_account_usage_unguarded(account, usage, now_s); });
+}
+
 Ranking CampaignCore::rank(int64_t now_s, RankScope scope, size_t max_jobs)
 {
 	try {

@@ -179,6 +179,42 @@ void PriorityRanker::apply_shares(const ClusterSnapshot &snapshot)
 		      first_error.c_str());
 }
 
+// Usage-aware shares (usage_halflife_s > 0, OStrich): each unit's usage is its association's
+// RawUsage, the usage sshare shows and Slurm decays by PriorityDecayHalfLife, given again every
+// pass (it changes every PriorityCalcPeriod). Without associations (no accounting) nothing is
+// given and the core keeps its own accrual. Caller holds mutex_.
+void PriorityRanker::apply_usage(const ClusterSnapshot &snapshot)
+{
+	if (!wants_usage(core_->config()))
+		return;
+	std::string first_error;
+	const auto keep_first = [&](const Status &set) {
+		if (!set.ok() && first_error.empty())
+			first_error = set.error();
+	};
+	if (core_->config().unit_is_account)
+		for (const auto &[account, usage] : snapshot.account_usage)
+			keep_first(core_->set_account_usage(account, usage, snapshot.now));
+	else
+		for (const auto &[user, usage] : snapshot.user_usage)
+			keep_first(core_->set_user_usage(user, usage, snapshot.now));
+	if (!first_error.empty())
+		error("priority/campaign: association usage refused by the core: %s",
+		      first_error.c_str());
+}
+
+bool PriorityRanker::wants_usage(const CoreConfig &config)
+{
+	return config.usage_halflife_s > 0 && config.policy == PolicyKind::Ostrich;
+}
+
+AssociationUsage PriorityRanker::association_usage() const
+{
+	std::lock_guard<std::mutex> hold(mutex_);
+	return core_ && wants_usage(core_->config()) ? AssociationUsage::read
+	                                             : AssociationUsage::skip;
+}
+
 void PriorityRanker::publish(Ranking &ranking, int64_t now_s)
 {
 	CampaignReport report;
@@ -203,7 +239,7 @@ void PriorityRanker::publish_campaigns(const Ranking &ranking) const
 void PriorityRanker::rank_pass()
 {
 	const auto began = std::chrono::steady_clock::now();
-	ClusterSnapshot snapshot = take_snapshot();
+	ClusterSnapshot snapshot = take_snapshot(association_usage());
 	Ranking ranking;
 	FeedCounts counts;
 	bool shadow = false;
@@ -218,6 +254,7 @@ void PriorityRanker::rank_pass()
 		counts =
 		    feeder_.reconcile(*core_, snapshot.jobs, snapshot.partitions, snapshot.now);
 		apply_shares(snapshot);
+		apply_usage(snapshot);
 		ranking = core_->rank(snapshot.now);
 		shadow = parameters_.boolean("shadow");
 	}

@@ -38,6 +38,9 @@ private:
 	size_t apply(const Ranking &ranking, bool shadow) const;
 	void publish(Ranking &ranking, int64_t now_s);
 	void apply_shares(const ClusterSnapshot &snapshot);
+	void apply_usage(const ClusterSnapshot &snapshot);
+	static bool wants_usage(const CoreConfig &config);
+	AssociationUsage association_usage() const; // takes mutex_
 
 	mutable std::mutex mutex_;
 	ParameterValues parameters_;
