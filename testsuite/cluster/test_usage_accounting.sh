@@ -5,7 +5,8 @@
 # a QOS UsageFactor, a job that ends early, GPUs (per-TRES usage), decay (a 2-hour half-life). A GrpTRESMins budget then
 # holds camp4's next job with AssocGrpCPUMinutesLimit under ours (fails when usage is not charged:
 # before this, RawUsage stayed 0 under priority/campaign), and the usage survives a clean slurmctld
-# restart and decays on; PriorityUsageResetPeriod=NOW clears it at reconfiguration, as under
+# restart and decays on, and a kill -9 of both controllers loses no more of it under ours than
+# under multifactor; PriorityUsageResetPeriod=NOW clears it at reconfiguration, as under
 # multifactor. sshare -l's Fair Tree columns (FairShare, LevelFS, EffectvUsage) agree with
 # multifactor's.
 set -uo pipefail
@@ -21,6 +22,7 @@ common=(--nodes 2 --cpus 5 --gpus 2 --accounting --fresh-db
 	--conf "PartitionName=billed Nodes=ALL MaxTime=INFINITE State=UP TRESBillingWeights=CPU=2.0")
 theirs() { SLURM_CONF=$theirs_dir/etc/slurm.conf "$@"; }
 theirs_queue_empty_cmd() { [ -z "$(theirs squeue -h -o %i)" ]; }
+theirs_ctld() { CLUSTER_DIR=$theirs_dir CLUSTER_PORT_BASE=$theirs_port "$localcluster" "$@" >/dev/null; }
 stop_theirs() { CLUSTER_DIR=$theirs_dir CLUSTER_PORT_BASE=$theirs_port "$localcluster" stop >/dev/null 2>&1 || true; }
 
 trap stop_theirs EXIT # also when ours does not start
@@ -179,6 +181,7 @@ scancel "$second" "$on_qos"
 echo "== usage survives a clean restart, and decays"
 before=$(raw_usage camp1 physics)
 "$localcluster" restart-ctld >/dev/null
+theirs_ctld restart-ctld # both saved their state now: the kill -9 below finds them alike
 check "slurmctld is back" wait_until 30 ctld_ping
 kept=$(raw_usage camp1 physics)
 check "camp1's RawUsage before and after the restart: $before, $kept" \
@@ -187,6 +190,28 @@ sleep 65 # one PriorityCalcPeriod
 decayed=$(raw_usage camp1 physics)
 check "a period later it has decayed with the 2-hour half-life: $kept -> $decayed" \
 	awk -v a="$kept" -v b="$decayed" 'BEGIN { exit !(b < a && b > a * 0.98) }'
+echo "== after kill -9 of both controllers, ours restores the usage as multifactor does"
+# No job runs now, so each side loses at most the decay since its last state save; a plugin
+# that kept usage only in memory, or saved it only at a clean shutdown, would lose it all.
+ours_before=$(raw_usage camp1 physics)
+theirs_before=$(raw_usage camp1 physics theirs)
+"$localcluster" kill-ctld >/dev/null
+theirs_ctld kill-ctld
+"$localcluster" start-ctld >/dev/null
+theirs_ctld start-ctld
+check "slurmctld is back after kill -9" wait_until 30 ctld_ping
+theirs_up() { theirs scontrol ping 2>/dev/null | grep -q UP; }
+check "multifactor's slurmctld is back after kill -9" wait_until 30 theirs_up
+ours_after=$(raw_usage camp1 physics)
+theirs_after=$(raw_usage camp1 physics theirs)
+echo "  camp1's RawUsage before and after: ours $ours_before -> $ours_after, multifactor's $theirs_before -> $theirs_after"
+check "ours kept camp1's RawUsage through kill -9 as multifactor did (within 2 % of its value before)" \
+	awk -v a="$ours_before" -v b="$ours_after" -v c="$theirs_before" -v d="$theirs_after" 'BEGIN {
+		lost_ours = (a - b) / a; lost_theirs = (c - d) / c
+		diff = lost_ours - lost_theirs; if (diff < 0) diff = -diff
+		exit !(a > 0 && c > 0 && diff <= 0.02) }'
+check "and the two sides still agree" within_2_percent "$ours_after" "$theirs_after"
+
 echo "== PriorityUsageResetPeriod=NOW clears the usage at reconfiguration, on both"
 echo "PriorityUsageResetPeriod=NOW" >>"$SLURM_CONF"
 echo "PriorityUsageResetPeriod=NOW" >>"$theirs_dir/etc/slurm.conf"
