@@ -5,7 +5,8 @@
 # slurmrestd, --enable-multiple-slurmd (several slurmd on one host, as the local cluster runs
 # them). Installs the Debian build dependencies it lacks (root). Cached by version and checksum
 # under the cache directory: the configured source tree is kept there, and a second call with the
-# same tarball and prefix only checks the install and prints the tree.
+# same tarball and prefix only checks the install (reinstalls if it is gone) and prints the tree.
+# The prefix is compiled in: the same tarball with another PREFIX rebuilds that cache entry.
 #
 # Usage: build-slurm-release.sh TARBALL [PREFIX]
 #   TARBALL  SchedMD's release tarball, e.g. slurm-24.11.5.tar.bz2 from SchedMD's download page,
@@ -82,7 +83,10 @@ tree=$work/$top
 # One build per cache entry at a time (CI lanes may ask for the same release together).
 mkdir -p "$cache"
 exec 9>"$work.lock"
-flock -w 3600 9 || die "another build of $work holds $work.lock for an hour; giving up"
+if ! flock -n 9; then
+	log "waiting for another build of Slurm $version ($work.lock)"
+	flock -w 3600 9 || die "another build of $work holds $work.lock for an hour; giving up"
+fi
 
 installed_version() { "$prefix/sbin/slurmctld" -V 2>/dev/null | sed -n 's/^slurm[^ ]* \([0-9.]*\).*/\1/p'; }
 
