@@ -275,17 +275,21 @@ Status Planner::plan_queue(const std::vector<PendingJob> &pending_in_rank_order,
 	queue_.reserve(config_.starts_only ? 16 : pending_in_rank_order.size());
 	pending_ids_.reserve(queue_.capacity());
 	SearchMemo memo;
-	// starts_only: the bound below is looked up again only when a booking or the shortest
-	// limit below changed (the walk books only a few jobs).
+	// starts_only: the bound below is looked up again only when a booking, the fewest CPUs or
+	// the shortest limit below changed (the walk books only a few jobs). It once ignored the
+	// CPUs, so a bound found open stayed open below a rank where the fewest CPUs grew.
 	size_t bound_booked = static_cast<size_t>(-1);
+	int32_t bound_cpus = -1;
 	int64_t bound_limit_s = -1;
 	bool bound_open = true;
 	for (size_t i = 0; i < pending_in_rank_order.size(); ++i) {
 		if (config_.starts_only) {
-			if (bound_booked != booked_ || bound_limit_s != shortest_below_[i]) {
+			if (bound_booked != booked_ || bound_cpus != smallest_below_[i] ||
+			    bound_limit_s != shortest_below_[i]) {
 				bound_booked = booked_;
+				bound_cpus = smallest_below_[i];
 				bound_limit_s = shortest_below_[i];
-				bound_open = could_start_now(smallest_below_[i], bound_limit_s);
+				bound_open = could_start_now(bound_cpus, bound_limit_s);
 			}
 			if (!bound_open)
 				break; // no job from here on could start now
