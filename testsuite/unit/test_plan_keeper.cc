@@ -238,9 +238,10 @@ public:
 		RestBound least{std::numeric_limits<int32_t>::max(),
 		                std::numeric_limits<int64_t>::max()};
 		for (size_t below = at_; below < queue_.size(); ++below) {
-			least.cpus = std::min(least.cpus,
-			                      std::max(queue_[below].cpus, queue_[below].nodes_min));
-			least.limit_s = std::min(least.limit_s, std::max<int64_t>(queue_[below].limit_s, 1));
+			least.cpus = std::min(
+			    least.cpus, std::max(queue_[below].cpus, queue_[below].nodes_min));
+			least.limit_s =
+			    std::min(least.limit_s, std::max<int64_t>(queue_[below].limit_s, 1));
 		}
 		return least;
 	}
@@ -262,11 +263,12 @@ void expect_same_plan(const Plan &walked, const Plan &whole, uint64_t seed, cons
 	              walked.planned.size(), whole.planned.size());
 	for (const auto &[id, planned] : whole.planned) {
 		auto same = walked.planned.find(id);
-		ck_assert_msg(same != walked.planned.end() && same->second.status == planned.status &&
-		                  same->second.start_s == planned.start_s &&
-		                  same->second.allocations == planned.allocations,
-		              "seed %lu %s: job %lu placed differently",
-		              static_cast<unsigned long>(seed), when, static_cast<unsigned long>(id));
+		ck_assert_msg(
+		    same != walked.planned.end() && same->second.status == planned.status &&
+		        same->second.start_s == planned.start_s &&
+		        same->second.allocations == planned.allocations,
+		    "seed %lu %s: job %lu placed differently", static_cast<unsigned long>(seed),
+		    when, static_cast<unsigned long>(id));
 	}
 }
 
@@ -282,13 +284,14 @@ START_TEST(test_plan_walk_passing_over_gives_the_whole_queue_plan)
 		plan_random::Instance instance = plan_random::random_instance(seed, 0);
 		plan_random::Random random(seed + 7);
 		for (JobId id = 100; id < static_cast<JobId>(100 + random.between(0, 40)); id++)
-			instance.pending.push_back(plan_random::random_pending(
-			    random, id, instance.cluster.nodes.size()));
+			instance.pending.push_back(
+			    plan_random::random_pending(random, id, instance.cluster.nodes.size()));
 		PlannerConfig config = instance.config;
 		config.starts_only = true;
 		Planner whole(config), walked(config);
 		PassingSource source(instance.pending);
-		ck_assert(whole.rebuild(instance.cluster, instance.running, instance.pending, 0).ok());
+		ck_assert(
+		    whole.rebuild(instance.cluster, instance.running, instance.pending, 0).ok());
 		ck_assert(walked.rebuild_walk(instance.cluster, instance.running, source, 0).ok());
 		expect_same_plan(walked.plan(0), whole.plan(0), seed, "rebuild");
 		passed_over += source.passed_over;

@@ -101,9 +101,10 @@ void check_random_walk(uint64_t seed)
 		while (std::optional<uint32_t> id = walk->next(filter)) {
 			// Every job the walk passed over is one the filter does not want.
 			for (; at < order.size() && order[at] != *id; at++)
-				ck_assert_msg(!filter.wants(jobs.at(order[at])),
-				              "seed %lu: job %u passed over, but the filter wants it",
-				              static_cast<unsigned long>(seed), order[at]);
+				ck_assert_msg(
+				    !filter.wants(jobs.at(order[at])),
+				    "seed %lu: job %u passed over, but the filter wants it",
+				    static_cast<unsigned long>(seed), order[at]);
 			ck_assert_msg(at < order.size(), "seed %lu: job %u listed out of order",
 			              static_cast<unsigned long>(seed), *id);
 			ck_assert_msg(filter.wants(jobs.at(*id)), "seed %lu: job %u not wanted",
@@ -121,9 +122,10 @@ void check_random_walk(uint64_t seed)
 			at++;
 		}
 		for (; at < order.size(); at++)
-			ck_assert_msg(!filter.wants(jobs.at(order[at])),
-			              "seed %lu: job %u left out at the end, but the filter wants it",
-			              static_cast<unsigned long>(seed), order[at]);
+			ck_assert_msg(
+			    !filter.wants(jobs.at(order[at])),
+			    "seed %lu: job %u left out at the end, but the filter wants it",
+			    static_cast<unsigned long>(seed), order[at]);
 		walk->restart();
 	}
 }
