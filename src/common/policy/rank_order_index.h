@@ -91,8 +91,8 @@ public:
 
 		const RankOrderIndex *index_;
 		std::vector<uint32_t> order_; // non-empty buckets in rank order
-		std::vector<JobShape>
-		    below_; // below_[i]: the least of buckets order_[i..] and late
+		// below_[i]: the least shape of buckets order_[i..] and of the late jobs.
+		std::vector<JobShape> below_;
 		std::vector<uint32_t> late_ids_;
 		std::vector<JobShape> late_below_;
 		size_t position_ = 0;
