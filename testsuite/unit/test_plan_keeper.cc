@@ -8,6 +8,7 @@
 #include "plan_checker.h"
 #include "plan_random.h"
 
+#include <limits>
 #include <map>
 
 using namespace campaign::plan;
@@ -214,7 +215,99 @@ void run_afresh_machine(uint64_t seed, bool starts_only)
 	}
 }
 
+// A queue that passes over every job PendingSource allows, judged on the planner at each call
+// (campsim's walk does the same through the core's index).
+class PassingSource final : public PendingSource
+{
+public:
+	explicit PassingSource(const std::vector<PendingJob> &queue) : queue_(queue) {}
+	const PendingJob *next(const Planner &planner) override
+	{
+		for (++at_; at_ < queue_.size(); ++at_) {
+			const PendingJob &job = queue_[at_];
+			const int32_t cpus = std::max(job.cpus, job.nodes_min);
+			if (planner.reserves_for(job.campaign_id) ||
+			    job.limit_s <= planner.longest_limit_now_s(cpus))
+				return &job;
+			++passed_over;
+		}
+		return nullptr;
+	}
+	RestBound rest() const override
+	{
+		RestBound least{std::numeric_limits<int32_t>::max(),
+		                std::numeric_limits<int64_t>::max()};
+		for (size_t below = at_; below < queue_.size(); ++below) {
+			least.cpus = std::min(
+			    least.cpus, std::max(queue_[below].cpus, queue_[below].nodes_min));
+			least.limit_s =
+			    std::min(least.limit_s, std::max<int64_t>(queue_[below].limit_s, 1));
+		}
+		return least;
+	}
+	void restart() override { at_ = static_cast<size_t>(-1); }
+	size_t passed_over = 0;
+
+private:
+	const std::vector<PendingJob> &queue_;
+	size_t at_ = static_cast<size_t>(-1);
+};
+
+void expect_same_plan(const Plan &walked, const Plan &whole, uint64_t seed, const char *when)
+{
+	ck_assert_msg(walked.starts_now == whole.starts_now, "seed %lu %s: %zu starts, whole %zu",
+	              static_cast<unsigned long>(seed), when, walked.starts_now.size(),
+	              whole.starts_now.size());
+	ck_assert_msg(walked.planned.size() == whole.planned.size(),
+	              "seed %lu %s: %zu placed, whole %zu", static_cast<unsigned long>(seed), when,
+	              walked.planned.size(), whole.planned.size());
+	for (const auto &[id, planned] : whole.planned) {
+		auto same = walked.planned.find(id);
+		ck_assert_msg(
+		    same != walked.planned.end() && same->second.status == planned.status &&
+		        same->second.start_s == planned.start_s &&
+		        same->second.allocations == planned.allocations,
+		    "seed %lu %s: job %lu placed differently", static_cast<unsigned long>(seed),
+		    when, static_cast<unsigned long>(id));
+	}
+}
+
 } // namespace
+
+// A walked queue that passes over every job it may gives the starts and the reservations of
+// the whole queue (campsim's wake-ups come from the reservations): a source that passed over
+// a job that could start or reserve fails here.
+START_TEST(test_plan_walk_passing_over_gives_the_whole_queue_plan)
+{
+	size_t passed_over = 0;
+	for (uint64_t seed = 1; seed <= 1500; ++seed) {
+		plan_random::Instance instance = plan_random::random_instance(seed, 0);
+		plan_random::Random random(seed + 7);
+		for (JobId id = 100; id < static_cast<JobId>(100 + random.between(0, 40)); id++)
+			instance.pending.push_back(
+			    plan_random::random_pending(random, id, instance.cluster.nodes.size()));
+		PlannerConfig config = instance.config;
+		config.starts_only = true;
+		Planner whole(config), walked(config);
+		PassingSource source(instance.pending);
+		ck_assert(
+		    whole.rebuild(instance.cluster, instance.running, instance.pending, 0).ok());
+		ck_assert(walked.rebuild_walk(instance.cluster, instance.running, source, 0).ok());
+		expect_same_plan(walked.plan(0), whole.plan(0), seed, "rebuild");
+		passed_over += source.passed_over;
+		// Later, on the kept machine, with one running job gone.
+		std::vector<RunningJob> running = instance.running;
+		if (!running.empty())
+			running.erase(running.begin());
+		source.restart();
+		ck_assert(whole.replan(running, instance.pending, 7).ok());
+		ck_assert(walked.replan_walk(running, source, 7).ok());
+		expect_same_plan(walked.plan(7), whole.plan(7), seed, "replan");
+	}
+	ck_assert_msg(passed_over > 1000, "only %zu jobs passed over: the test does not bite",
+	              passed_over);
+}
+END_TEST
 
 START_TEST(test_plan_keeper_replans_per_campaign_as_a_new_planner_would)
 {
@@ -296,6 +389,7 @@ int main()
 	tcase_add_test(tc, test_plan_keeper_replans_per_campaign_as_a_new_planner_would);
 	tcase_add_test(tc, test_plan_keeper_starts_only_starts_what_a_whole_plan_starts);
 	tcase_add_test(tc, test_plan_starts_only_stops_where_no_job_below_fits_the_free_window);
+	tcase_add_test(tc, test_plan_walk_passing_over_gives_the_whole_queue_plan);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

@@ -61,6 +61,31 @@ Result<Plan> PlanKeeper::update(const Cluster &cluster, const std::vector<Runnin
 	} else if (Status built = afresh(cluster, running, pending, now_s); !built) {
 		return Error{built.error()};
 	}
+	return planned(now_s);
+}
+
+Result<Plan> PlanKeeper::update_walk(const Cluster &cluster, const std::vector<RunningJob> &running,
+                                     PendingSource &source, int64_t now_s)
+{
+	if (!config_.starts_only)
+		return Error{"a walked queue needs starts_only"};
+	++rebuilds_;
+	Status built = Error{"no kept plan"};
+	if (has_plan_ && now_s >= planner_.now_s() && same_nodes(cluster, cluster_))
+		built = planner_.replan_walk(running, source, now_s);
+	if (!built) { // as afresh: a failed replan is followed by a rebuild
+		source.restart();
+		built = planner_.rebuild_walk(cluster, running, source, now_s);
+		has_plan_ = built.ok();
+	}
+	if (!built)
+		return Error{built.error()};
+	cluster_ = cluster; // remember() keeps no job lists with starts_only
+	return planned(now_s);
+}
+
+Plan PlanKeeper::planned(int64_t now_s)
+{
 	Plan plan = planner_.plan(now_s);
 	next_reserved_s_ = -1;
 	for (const auto &[id, planned] : plan.planned)

@@ -24,6 +24,10 @@ public:
 	// Brings the kept plan to this snapshot (pending jobs in rank order) and plans at now_s.
 	Result<Plan> update(const Cluster &cluster, const std::vector<RunningJob> &running,
 	                    const std::vector<PendingJob> &pending_in_rank_order, int64_t now_s);
+	// update from a walked queue (PendingSource): per_campaign with starts_only only, where
+	// every update plans afresh anyway.
+	Result<Plan> update_walk(const Cluster &cluster, const std::vector<RunningJob> &running,
+	                         PendingSource &source, int64_t now_s);
 	// The caller started a job of the last plan's starts_now, at that plan's time: the kept
 	// plan books it as planned (a start first seen in the next snapshot would be taken for a
 	// start that did not happen and planned again).
@@ -44,6 +48,7 @@ private:
 	              const std::vector<PendingJob> &pending, int64_t now_s);
 	Status rebuild(const Cluster &cluster, const std::vector<RunningJob> &running,
 	               const std::vector<PendingJob> &pending, int64_t now_s);
+	Plan planned(int64_t now_s);
 	// Applies the differences; false: they are more than starts, ends, cancels and inserts.
 	bool update_in_place(const std::vector<RunningJob> &running,
 	                     const std::vector<PendingJob> &pending, int64_t now_s);

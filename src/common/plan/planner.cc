@@ -223,6 +223,24 @@ Status Planner::rebuild(const Cluster &cluster, const std::vector<RunningJob> &r
 	return status;
 }
 
+Status Planner::rebuild_walk(const Cluster &cluster, const std::vector<RunningJob> &running,
+                             PendingSource &source, int64_t now_s)
+{
+	if (!config_.starts_only)
+		return Error{"rebuild: a walked queue needs starts_only"};
+	Status status = load(cluster, running, now_s);
+	if (status)
+		status = plan_walk(source, "rebuild");
+	if (!status) { // as rebuild: an empty plan until the next good one
+		queue_.clear();
+		running_.clear();
+		pending_ids_.clear();
+		profile_ = ResourceProfile(cluster_, now_s_);
+		candidate_cache_.clear();
+	}
+	return status;
+}
+
 Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &running, int64_t now_s)
 {
 	for (const NodeSpec &node : cluster.nodes)
@@ -275,35 +293,79 @@ Status Planner::plan_queue(const std::vector<PendingJob> &pending_in_rank_order,
 	queue_.reserve(config_.starts_only ? 16 : pending_in_rank_order.size());
 	pending_ids_.reserve(queue_.capacity());
 	SearchMemo memo;
-	// starts_only: the bound below is looked up again only when a booking or the shortest
-	// limit below changed (the walk books only a few jobs).
+	// starts_only: the bound below is looked up again only when a booking, the fewest CPUs or
+	// the shortest limit below changed (the walk books only a few jobs). It once ignored the
+	// CPUs, so a bound found open stayed open below a rank where the fewest CPUs grew.
 	size_t bound_booked = static_cast<size_t>(-1);
+	int32_t bound_cpus = -1;
 	int64_t bound_limit_s = -1;
 	bool bound_open = true;
 	for (size_t i = 0; i < pending_in_rank_order.size(); ++i) {
 		if (config_.starts_only) {
-			if (bound_booked != booked_ || bound_limit_s != shortest_below_[i]) {
+			if (bound_booked != booked_ || bound_cpus != smallest_below_[i] ||
+			    bound_limit_s != shortest_below_[i]) {
 				bound_booked = booked_;
+				bound_cpus = smallest_below_[i];
 				bound_limit_s = shortest_below_[i];
-				bound_open = could_start_now(smallest_below_[i], bound_limit_s);
+				bound_open = could_start_now(bound_cpus, bound_limit_s);
 			}
 			if (!bound_open)
 				break; // no job from here on could start now
 		}
-		const PendingJob &job = pending_in_rank_order[i];
-		auto entry = make_entry(job);
-		if (!entry)
-			return Error{std::string(event) + ": " + entry.error()};
-		if (running_.contains(job.id) || !pending_ids_.insert(job.id).second)
-			return Error{std::string(event) + ": " + job_name(job.id) +
-			             " is listed twice"};
-		queue_.push_back(std::move(entry).value());
+		if (Status added = add_pending(pending_in_rank_order[i], event); !added)
+			return added;
 		if (config_.starts_only)
 			place(queue_.back(), &memo);
 	}
 	if (!config_.starts_only)
 		plan_from(0);
 	return ok_status();
+}
+
+Status Planner::add_pending(const PendingJob &job, const char *event)
+{
+	auto entry = make_entry(job);
+	if (!entry)
+		return Error{std::string(event) + ": " + entry.error()};
+	if (running_.contains(job.id) || !pending_ids_.insert(job.id).second)
+		return Error{std::string(event) + ": " + job_name(job.id) + " is listed twice"};
+	queue_.push_back(std::move(entry).value());
+	return ok_status();
+}
+
+// plan_queue with starts_only, from a source that passes over jobs that would take no place.
+// plan_queue stops at the first rank i where no job at i or below could start now; between
+// two jobs the source returns, the profile does not change and that bound only narrows with
+// i, so testing it at the returned job (over every job below, passed over or not) stops
+// where plan_queue does, and every job placed is one plan_queue places, in the same order.
+Status Planner::plan_walk(PendingSource &source, const char *event)
+{
+	queue_.clear();
+	pending_ids_.clear();
+	policy_.reset();
+	SearchMemo memo;
+	while (const PendingJob *job = source.next(*this)) {
+		const RestBound rest = source.rest();
+		if (!could_start_now(rest.cpus, rest.limit_s))
+			break;
+		if (Status added = add_pending(*job, event); !added)
+			return added;
+		place(queue_.back(), &memo);
+	}
+	return ok_status();
+}
+
+bool Planner::reserves_for(uint64_t campaign_id) const
+{
+	PendingJob job;
+	job.campaign_id = campaign_id;
+	return policy_.may_reserve(job);
+}
+
+int64_t Planner::longest_limit_now_s(int32_t cpus) const
+{
+	const int64_t short_s = profile_.first_short_of(now_s_, cpus);
+	return short_s == never_s ? never_s : short_s - now_s_;
 }
 
 // smallest_below_[i]: the fewest CPUs any job at rank i or below needs; shortest_below_[i]: the

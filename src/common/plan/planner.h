@@ -4,6 +4,7 @@
 
 #include "plan/candidate_cache.h"
 #include "plan/gap_search.h"
+#include "plan/pending_source.h"
 #include "plan/plan_types.h"
 #include "plan/reservation_policy.h"
 #include "plan/resource_profile.h"
@@ -32,6 +33,14 @@ public:
 	// error the plan is in no state to use: rebuild.
 	Status replan(const std::vector<RunningJob> &running,
 	              const std::vector<PendingJob> &pending_in_rank_order, int64_t now_s);
+	// rebuild and replan with starts_only, the queue pulled from `source` (which may pass over
+	// jobs that take no place: see PendingSource): the same starts and reservations as
+	// from the whole queue, the planner's bound applied to every job ranked below. Refusals
+	// of jobs the source does not list are kept.
+	Status rebuild_walk(const Cluster &cluster, const std::vector<RunningJob> &running,
+	                    PendingSource &source, int64_t now_s);
+	Status replan_walk(const std::vector<RunningJob> &running, PendingSource &source,
+	                   int64_t now_s);
 	// Nodes went up, down or drained, or changed size (same indices): rebuild from the kept
 	// jobs.
 	Status cluster_changed(const Cluster &cluster, int64_t now_s);
@@ -56,6 +65,12 @@ public:
 	// around the plan as it stands (a bound: true does not mean one can). Lets a caller that
 	// gave only the head of its queue (starts_only) know whether the rest could matter.
 	bool could_start_now(int32_t cpus, int64_t limit_s) const;
+	// Walking the queue (PendingSource): whether a job of this campaign that cannot start now
+	// would still get a reservation, and the longest limit a job of `cpus` CPUs may have and
+	// start now (could_start_now(cpus, limit_s) exactly when limit_s is at most this; 0: none,
+	// never_s: any).
+	bool reserves_for(uint64_t campaign_id) const;
+	int64_t longest_limit_now_s(int32_t cpus) const;
 	const ResourceProfile &profile() const { return profile_; }
 	const PlannerConfig &config() const { return config_; }
 	int64_t now_s() const { return now_s_; }
@@ -86,6 +101,8 @@ private:
 
 	Status load(const Cluster &cluster, const std::vector<RunningJob> &running, int64_t now_s);
 	Status plan_queue(const std::vector<PendingJob> &pending_in_rank_order, const char *event);
+	Status plan_walk(PendingSource &source, const char *event);
+	Status add_pending(const PendingJob &job, const char *event);
 	void smallest_cpus_below(const std::vector<PendingJob> &pending_in_rank_order);
 	Status replace_running(const std::vector<RunningJob> &running);
 	Result<Entry> make_entry(const PendingJob &job);

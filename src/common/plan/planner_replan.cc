@@ -21,6 +21,20 @@ Status Planner::replan(const std::vector<RunningJob> &running,
 	return plan_queue(pending_in_rank_order, "replan");
 }
 
+Status Planner::replan_walk(const std::vector<RunningJob> &running, PendingSource &source,
+                            int64_t now_s)
+{
+	if (!config_.starts_only)
+		return Error{"replan: a walked queue needs starts_only"};
+	if (Status moved = advance(now_s, "replan"); !moved)
+		return moved;
+	for (Entry &entry : queue_)
+		unplace(entry);
+	if (Status replaced = replace_running(running); !replaced)
+		return replaced;
+	return plan_walk(source, "replan");
+}
+
 // Makes running_ and its bookings those of `running`, as load would book them at now_s_.
 Status Planner::replace_running(const std::vector<RunningJob> &running)
 {

@@ -60,6 +60,17 @@ int64_t ResourceProfile::least_usable_free_cpus(int64_t from_s, int64_t until_s)
 	return least;
 }
 
+int64_t ResourceProfile::first_short_of(int64_t from_s, int64_t cpus) const
+{
+	const size_t first = slot_at(from_s);
+	if (slots_[first].usable_free_cpus < cpus)
+		return from_s;
+	for (size_t slot = first + 1; slot < slots_.size(); ++slot)
+		if (slots_[slot].usable_free_cpus < cpus)
+			return starts_[slot];
+	return never_s;
+}
+
 ResourceProfile::Slot ResourceProfile::copy_of(const Slot &source)
 {
 	Slot copy{.start_s = source.start_s, .usable_free_cpus = source.usable_free_cpus};

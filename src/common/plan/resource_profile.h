@@ -60,6 +60,10 @@ public:
 	// The least usable_free_cpus of the slots in [from_s, until_s): an upper bound on the CPUs
 	// of any job held over that whole window.
 	int64_t least_usable_free_cpus(int64_t from_s, int64_t until_s) const;
+	// The start of the first slot from from_s's on whose usable_free_cpus is below `cpus`
+	// (from_s if that slot's is), never_s if none: least_usable_free_cpus(from_s, until_s) >=
+	// cpus exactly while until_s is at most this.
+	int64_t first_short_of(int64_t from_s, int64_t cpus) const;
 	const NodeFree &capacity(NodeIndex node) const { return capacity_[node]; }
 	bool usable(NodeIndex node) const { return usable_[node]; }
 

@@ -89,6 +89,13 @@ public:
 	// between two passes. Right after rank() at the same time it is that order. No campaign
 	// rows. Before any rank(): a rank().
 	Ranking rank_as_last(int64_t now_s, size_t max_jobs = kAllJobs);
+	// campsim's filtered walk of the order (RankOrderIndex::Walk): track_job_shapes() before
+	// the first job; order_walk(), right after rank() or rank_as_last() at the same time, walks
+	// the order they listed (nullopt where the index cannot filter it, and under FIFO, whose
+	// one bucket mixes campaigns). A walk's buckets are campaign slots: campaign_of_slot.
+	void track_job_shapes();
+	std::optional<RankOrderIndex::Walk> order_walk() const;
+	uint64_t campaign_of_slot(uint32_t slot) const { return campaigns_.at(slot).id; }
 	bool knows(uint32_t job_id) const { return job_index_.count(job_id) != 0; }
 	size_t job_count() const { return jobs_.size(); }
 	const CoreConfig &config() const { return config_; }

@@ -162,7 +162,26 @@ void CampaignCore::index_job(const Job &job)
 	key.submit_s = job.submit_s;
 	key.job_id = job.job_id;
 	// FIFO ignores campaigns: one bucket.
-	order_index_.put(config_.policy == PolicyKind::Fifo ? 0 : job.campaign_slot, key);
+	order_index_.put(config_.policy == PolicyKind::Fifo ? 0 : job.campaign_slot, key,
+	                 JobShape{job.cpus, job.limit_s});
+}
+
+void CampaignCore::track_job_shapes()
+{
+	order_index_.clear();
+	order_index_.track_shapes();
+	order_index_built_ = false; // built again, with shapes, at the next ranking
+}
+
+std::optional<RankOrderIndex::Walk> CampaignCore::order_walk() const
+{
+	if (config_.policy == PolicyKind::Fifo || !ranked_ || !order_index_built_)
+		return std::nullopt;
+	std::vector<uint32_t> bucket_rank;
+	bucket_rank.reserve(last_keys_.size());
+	for (const CampaignKey &key : last_keys_)
+		bucket_rank.push_back(key.rank);
+	return order_index_.walk(bucket_rank);
 }
 
 void CampaignCore::reindex(uint32_t job_id)

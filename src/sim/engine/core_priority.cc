@@ -1,6 +1,8 @@
 // CorePriority: SimJob -> CampaignCore events, and the core's ranking back as job indices.
 #include "engine/core_priority.h"
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 
 namespace campaign::sim
@@ -62,16 +64,105 @@ Result<std::vector<uint32_t>> CorePriority::rank(int64_t now_s)
 	return rank_head(now_s, CampaignCore::kAllJobs);
 }
 
-Result<std::vector<uint32_t>> CorePriority::rank_head(int64_t now_s, size_t max_jobs)
+bool CorePriority::ranks_afresh(int64_t now_s)
 {
 	const bool fresh = calc_period_s_ <= 0 || strict() || last_rank_s_ < 0 ||
 	                   ended_since_rank_ || now_s - last_rank_s_ >= calc_period_s_;
-	if (!fresh)
+	if (fresh) {
+		last_rank_s_ = now_s;
+		ended_since_rank_ = false;
+		++fresh_ranks_;
+	}
+	return fresh;
+}
+
+Result<std::vector<uint32_t>> CorePriority::rank_head(int64_t now_s, size_t max_jobs)
+{
+	if (!ranks_afresh(now_s))
 		return take(core_.rank_as_last(now_s, max_jobs), now_s);
-	last_rank_s_ = now_s;
-	ended_since_rank_ = false;
-	++fresh_ranks_;
 	return take(core_.rank(now_s, CampaignCore::RankScope::jobs_only, max_jobs), now_s);
+}
+
+namespace
+{
+
+// The planner's test of a job it may pass over, on the core's buckets (campaign slots).
+class PlannerFilter final : public RankOrderIndex::Filter
+{
+public:
+	PlannerFilter(const CampaignCore &core, const plan::Planner &planner)
+	    : core_(core), planner_(planner)
+	{
+	}
+	bool lists_all(uint32_t bucket) const override
+	{
+		return planner_.reserves_for(core_.campaign_of_slot(bucket));
+	}
+	int64_t longest_limit_s(uint32_t cpus) const override
+	{
+		return planner_.longest_limit_now_s(
+		    static_cast<int32_t>(std::min<uint32_t>(cpus, INT32_MAX)));
+	}
+
+private:
+	const CampaignCore &core_;
+	const plan::Planner &planner_;
+};
+
+} // namespace
+
+// The core's walk in job indices; each job listed gets its campaign, as take() gives it.
+class CorePriority::CoreWalk final : public JobWalk
+{
+public:
+	CoreWalk(CorePriority &owner, RankOrderIndex::Walk walk)
+	    : owner_(owner), walk_(std::move(walk))
+	{
+	}
+	std::optional<uint32_t> next(const plan::Planner &planner) override
+	{
+		const std::optional<uint32_t> id = walk_.next(PlannerFilter(owner_.core_, planner));
+		if (!id)
+			return std::nullopt;
+		const uint32_t job = *id - 1;
+		owner_.campaign_.at(job) = owner_.core_.campaign_of_slot(walk_.bucket());
+		return job;
+	}
+	plan::RestBound rest() const override
+	{
+		const JobShape least = walk_.rest();
+		return {static_cast<int32_t>(std::min<uint32_t>(least.cpus, INT32_MAX)),
+		        std::max<int64_t>(least.limit_s, 1)};
+	}
+	void restart() override { walk_.restart(); }
+
+private:
+	CorePriority &owner_;
+	RankOrderIndex::Walk walk_;
+};
+
+bool CorePriority::enable_walks()
+{
+	if (strict() || core_.config().policy == PolicyKind::Fifo)
+		return false;
+	core_.track_job_shapes();
+	walks_ = true;
+	return true;
+}
+
+Result<std::unique_ptr<JobWalk>> CorePriority::walk_head(int64_t now_s)
+{
+	if (!walks_)
+		return std::unique_ptr<JobWalk>();
+	const Ranking ranking = ranks_afresh(now_s)
+	                            ? core_.rank(now_s, CampaignCore::RankScope::jobs_only, 0)
+	                            : core_.rank_as_last(now_s, 0);
+	if (!ranking.error.empty())
+		return Error{"rank at " + std::to_string(now_s) + " s: " + ranking.error};
+	std::optional<RankOrderIndex::Walk> walk = core_.order_walk();
+	if (!walk)
+		return std::unique_ptr<JobWalk>();
+	return std::unique_ptr<JobWalk>(std::make_unique<CoreWalk>(*this, std::move(*walk)));
 }
 
 Result<std::vector<uint32_t>> CorePriority::longer_head(int64_t now_s, size_t max_jobs)

@@ -2,9 +2,11 @@
 // very code priority/campaign runs in slurmctld. Only maps SimJob to the core's job fields.
 #pragma once
 
+#include "engine/job_dispatch.h"
 #include "engine/priority_source.h"
 #include "policy/campaign_core.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,14 @@ public:
 	// period passed; otherwise the last order, jobs submitted since below it (the plugin).
 	Result<std::vector<uint32_t>> rank_head(int64_t now_s, size_t max_jobs) override;
 	Result<std::vector<uint32_t>> longer_head(int64_t now_s, size_t max_jobs) override;
+	// Rank as rank_head does, then give the order as a walk that passes over the jobs the
+	// planner says take no place (per_campaign on a deep queue costs its candidates, not the
+	// queue); nullptr where the core cannot filter the order: longer_head lists it. Needs
+	// enable_walks() before the first job.
+	Result<std::unique_ptr<JobWalk>> walk_head(int64_t now_s);
+	// Whether walks can be made: the core tracks job shapes. Not under FIFO (one bucket for
+	// every campaign) nor strict mode (a filter of the whole order).
+	bool enable_walks();
 	// priority/campaign's calc_period: 0 ranks afresh at every pass (exact). Strict mode
 	// always ranks afresh (whether a campaign may start comes from the ranking).
 	void set_calc_period(int64_t calc_period_s) { calc_period_s_ = calc_period_s; }
@@ -43,6 +53,9 @@ public:
 private:
 	CorePriority(CampaignCore core, std::vector<int64_t> estimates_s);
 	Result<std::vector<uint32_t>> take(const Ranking &ranking, int64_t now_s);
+	// Whether this pass ranks afresh (and if so, counts it as the last fresh ranking).
+	bool ranks_afresh(int64_t now_s);
+	class CoreWalk;
 	static uint32_t core_id(uint32_t job) { return job + 1; } // the core refuses id 0
 
 	CampaignCore core_;
@@ -54,6 +67,7 @@ private:
 	int64_t last_rank_s_ = -1; // the last fresh ranking; -1: none yet
 	bool ended_since_rank_ = false;
 	uint64_t fresh_ranks_ = 0;
+	bool walks_ = false;
 };
 
 } // namespace campaign::sim

@@ -86,25 +86,23 @@ public:
 		    (!starts_only_ || keeper_.could_start_now(static_cast<int32_t>(rest->min_cpus),
 		                                              rest->min_limit_s)))
 			return std::optional<std::vector<uint32_t>>();
-		next_planned_start_s_ = -1;
-		for (const auto &[id, planned] : plan.value().planned)
-			if (planned.start_s > now_s &&
-			    (next_planned_start_s_ < 0 || planned.start_s < next_planned_start_s_))
-				next_planned_start_s_ = planned.start_s;
-		std::vector<uint32_t> starts;
-		for (plan::JobId id : plan.value().starts_now) {
-			const uint32_t job = static_cast<uint32_t>(id - 1);
-			plan::RunningJob record{id, plan.value().planned.at(id).allocations,
-			                        now_s + jobs_.estimate_s(job)};
-			if (Status started = keeper_.started(record, now_s); !started)
-				return Error{started.error()};
-			running_.push_back(std::move(record));
-			free_cpus_ -= (*jobs_.cpus)[job];
-			starts.push_back(job);
-		}
-		return std::optional<std::vector<uint32_t>>(std::move(starts));
+		auto starts = start_planned(plan.value(), now_s);
+		if (!starts)
+			return Error{starts.error()};
+		return std::optional<std::vector<uint32_t>>(std::move(starts).value());
 	}
 	bool takes_heads() const override { return starts_only_; }
+	bool takes_walks() const override { return starts_only_; }
+
+	// The planner pulls the queue from the walk, which passes over the jobs it may.
+	Result<std::vector<uint32_t>> dispatch_walk(JobWalk &walk, int64_t now_s) override
+	{
+		WalkSource source(walk, *this);
+		auto plan = keeper_.update_walk(cluster_, running_, source, now_s);
+		if (!plan)
+			return Error{plan.error()};
+		return start_planned(plan.value(), now_s);
+	}
 
 	Status ended(uint32_t job, int64_t) override
 	{
@@ -130,6 +128,50 @@ public:
 	int64_t next_planned_start_s() const override { return next_planned_start_s_; }
 
 private:
+	// A JobWalk as the planner's PendingSource.
+	class WalkSource final : public plan::PendingSource
+	{
+	public:
+		WalkSource(JobWalk &walk, const PlanDispatch &owner) : walk_(walk), owner_(owner) {}
+		const plan::PendingJob *next(const plan::Planner &planner) override
+		{
+			const std::optional<uint32_t> job = walk_.next(planner);
+			if (!job)
+				return nullptr;
+			job_ = owner_.pending_of(*job);
+			return &job_;
+		}
+		plan::RestBound rest() const override { return walk_.rest(); }
+		void restart() override { walk_.restart(); }
+
+	private:
+		JobWalk &walk_;
+		const PlanDispatch &owner_;
+		plan::PendingJob job_;
+	};
+
+	// Books the plan's starts now and remembers its next planned start.
+	Result<std::vector<uint32_t>> start_planned(const plan::Plan &plan, int64_t now_s)
+	{
+		next_planned_start_s_ = -1;
+		for (const auto &[id, planned] : plan.planned)
+			if (planned.start_s > now_s &&
+			    (next_planned_start_s_ < 0 || planned.start_s < next_planned_start_s_))
+				next_planned_start_s_ = planned.start_s;
+		std::vector<uint32_t> starts;
+		for (plan::JobId id : plan.starts_now) {
+			const uint32_t job = static_cast<uint32_t>(id - 1);
+			plan::RunningJob record{id, plan.planned.at(id).allocations,
+			                        now_s + jobs_.estimate_s(job)};
+			if (Status started = keeper_.started(record, now_s); !started)
+				return Error{started.error()};
+			running_.push_back(std::move(record));
+			free_cpus_ -= (*jobs_.cpus)[job];
+			starts.push_back(job);
+		}
+		return starts;
+	}
+
 	plan::PendingJob pending_of(uint32_t job) const
 	{
 		plan::PendingJob pending;

@@ -34,6 +34,17 @@ struct QueueRest {
 	int64_t min_limit_s = 1;
 };
 
+// The pending jobs in rank order, one at a time, as plan::PendingSource asks (job indices): a
+// job may be passed over only where the planner says it would take no place.
+class JobWalk
+{
+public:
+	virtual ~JobWalk() = default;
+	virtual std::optional<uint32_t> next(const plan::Planner &planner) = 0;
+	virtual plan::RestBound rest() const = 0;
+	virtual void restart() = 0;
+};
+
 class JobDispatch
 {
 public:
@@ -46,6 +57,15 @@ public:
 	         int64_t now_s) = 0;
 	// Whether a head of the queue can do (else dispatch wants the whole queue).
 	virtual bool takes_heads() const { return true; }
+	// Whether dispatch_walk can plan from a walked queue (the same starts as dispatch given
+	// the whole of it).
+	virtual bool takes_walks() const { return false; }
+	virtual Result<std::vector<uint32_t>> dispatch_walk(JobWalk &walk, int64_t now_s)
+	{
+		(void)walk;
+		(void)now_s;
+		return Error{"this dispatcher plans no walked queue"};
+	}
 	// A started job (one dispatch returned) ended.
 	virtual Status ended(uint32_t job, int64_t now_s) = 0;
 	// A running job outlived its estimate: it now ends no earlier than `expected_end_s`.

@@ -98,6 +98,9 @@ private:
 	Status on_end(uint32_t job, int64_t now_s);
 	Status pass(int64_t now_s);
 	Result<std::vector<uint32_t>> dispatch_head(int64_t now_s);
+	Result<std::vector<uint32_t>> dispatch_order(int64_t now_s, size_t head,
+	                                             Result<std::vector<uint32_t>> order);
+	bool walkable() const;
 	int64_t shortest_pending_estimate_s() const;
 	void wake_at(int64_t wake_s, int64_t now_s);
 	std::vector<uint32_t> startable(const std::vector<uint32_t> &order);
@@ -123,6 +126,7 @@ private:
 	std::multiset<int64_t> pending_estimates_s_; // of pending jobs (static estimates)
 	uint32_t smallest_pending_cpus();
 	int64_t wake_s_ = -1;
+	bool walks_ = false; // passes plan from the core's walk of the order (dispatch_head)
 	uint64_t block_campaign_ = 0;
 	// Closed loop: each user's campaigns in order, and what is left of each.
 	std::map<uint64_t, std::vector<uint32_t>> campaign_jobs_;
@@ -187,6 +191,7 @@ Status Simulation::prepare()
 	if (!dispatch)
 		return Error{dispatch.error()};
 	dispatch_ = std::move(dispatch).value();
+	walks_ = walkable() && core_->enable_walks();
 	const auto campaigns = shared_campaigns(workload_, runtimes_s_, options_.scoring_rule);
 	if (options_.dependencies && !workload_.closed_loop) {
 		dependencies_ =
@@ -386,17 +391,47 @@ Status Simulation::pass(int64_t now_s)
 	return ok_status();
 }
 
-// Ranks and dispatches the head of the queue, a longer one until no job below it could start
-// now: a pass costs what the jobs that might start cost, not the whole queue. Strict mode and
-// FairCamp's paper blocks filter the whole order, and a planner that publishes every
+// The core's walk (CorePriority::walk_head) filters jobs by the shapes the core holds: they
+// must be the planner's (CPUs within the machine, static estimates the core counts as limits).
+bool Simulation::walkable() const
+{
+	if (!core_ || setup_.paper_blocks || !dispatch_->takes_walks() ||
+	    options_.estimate.kind == EstimateKind::predicted)
+		return false;
+	for (uint32_t job = 0; job < workload_.jobs.size(); ++job)
+		if (workload_.jobs[job].cpus != cpus_[job] || estimates_s_[job] < 1)
+			return false;
+	return true;
+}
+
+// Ranks and dispatches the queue. Walked (per_campaign on the core's policies), the planner
+// pulls only the jobs that may take a place: a pass costs its candidates, not the queue.
+// Otherwise the head of the queue, a longer one until no job below it could start now; strict
+// mode and FairCamp's paper blocks filter the whole order, and a planner that publishes every
 // reservation (not starts_only) plans it all.
 Result<std::vector<uint32_t>> Simulation::dispatch_head(int64_t now_s)
 {
 	constexpr size_t kFirstHead = 128;
+	if (walks_) {
+		auto walk = core_->walk_head(now_s);
+		if (!walk)
+			return Error{walk.error()};
+		if (walk.value())
+			return dispatch_->dispatch_walk(*walk.value(), now_s);
+		// The core could not filter this order: its head, as ranked just now.
+		return dispatch_order(now_s, kFirstHead, priority_->longer_head(now_s, kFirstHead));
+	}
 	const bool whole =
 	    setup_.paper_blocks || (core_ && core_->strict()) || !dispatch_->takes_heads();
-	size_t head = whole ? CampaignCore::kAllJobs : kFirstHead;
-	auto order = priority_->rank_head(now_s, head);
+	const size_t head = whole ? CampaignCore::kAllJobs : kFirstHead;
+	return dispatch_order(now_s, head, priority_->rank_head(now_s, head));
+}
+
+// Dispatches `order`, a head of `head` jobs of the queue, a longer one until no job below it
+// could start now.
+Result<std::vector<uint32_t>> Simulation::dispatch_order(int64_t now_s, size_t head,
+                                                         Result<std::vector<uint32_t>> order)
+{
 	for (;;) {
 		if (!order)
 			return Error{order.error()};
