@@ -153,7 +153,9 @@ START_TEST(test_given_usage_not_saved)
 	history_then_both_submit(given);
 	ok(given.set_user_usage(2, 0, 1000));
 	const std::string saved = CoreStateCodec::save(given);
-	ck_assert_str_eq(saved.c_str(), CoreStateCodec::save(plain).c_str());
+	// Named: ck_assert_str_eq keeps the pointer past the statement that made a temporary.
+	const std::string saved_plain = CoreStateCodec::save(plain);
+	ck_assert_str_eq(saved.c_str(), saved_plain.c_str());
 	auto restored = CoreStateCodec::load(saved);
 	ck_assert_msg(restored.ok(), "%s", restored.ok() ? "" : restored.error().c_str());
 	const Ranking by_own = restored.value().rank(1000);
