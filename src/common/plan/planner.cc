@@ -213,13 +213,8 @@ Status Planner::rebuild(const Cluster &cluster, const std::vector<RunningJob> &r
 	Status status = load(cluster, running, now_s);
 	if (status)
 		status = plan_queue(pending_in_rank_order, "rebuild");
-	if (!status) { // never half a snapshot: an empty plan until the next good one
-		queue_.clear();
-		running_.clear();
-		pending_ids_.clear();
-		profile_ = ResourceProfile(cluster_, now_s_);
-		candidate_cache_.clear();
-	}
+	if (!status) // never half a snapshot: an empty plan until the next good one
+		clear_plan();
 	return status;
 }
 
@@ -231,14 +226,18 @@ Status Planner::rebuild_walk(const Cluster &cluster, const std::vector<RunningJo
 	Status status = load(cluster, running, now_s);
 	if (status)
 		status = plan_walk(source, "rebuild");
-	if (!status) { // as rebuild: an empty plan until the next good one
-		queue_.clear();
-		running_.clear();
-		pending_ids_.clear();
-		profile_ = ResourceProfile(cluster_, now_s_);
-		candidate_cache_.clear();
-	}
+	if (!status) // as rebuild: an empty plan until the next good one
+		clear_plan();
 	return status;
+}
+
+void Planner::clear_plan()
+{
+	queue_.clear();
+	running_.clear();
+	pending_ids_.clear();
+	profile_ = ResourceProfile(cluster_, now_s_);
+	candidate_cache_.clear();
 }
 
 Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &running, int64_t now_s)
