@@ -117,13 +117,13 @@ std::vector<uint32_t> campsim_pass(JobDispatch &dispatch, const Workload &work,
 	for (;; head *= 2) {
 		const std::vector<uint32_t> listed(order.begin(),
 		                                   order.begin() + std::min(head, order.size()));
-		std::optional<QueueRest> rest;
+		std::optional<plan::RestBound> rest;
 		if (listed.size() < order.size()) {
-			rest = QueueRest{UINT32_MAX, INT64_MAX};
+			rest = plan::RestBound{INT32_MAX, INT64_MAX};
 			for (size_t i = listed.size(); i < order.size(); i++) {
-				rest->min_cpus = std::min(rest->min_cpus, work.cpus[order[i]]);
-				rest->min_limit_s =
-				    std::min(rest->min_limit_s, work.limit_s[order[i]]);
+				rest->cpus =
+				    std::min(rest->cpus, static_cast<int32_t>(work.cpus[order[i]]));
+				rest->limit_s = std::min(rest->limit_s, work.limit_s[order[i]]);
 			}
 		}
 		auto starts = dispatch.dispatch(listed, rest, now_s);

@@ -23,9 +23,9 @@ public:
 	    : free_cpus_(machine_cpus), jobs_(std::move(jobs))
 	{
 	}
-	Result<std::optional<std::vector<uint32_t>>> dispatch(const std::vector<uint32_t> &order,
-	                                                      const std::optional<QueueRest> &rest,
-	                                                      int64_t) override
+	Result<std::optional<std::vector<uint32_t>>>
+	dispatch(const std::vector<uint32_t> &order, const std::optional<plan::RestBound> &rest,
+	         int64_t) override
 	{
 		std::vector<uint32_t> starts;
 		uint64_t free_cpus = free_cpus_;
@@ -39,7 +39,7 @@ public:
 			free_cpus -= cpus;
 			starts.push_back(job);
 		}
-		if (!stopped && rest && free_cpus >= rest->min_cpus)
+		if (!stopped && rest && free_cpus >= static_cast<uint64_t>(rest->cpus))
 			return std::optional<std::vector<uint32_t>>(); // the next job might fit too
 		free_cpus_ = free_cpus;
 		return std::optional<std::vector<uint32_t>>(std::move(starts));
@@ -72,9 +72,9 @@ public:
 	// The same PlanKeeper sched/campaign keeps: the plan is updated with what changed since
 	// the last pass, or made afresh (always in per_campaign mode).
 	// With starts_only, a head of the queue does when no job below it could start now.
-	Result<std::optional<std::vector<uint32_t>>> dispatch(const std::vector<uint32_t> &order,
-	                                                      const std::optional<QueueRest> &rest,
-	                                                      int64_t now_s) override
+	Result<std::optional<std::vector<uint32_t>>>
+	dispatch(const std::vector<uint32_t> &order, const std::optional<plan::RestBound> &rest,
+	         int64_t now_s) override
 	{
 		pending_.clear();
 		for (uint32_t job : order)
@@ -82,9 +82,7 @@ public:
 		auto plan = keeper_.update(cluster_, running_, pending_, now_s);
 		if (!plan)
 			return Error{plan.error()};
-		if (rest &&
-		    (!starts_only_ || keeper_.could_start_now(static_cast<int32_t>(rest->min_cpus),
-		                                              rest->min_limit_s)))
+		if (rest && (!starts_only_ || keeper_.could_start_now(rest->cpus, rest->limit_s)))
 			return std::optional<std::vector<uint32_t>>();
 		auto starts = start_planned(plan.value(), now_s);
 		if (!starts)

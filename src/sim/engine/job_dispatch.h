@@ -28,12 +28,6 @@ struct DispatchJobs {
 	std::function<uint64_t(uint32_t job)> campaign_of;
 };
 
-// The pending jobs below a head of the queue: each needs at least this much.
-struct QueueRest {
-	uint32_t min_cpus = 1;
-	int64_t min_limit_s = 1;
-};
-
 // The pending jobs in rank order, one at a time, as plan::PendingSource asks (job indices): a
 // job may be passed over only where the planner says it would take no place.
 class JobWalk
@@ -53,7 +47,7 @@ public:
 	// `order` is only the head of the queue; nullopt: a job below it might start now, so
 	// nothing was decided (nor started): call again with a longer head.
 	virtual Result<std::optional<std::vector<uint32_t>>>
-	dispatch(const std::vector<uint32_t> &order, const std::optional<QueueRest> &rest,
+	dispatch(const std::vector<uint32_t> &order, const std::optional<plan::RestBound> &rest,
 	         int64_t now_s) = 0;
 	// Whether a head of the queue can do (else dispatch wants the whole queue).
 	virtual bool takes_heads() const { return true; }

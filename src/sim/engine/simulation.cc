@@ -435,9 +435,10 @@ Result<std::vector<uint32_t>> Simulation::dispatch_order(int64_t now_s, size_t h
 	for (;;) {
 		if (!order)
 			return Error{order.error()};
-		std::optional<QueueRest> rest;
+		std::optional<plan::RestBound> rest;
 		if (order.value().size() >= head && order.value().size() < pending_)
-			rest = QueueRest{smallest_pending_cpus(), shortest_pending_estimate_s()};
+			rest = plan::RestBound{static_cast<int32_t>(smallest_pending_cpus()),
+			                       shortest_pending_estimate_s()};
 		auto starts = dispatch_->dispatch(startable(order.value()), rest, now_s);
 		if (!starts)
 			return Error{starts.error()};
