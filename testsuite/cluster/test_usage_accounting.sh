@@ -22,11 +22,12 @@ common=(--nodes 2 --cpus 5 --gpus 2 --accounting --fresh-db
 	--conf "PartitionName=billed Nodes=ALL MaxTime=INFINITE State=UP TRESBillingWeights=CPU=2.0")
 theirs() { SLURM_CONF=$theirs_dir/etc/slurm.conf "$@"; }
 theirs_queue_empty_cmd() { [ -z "$(theirs squeue -h -o %i)" ]; }
+# theirs_ctld COMMAND...: localcluster COMMAND on the multifactor cluster (its output dropped).
 theirs_ctld() { CLUSTER_DIR=$theirs_dir CLUSTER_PORT_BASE=$theirs_port "$localcluster" "$@" >/dev/null; }
-stop_theirs() { CLUSTER_DIR=$theirs_dir CLUSTER_PORT_BASE=$theirs_port "$localcluster" stop >/dev/null 2>&1 || true; }
+stop_theirs() { theirs_ctld stop 2>/dev/null || true; }
 
 trap stop_theirs EXIT # also when ours does not start
-CLUSTER_DIR=$theirs_dir CLUSTER_PORT_BASE=$theirs_port "$localcluster" start --plugin-dir "$plugin_dir" \
+theirs_ctld start --plugin-dir "$plugin_dir" \
 	"${common[@]}" --conf "PriorityType=priority/multifactor" --conf "PriorityWeightFairshare=1000" >/dev/null ||
 	{ echo "the multifactor cluster did not start"; exit 1; }
 launch_cluster "${common[@]}" --conf "PriorityType=priority/campaign" \
