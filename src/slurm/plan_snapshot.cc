@@ -1,10 +1,12 @@
 // plan_input_from: Slurm's nodes, allocations and queue as plan types. Memory is planned when
-// the select plugin counts it (CR_*_Memory); otherwise node and job memory are 0. As
+// the select plugin counts it (CR_*_Memory); otherwise node and job memory are 0. GRES are
+// planned as counts per node (gres_snapshot.h). As
 // sched/backfill, jobs
 // whose licenses are not free now and jobs of unschedulable partitions are left out of the pass,
 // and advanced reservations active now bound where a job may go.
 #include "plan_snapshot.h"
 
+#include "gres_snapshot.h"
 #include "job_snapshot.h"
 
 #include "runtime/campaign_directory.h"
@@ -24,7 +26,7 @@ bool memory_counted()
 	return slurm_conf.select_type_param & CR_MEMORY;
 }
 
-plan::Cluster cluster_now()
+plan::Cluster cluster_now(GresKinds &gres_kinds)
 {
 	plan::Cluster cluster;
 	cluster.nodes.resize(node_record_count);
@@ -40,16 +42,19 @@ plan::Cluster cluster_now()
 			    static_cast<int64_t>(node->real_memory > node->mem_spec_limit
 			                             ? node->real_memory - node->mem_spec_limit
 			                             : 0);
+		spec.gres = gres_kinds.node_counts(node);
 		if (bit_test(avail_node_bitmap, node->index))
 			spec.state = plan::NodeState::up;
 		else if (bit_test(up_node_bitmap, node->index))
 			spec.state = plan::NodeState::drain;
 	}
+	cluster.gres_kinds = gres_kinds.names();
 	return cluster;
 }
 
-// CPUs a running job holds on each of its nodes (job_resrcs lists them in node order).
-plan::RunningJob running_of(const job_record_t *job, time_t now)
+// CPUs, memory and GRES a running job holds on each of its nodes (job_resrcs lists them in node
+// order).
+plan::RunningJob running_of(const job_record_t *job, time_t now, const GresKinds &gres_kinds)
 {
 	plan::RunningJob running{.id = job->job_id};
 	// A job past its limit (or completing) ends "soon": one second from now.
@@ -68,7 +73,8 @@ plan::RunningJob running_of(const job_record_t *job, time_t now)
 		     .cpus = resources->cpus ? resources->cpus[slot] : 0,
 		     .memory_mb = memory_counted() && resources->memory_allocated
 		                      ? static_cast<int64_t>(resources->memory_allocated[slot])
-		                      : 0});
+		                      : 0,
+		     .gres = gres_kinds.job_allocated(job, slot)});
 		slot++;
 	}
 	return running;
@@ -151,8 +157,11 @@ std::vector<plan::NodeIndex> allowed_nodes_of(job_record_t *job, const part_reco
 	return allowed;
 }
 
-plan::PendingJob pending_of(job_record_t *job, const part_record_t *part, bitstr_t *reserved_now,
-                            int64_t limit_cap_s)
+// nullopt: the job asks for a GRES kind the plan does not count (no node has it, or beyond
+// plan::gres_kinds_max): it is left out of the plan, to Slurm's own checks.
+std::optional<plan::PendingJob> pending_of(job_record_t *job, const part_record_t *part,
+                                           bitstr_t *reserved_now, int64_t limit_cap_s,
+                                           const GresKinds &gres_kinds)
 {
 	const struct job_details *details = job->details;
 	plan::PendingJob pending{.id = job->job_id};
@@ -172,6 +181,8 @@ plan::PendingJob pending_of(job_record_t *job, const part_record_t *part, bitstr
 		else
 			pending.memory_per_node_mb = static_cast<int64_t>(memory);
 	}
+	if (!gres_kinds.add_request(job, pending, memory_counted()))
+		return std::nullopt;
 	// 0 (one pseudo-campaign) unless priority/campaign published the job's campaign.
 	pending.campaign_id = process_campaign_directory().campaign_of(job->job_id);
 	return pending;
@@ -214,11 +225,12 @@ bool held_by_limits(job_record_t *job, part_record_t *part)
 PlanInput plan_input_from(List queue, time_t now, int64_t limit_cap_s)
 {
 	PlanInput input;
-	input.cluster = cluster_now();
+	GresKinds gres_kinds;
+	input.cluster = cluster_now(gres_kinds);
 	ListIterator jobs = list_iterator_create(job_list);
 	while (auto *job = static_cast<job_record_t *>(list_next(jobs)))
 		if (IS_JOB_RUNNING(job) || IS_JOB_SUSPENDED(job) || IS_JOB_COMPLETING(job))
-			input.running.push_back(running_of(job, now));
+			input.running.push_back(running_of(job, now, gres_kinds));
 	list_iterator_destroy(jobs);
 
 	const Bitmap reserved_now = reserved_nodes_now(now);
@@ -235,10 +247,11 @@ PlanInput plan_input_from(List queue, time_t now, int64_t limit_cap_s)
 			continue; // as backfill.c (without bf_licenses): not runnable now, no plan
 		if (held_by_limits(job, record->part_ptr))
 			continue;
-		const plan::PendingJob pending =
-		    pending_of(job, part, reserved_now.get(), limit_cap_s);
-		if (pending.allowed_nodes.empty())
+		const std::optional<plan::PendingJob> planned =
+		    pending_of(job, part, reserved_now.get(), limit_cap_s, gres_kinds);
+		if (!planned || planned->allowed_nodes.empty())
 			continue; // no node will do now: Slurm's own reason stays
+		const plan::PendingJob &pending = *planned;
 		const uint32_t tasks = array_tasks_to_plan(job);
 		for (uint32_t task = 0; task < tasks; task++) {
 			input.pending.push_back(pending);

@@ -30,21 +30,31 @@ inline std::string overcommit(const Cluster &cluster, const std::vector<Booking>
 			times.insert(booking.start_s);
 	for (int64_t t : times) {
 		std::vector<int64_t> cpus(cluster.nodes.size(), 0), memory(cluster.nodes.size(), 0);
+		std::vector<GresCounts> gres(cluster.nodes.size(), GresCounts{});
 		for (const Booking &booking : bookings) {
 			if (booking.start_s > t || booking.end_s <= t)
 				continue;
 			for (const NodeAllocation &allocation : booking.allocations) {
 				cpus[allocation.node] += allocation.cpus;
 				memory[allocation.node] += allocation.memory_mb;
+				for (size_t kind = 0; kind < gres_kinds_max; ++kind)
+					gres[allocation.node][kind] += allocation.gres[kind];
 			}
 		}
-		for (size_t node = 0; node < cluster.nodes.size(); ++node)
+		for (size_t node = 0; node < cluster.nodes.size(); ++node) {
 			if (cpus[node] > cluster.nodes[node].cpus ||
 			    memory[node] > cluster.nodes[node].memory_mb)
 				return "node " + std::to_string(node) +
 				       " over-committed at t=" + std::to_string(t) + ": " +
 				       std::to_string(cpus[node]) + " CPUs, " +
 				       std::to_string(memory[node]) + " MB";
+			for (size_t kind = 0; kind < gres_kinds_max; ++kind)
+				if (gres[node][kind] > cluster.nodes[node].gres[kind])
+					return "node " + std::to_string(node) +
+					       " over-committed at t=" + std::to_string(t) + ": " +
+					       std::to_string(gres[node][kind]) + " of GRES kind " +
+					       std::to_string(kind);
+		}
 	}
 	return "";
 }
@@ -68,16 +78,28 @@ inline int64_t node_room(const Cluster &cluster, const std::vector<Booking> &boo
 	int64_t room = spec.cpus;
 	for (int64_t t : times) {
 		int64_t cpus = spec.cpus, memory = spec.memory_mb;
+		GresCounts gres = spec.gres;
 		for (const Booking &booking : bookings)
 			if (booking.start_s <= t && t < booking.end_s)
 				for (const NodeAllocation &allocation : booking.allocations)
 					if (static_cast<size_t>(allocation.node) == node) {
 						cpus -= allocation.cpus;
 						memory -= allocation.memory_mb;
+						for (size_t kind = 0; kind < gres_kinds_max; ++kind)
+							gres[kind] -= allocation.gres[kind];
 					}
+		bool gres_enough = true;
+		for (size_t kind = 0; kind < gres_kinds_max; ++kind)
+			gres_enough =
+			    gres_enough && (job.exclusive ? spec.gres[kind] : gres[kind]) >=
+			                       job.gres_per_node[kind];
 		int64_t here;
-		if (job.exclusive)
-			here = (cpus == spec.cpus && memory == spec.memory_mb) ? spec.cpus : 0;
+		if (!gres_enough)
+			here = 0;
+		else if (job.exclusive)
+			here = (cpus == spec.cpus && memory == spec.memory_mb && gres == spec.gres)
+			           ? spec.cpus
+			           : 0;
 		else if (job.all_memory) // every MB of the node: nobody else's memory on it
 			here = memory == spec.memory_mb ? cpus : 0;
 		else if (memory < job.memory_per_node_mb)
@@ -151,6 +173,8 @@ inline std::string placement_error(const Cluster &cluster, const PendingJob &job
 		if (allocation.memory_mb != memory ||
 		    (job.exclusive && allocation.cpus != spec.cpus))
 			return who + "wrong memory or CPUs on a node";
+		if (allocation.gres != (job.exclusive ? spec.gres : job.gres_per_node))
+			return who + "wrong GRES on a node";
 		cpus += allocation.cpus;
 	}
 	const int64_t wanted = std::max(job.cpus, job.nodes_min);

@@ -63,6 +63,11 @@ inline PendingJob random_pending(Random &random, JobId id, size_t node_count)
 		job.memory_per_node_mb = job.memory_per_cpu_mb = 0;
 	}
 	job.campaign_id = static_cast<uint64_t>(random.between(0, 3));
+	if (random.chance(25)) // GPUs per node, some of one type (kind 1)
+		job.gres_per_node[0] = static_cast<int32_t>(random.between(1, 3));
+	if (random.chance(10))
+		job.gres_per_node[1] = job.gres_per_node[0] =
+		    std::max<int32_t>(1, job.gres_per_node[0]);
 	return job;
 }
 
@@ -76,6 +81,11 @@ inline Cluster random_cluster(Random &random)
 		              random.between(1, 2) * 8000, NodeState::up};
 		if (random.chance(8))
 			node.state = random.chance(50) ? NodeState::down : NodeState::drain;
+		if (random.chance(60)) { // GPUs (kind 0), all of one type (kind 1) on some nodes
+			node.gres[0] = static_cast<int32_t>(random.between(1, 4));
+			if (random.chance(50))
+				node.gres[1] = node.gres[0];
+		}
 		cluster.nodes.push_back(node);
 	}
 	return cluster;
@@ -88,12 +98,20 @@ inline std::vector<RunningJob> random_running(Random &random, const Cluster &clu
 	for (size_t node = 0; node < cluster.nodes.size(); ++node) {
 		int32_t cpus_left = cluster.nodes[node].cpus;
 		int64_t memory_left = cluster.nodes[node].memory_mb;
+		GresCounts gres_left = cluster.nodes[node].gres;
 		while (cpus_left > 0 && random.chance(55)) {
 			const auto cpus = static_cast<int32_t>(random.between(1, cpus_left));
 			const int64_t memory = random.between(0, memory_left / 1000) * 1000;
-			running.push_back(RunningJob{next_id++,
-			                             {{static_cast<NodeIndex>(node), cpus, memory}},
-			                             now_s + random.between(1, 100)});
+			GresCounts gres{};
+			gres[0] = static_cast<int32_t>(random.between(0, gres_left[0]));
+			if (gres_left[1] > 0) // a typed node: its GPUs are of that type
+				gres[1] = gres[0];
+			running.push_back(
+			    RunningJob{next_id++,
+			               {{static_cast<NodeIndex>(node), cpus, memory, gres}},
+			               now_s + random.between(1, 100)});
+			for (size_t kind = 0; kind < gres_kinds_max; ++kind)
+				gres_left[kind] -= gres[kind];
 			cpus_left -= cpus;
 			memory_left -= memory;
 		}

@@ -32,7 +32,8 @@ bool CandidateCache::fits_empty_machine(const PendingJob &job, const NodeList &c
 	const Shape shape{candidates.get(),       job.cpus,
 	                  job.nodes_min,          job.nodes_max,
 	                  job.memory_per_node_mb, job.memory_per_cpu_mb,
-	                  job.exclusive,          job.all_memory};
+	                  job.exclusive,          job.all_memory,
+	                  job.gres_per_node};
 	auto found = fits_.find(shape);
 	if (found != fits_.end())
 		return found->second;

@@ -11,10 +11,15 @@ namespace campaign::plan
 int32_t usable_cpus(const PendingJob &job, const NodeFree &free, const NodeFree &capacity)
 {
 	if (job.exclusive) {
-		const bool whole_node_free =
-		    free.cpus >= capacity.cpus && free.memory_mb >= capacity.memory_mb;
-		return whole_node_free ? capacity.cpus : 0;
+		const bool whole_node_free = free.cpus >= capacity.cpus &&
+		                             free.memory_mb >= capacity.memory_mb &&
+		                             gres_at_least(free.gres, capacity.gres);
+		return whole_node_free && gres_at_least(capacity.gres, job.gres_per_node)
+		           ? capacity.cpus
+		           : 0;
 	}
+	if (!gres_at_least(free.gres, job.gres_per_node))
+		return 0;
 	const int64_t per_node_mb = job.all_memory ? capacity.memory_mb : job.memory_per_node_mb;
 	const int64_t memory_left_mb = free.memory_mb - per_node_mb;
 	if (memory_left_mb < 0 || free.cpus <= 0)
@@ -31,11 +36,13 @@ namespace
 NodeAllocation allocation_for(const PendingJob &job, NodeIndex node, int32_t cpus,
                               const ResourceProfile &profile)
 {
+	const NodeFree &capacity = profile.capacity(node);
 	if (job.exclusive)
-		return {node, profile.capacity(node).cpus, profile.capacity(node).memory_mb};
+		return {node, capacity.cpus, capacity.memory_mb, capacity.gres};
 	if (job.all_memory)
-		return {node, cpus, profile.capacity(node).memory_mb};
-	return {node, cpus, job.memory_per_node_mb + job.memory_per_cpu_mb * cpus};
+		return {node, cpus, capacity.memory_mb, job.gres_per_node};
+	return {node, cpus, job.memory_per_node_mb + job.memory_per_cpu_mb * cpus,
+	        job.gres_per_node};
 }
 
 std::optional<NodeAllocation> best_single_node(const PendingJob &job,
@@ -174,7 +181,8 @@ GapSearch::earliest_in_place(const PendingJob &job, const std::vector<NodeAlloca
 			for (const NodeAllocation &allocation : allocations) {
 				const NodeFree &free = profile_.free(slot, allocation.node);
 				if (free.cpus < allocation.cpus ||
-				    free.memory_mb < allocation.memory_mb) {
+				    free.memory_mb < allocation.memory_mb ||
+				    !gres_at_least(free.gres, allocation.gres)) {
 					blocked_end = profile_.slot_end_s(slot);
 					break;
 				}

@@ -16,7 +16,7 @@ struct Placement {
 	std::vector<NodeAllocation> allocations;
 };
 
-// CPUs a job could take on one node given that node's free CPUs and memory (0 if none).
+// CPUs a job could take on one node given that node's free CPUs, memory and GRES (0 if none).
 int32_t usable_cpus(const PendingJob &job, const NodeFree &free, const NodeFree &capacity);
 
 // Node choice given, for each candidate node, the CPUs the job could hold there for its whole
@@ -38,7 +38,7 @@ public:
 	                                  int64_t until_s) const;
 
 	// Earliest start in [from_s, until_s] keeping exactly these allocations (same nodes, same
-	// CPUs and memory): the cheap search used to compress a job in place.
+	// CPUs, memory and GRES): the cheap search used to compress a job in place.
 	std::optional<Placement> earliest_in_place(const PendingJob &job,
 	                                           const std::vector<NodeAllocation> &allocations,
 	                                           int64_t from_s, int64_t until_s) const;

@@ -2,6 +2,7 @@
 // resulting plan. Plain data only: no behaviour here, and no Slurm types.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -19,25 +20,35 @@ inline constexpr int64_t never_s = std::numeric_limits<int64_t>::max() / 4;
 
 enum class NodeState { up, down, drain };
 
+// Counted per-node resources other than CPUs and memory (GRES: GPUs, ...), by kind. A kind is
+// an index into Cluster::gres_kinds; the caller decides what a kind means (sched/campaign: "gpu"
+// for all GPUs of a node, "gpu:a100" for one type, so a typed request books both). A small fixed
+// array keeps every node's free amounts in one flat record of the profile.
+inline constexpr size_t gres_kinds_max = 4;
+using GresCounts = std::array<int32_t, gres_kinds_max>;
+
 // One node as the scheduler sees it. Nodes are named by their index in Cluster::nodes.
 struct NodeSpec {
 	std::string name;
 	int32_t cpus = 0;
 	int64_t memory_mb = 0;
 	NodeState state = NodeState::up;
+	GresCounts gres{}; // per kind of Cluster::gres_kinds
 };
 
 // The whole machine. A partition is only a set of node indices (PendingJob::allowed_nodes), so
 // overlapping partitions share one profile and never double-book a node.
 struct Cluster {
 	std::vector<NodeSpec> nodes;
+	std::vector<std::string> gres_kinds; // names only, for messages; at most gres_kinds_max
 };
 
-// CPUs and memory a job holds (or will hold) on one node.
+// CPUs, memory and GRES a job holds (or will hold) on one node.
 struct NodeAllocation {
 	NodeIndex node = 0;
 	int32_t cpus = 0;
 	int64_t memory_mb = 0;
+	GresCounts gres{};
 	bool operator==(const NodeAllocation &) const = default;
 };
 
@@ -48,7 +59,9 @@ struct RunningJob {
 };
 
 // A pending job, as the planner needs it. Memory needed on each node it uses =
-// memory_per_node_mb + memory_per_cpu_mb * CPUs placed there. An exclusive job takes whole nodes.
+// memory_per_node_mb + memory_per_cpu_mb * CPUs placed there; GRES needed on each node it uses =
+// gres_per_node (the caller turns per-job and per-task counts into per-node ones). An exclusive
+// job takes whole nodes.
 struct PendingJob {
 	JobId id = 0;
 	int32_t cpus = 1;
@@ -56,6 +69,7 @@ struct PendingJob {
 	int32_t nodes_max = 0; // 0: no upper bound
 	int64_t memory_per_node_mb = 0;
 	int64_t memory_per_cpu_mb = 0;
+	GresCounts gres_per_node{};
 	int64_t limit_s = 60;
 	std::vector<NodeIndex> allowed_nodes; // partition nodes ∩ constraints; empty: every node
 	bool exclusive = false;

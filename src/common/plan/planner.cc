@@ -42,8 +42,9 @@ Status Planner::check_running(const RunningJob &job) const
 		    static_cast<size_t>(allocation.node) >= cluster_.nodes.size())
 			return Error{job_name(job.id) + ": node index " +
 			             std::to_string(allocation.node) + " is not in the cluster"};
-		if (allocation.cpus < 0 || allocation.memory_mb < 0)
-			return Error{job_name(job.id) + ": negative CPUs or memory on node " +
+		if (allocation.cpus < 0 || allocation.memory_mb < 0 ||
+		    !gres_at_least(allocation.gres, {}))
+			return Error{job_name(job.id) + ": negative CPUs, memory or GRES on node " +
 			             std::to_string(allocation.node)};
 	}
 	return ok_status();
@@ -61,6 +62,8 @@ Result<Planner::Entry> Planner::make_entry(const PendingJob &job)
 		             std::to_string(job.limit_s) + " s"};
 	if (job.memory_per_node_mb < 0 || job.memory_per_cpu_mb < 0)
 		return Error{who() + ": negative memory request"};
+	if (!gres_at_least(job.gres_per_node, {}))
+		return Error{who() + ": negative GRES request"};
 	if (job.nodes_max > 0 && job.nodes_max < job.nodes_min)
 		return Error{who() + ": nodes_max " + std::to_string(job.nodes_max) +
 		             " below nodes_min " + std::to_string(job.nodes_min)};
@@ -243,9 +246,13 @@ void Planner::clear_plan()
 Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &running, int64_t now_s)
 {
 	for (const NodeSpec &node : cluster.nodes)
-		if (node.cpus < 0 || node.memory_mb < 0)
+		if (node.cpus < 0 || node.memory_mb < 0 || !gres_at_least(node.gres, {}))
 			return Error{"rebuild: node '" + node.name +
-			             "' has negative CPUs or memory"};
+			             "' has negative CPUs, memory or GRES"};
+	if (cluster.gres_kinds.size() > gres_kinds_max)
+		return Error{"rebuild: " + std::to_string(cluster.gres_kinds.size()) +
+		             " GRES kinds, at most " + std::to_string(gres_kinds_max) +
+		             " are planned"};
 	cluster_ = cluster;
 	now_s_ = now_s;
 	profile_.reset(cluster_, now_s);

@@ -28,9 +28,9 @@ void ResourceProfile::reset(const Cluster &cluster, int64_t origin_s)
 	}
 	for (const NodeSpec &node : cluster.nodes) {
 		const bool up = node.state == NodeState::up;
-		capacity_.push_back({node.cpus, node.memory_mb});
+		capacity_.push_back({node.cpus, node.memory_mb, node.gres});
 		usable_.push_back(up);
-		first.nodes.push_back({node.cpus, node.memory_mb});
+		first.nodes.push_back({node.cpus, node.memory_mb, node.gres});
 		if (up)
 			first.usable_free_cpus += std::max(node.cpus, 0);
 	}
@@ -127,6 +127,8 @@ void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int6
 			const int32_t before = std::max(free.cpus, 0);
 			free.cpus -= sign * allocation.cpus;
 			free.memory_mb -= sign * allocation.memory_mb;
+			for (size_t kind = 0; kind < gres_kinds_max; ++kind)
+				free.gres[kind] -= sign * allocation.gres[kind];
 			if (usable_[allocation.node])
 				target.usable_free_cpus += std::max(free.cpus, 0) - before;
 		}
@@ -162,6 +164,8 @@ void ResourceProfile::book_from_origin(std::vector<Held> held)
 			const int32_t before = std::max(free.cpus, 0);
 			free.cpus -= sign * allocation.cpus;
 			free.memory_mb -= sign * allocation.memory_mb;
+			for (size_t kind = 0; kind < gres_kinds_max; ++kind)
+				free.gres[kind] -= sign * allocation.gres[kind];
 			if (usable_[allocation.node])
 				slot.usable_free_cpus += std::max(free.cpus, 0) - before;
 		}
@@ -207,7 +211,7 @@ bool ResourceProfile::overcommitted(const std::vector<NodeAllocation> &allocatio
 	     ++slot) {
 		for (const NodeAllocation &allocation : allocations) {
 			const NodeFree &free = slots_[slot].nodes[allocation.node];
-			if (free.cpus < 0 || free.memory_mb < 0)
+			if (free.cpus < 0 || free.memory_mb < 0 || !gres_at_least(free.gres, {}))
 				return true;
 		}
 	}

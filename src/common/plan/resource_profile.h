@@ -1,5 +1,5 @@
-// ResourceProfile: free CPUs and memory of every node over time, as a list of time slots. It only
-// books and releases allocations; it never decides where a job goes (that is GapSearch).
+// ResourceProfile: free CPUs, memory and GRES of every node over time, as a list of time slots. It
+// only books and releases allocations; it never decides where a job goes (that is GapSearch).
 #pragma once
 
 #include "plan/plan_types.h"
@@ -11,9 +11,19 @@
 namespace campaign::plan
 {
 
+// True if `have` holds at least `need` of every GRES kind.
+inline bool gres_at_least(const GresCounts &have, const GresCounts &need)
+{
+	for (size_t kind = 0; kind < gres_kinds_max; ++kind)
+		if (have[kind] < need[kind])
+			return false;
+	return true;
+}
+
 struct NodeFree {
 	int32_t cpus = 0;
 	int64_t memory_mb = 0;
+	GresCounts gres{};
 	bool operator==(const NodeFree &) const = default;
 };
 
@@ -42,7 +52,7 @@ public:
 	void book_from_origin(std::vector<Held> held);
 	// Forget the past: the first slot starts at now_s.
 	void advance_to(int64_t now_s);
-	// True if any of these nodes has negative free CPUs or memory somewhere in [start_s,
+	// True if any of these nodes has negative free CPUs, memory or GRES somewhere in [start_s,
 	// end_s).
 	bool overcommitted(const std::vector<NodeAllocation> &allocations, int64_t start_s,
 	                   int64_t end_s) const;

@@ -28,7 +28,8 @@ bool SearchMemo::needs_at_least(const PendingJob &job, const Shape &shape)
 
 int64_t SearchMemo::lower_bound(const PendingJob &job) const
 {
-	auto found = shapes_.find(Key(job.exclusive, job.all_memory, job.allowed_nodes));
+	auto found =
+	    shapes_.find(Key(job.exclusive, job.all_memory, job.gres_per_node, job.allowed_nodes));
 	if (found == shapes_.end())
 		return 0;
 	int64_t bound = 0;
@@ -40,7 +41,8 @@ int64_t SearchMemo::lower_bound(const PendingJob &job) const
 
 void SearchMemo::record(const PendingJob &job, int64_t earliest_bound_s)
 {
-	Shapes &shapes = shapes_[Key(job.exclusive, job.all_memory, job.allowed_nodes)];
+	Shapes &shapes =
+	    shapes_[Key(job.exclusive, job.all_memory, job.gres_per_node, job.allowed_nodes)];
 	const Shape shape{job.cpus,
 	                  job.nodes_min,
 	                  job.nodes_max,

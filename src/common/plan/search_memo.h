@@ -33,7 +33,8 @@ private:
 		int64_t limit_s;
 		int64_t earliest_bound_s;
 	};
-	using Key = std::tuple<bool, bool, std::vector<NodeIndex>>; // exclusive, all_memory
+	// exclusive, all_memory, GRES per node (a job of other GRES may fit where this one did not)
+	using Key = std::tuple<bool, bool, GresCounts, std::vector<NodeIndex>>;
 	struct Shapes {
 		std::vector<Shape> entries;
 		size_t next_overwrite = 0;
