@@ -14,7 +14,10 @@
 # so both plan as far ahead as sched/backfill can; Slurm's default is 1440),
 # BF_MAX_TIME (600: whole-queue backfill's bf_max_time, so one cycle can cover the queue),
 # CYCLES (3), SETTLE_TIMEOUT (3600: seconds from the release to a cycle over the whole queue),
-# SUBMIT_PARALLEL (4: concurrent sbatch), PLUGIN_DIR.
+# SUBMIT_PARALLEL (4: concurrent sbatch), PLUGIN_DIR, GPUS (0: GPUs per node, gres/gpu; with
+# GPUs, GPU_SHARE percent of the pending jobs (default 25) ask for 1 to GPUS of them per node:
+# issue 15's "with GPUs configured on every node"), BACKFILL_DEFAULT (1; 0 skips sched/backfill's
+# default configuration: the ratios need only the whole-queue one).
 # Replay: REPLAY=1 (CYCLE_BENCH=0 skips the cycle benchmark), TRACE (data/traces/
 # SDSC-SP2-1998-4.2-cln.swf.gz), TRACE_START_H (hours after the trace's first job; default
 # "busiest": the hour of the first 30 days with the most submissions, as a log's first hour is
@@ -32,6 +35,9 @@ window_min=${WINDOW_MIN:-43200}
 bf_max_time=${BF_MAX_TIME:-600}
 cycles=${CYCLES:-3}
 settle_timeout=${SETTLE_TIMEOUT:-3600}
+gpus=${GPUS:-0}
+gpu_share=${GPU_SHARE:-25}
+backfill_default=${BACKFILL_DEFAULT:-1}
 submit_parallel=${SUBMIT_PARALLEL:-4}
 results=$(mktemp /tmp/cluster_backfill.XXXXXX)
 
@@ -101,13 +107,25 @@ fill_nodes() {
 }
 
 # queue_held COUNT: COUNT held jobs, 1-64 CPUs, 1-240 min, from bench001..bench100 (awk's rand
-# with a fixed seed: the same queue in every configuration). Prints the seconds it took.
+# with a fixed seed: the same queue in every configuration); with GPUS, GPU_SHARE percent of them
+# ask for 1-GPUS GPUs per node (a second stream, so the CPU shapes stay those without GPUs).
+# Prints the seconds it took.
 queue_held() {
 	local start=$SECONDS
-	awk -v count="$1" -v users="$users" 'BEGIN { srand(20220508)
-		for (i = 1; i <= count; i++)
-			printf "--uid=bench%03d --hold -o /dev/null -D /tmp -J bench -n %d -t %d --wrap=true\n",
-				int(rand() * users) + 1, int(rand() * 64) + 1, int(rand() * 240) + 1 }' |
+	awk -v count="$1" -v users="$users" -v gpus="$gpus" -v share="$gpu_share" 'BEGIN {
+		srand(20220508)
+		for (i = 1; i <= count; i++) {
+			user = int(rand() * users) + 1; cpus = int(rand() * 64) + 1
+			limit = int(rand() * 240) + 1; shape[i] = user " " cpus " " limit
+		}
+		if (gpus > 0) srand(20251125)
+		for (i = 1; i <= count; i++) {
+			split(shape[i], f, " "); gres = ""
+			if (gpus > 0 && rand() * 100 < share) gres = " --gres=gpu:" (int(rand() * gpus) + 1)
+			printf "--uid=bench%03d --hold -o /dev/null -D /tmp -J bench -n %d -t %d%s --wrap=true\n",
+				f[1], f[2], f[3], gres
+		}
+	}' |
 		xargs -P "$submit_parallel" -L 1 sbatch >/dev/null
 	echo $((SECONDS - start))
 }
@@ -127,7 +145,7 @@ start_bench_cluster() {
 	for line in "$@"; do conf+=(--conf "$line"); done
 	# LD_LIBRARY_PATH: sched_campaign.so finds libslurm_campaign.so in PLUGIN_DIR, not its RUNPATH.
 	LD_LIBRARY_PATH=$plugin_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-		launch_cluster --nodes "$count" --cpus $cpus \
+		launch_cluster --nodes "$count" --cpus $cpus --gpus "$gpus" \
 		--conf "PriorityType=priority/multifactor" --conf "PriorityWeightAge=1000" \
 		--conf "PriorityWeightJobSize=1000" --conf "PriorityWeightFairshare=0" "${conf[@]}" >/dev/null
 }
@@ -256,11 +274,12 @@ side_by_side() {
 
 cycle_benchmark() {
 	local jobs whole horizon_s=$((window_min * 60))
-	echo "# backfill cycle benchmark: $nodes nodes x $cpus CPUs busy, $users users, bf_interval and" \
+	echo "# backfill cycle benchmark: $nodes nodes x $cpus CPUs and $gpus GPUs busy, $users users, bf_interval and" \
 		"campaign_period $interval s, window $window_min min, pending: $job_counts"
 	for jobs in $job_counts; do
-		run "backfill_default_n$jobs" "$jobs" bckfl "SchedulerType=sched/backfill" \
-			"SchedulerParameters=bf_interval=$interval,bf_window=$window_min"
+		[ "$backfill_default" = 0 ] ||
+			run "backfill_default_n$jobs" "$jobs" bckfl "SchedulerType=sched/backfill" \
+				"SchedulerParameters=bf_interval=$interval,bf_window=$window_min"
 		whole="bf_max_job_test=$((jobs + nodes)),bf_continue,bf_max_time=$bf_max_time"
 		run "backfill_whole_n$jobs" "$jobs" bckfl "SchedulerType=sched/backfill" \
 			"SchedulerParameters=bf_interval=$interval,bf_window=$window_min,$whole"
