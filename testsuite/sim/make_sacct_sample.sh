@@ -30,7 +30,8 @@ scontrol requeue "$requeued"
 wait_until 240 queue_empty || { echo "jobs still queued:"; squeue; exit 1; }
 
 # Unfinished at export: one running in "hold", one waiting for the whole machine behind it.
-submit camp7 -p hold -n 4 -t 10 -J running_at_export --wrap "sleep 600" >/dev/null
+running=$(submit camp7 -p hold -n 4 -t 10 -J running_at_export --wrap "sleep 600")
+wait_until 30 job_state_is "$running" R
 submit camp8 -p batch -n 8 -t 1 -J pending_at_export --wrap "sleep 1" >/dev/null
 sleep 8
 TZ=UTC sacct --allusers --duplicates --parsable2 --starttime "$(TZ=UTC at_time "$began")" \

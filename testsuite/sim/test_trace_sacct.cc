@@ -329,14 +329,23 @@ START_TEST(test_sacct_real_sample)
 {
 	const Workload workload = read_ok(SACCT_SAMPLE, on_machine(8));
 	const InputCounts &counts = workload.counts;
-	ck_assert_uint_eq(counts.kept, 0);
-	ck_assert_uint_eq(counts.steps_dropped, 0);
+	ck_assert_uint_eq(counts.kept, 9);
+	ck_assert_uint_eq(counts.steps_dropped, 13);       // .batch, .0, .1
 	ck_assert_uint_eq(counts.earlier_runs_dropped, 1); // the requeued job's first run
 	ck_assert_uint_eq(counts.unfinished_dropped, 2);   // running and pending at export
-	ck_assert_uint_eq(counts.cancelled_dropped, 1);    // held, then cancelled
+	ck_assert_uint_eq(counts.cancelled_dropped, 1);    // pending on a full machine, cancelled
 	ck_assert_uint_eq(counts.array_tasks, 3);
-	ck_assert_uint_eq(counts.eligible_after_submit, 0);
-	ck_assert_uint_eq(workload.user_names.size(), 8); // camp1 .. camp8
+	ck_assert_uint_eq(counts.eligible_after_submit, 1); // --begin=now+20
+	ck_assert_uint_eq(workload.user_names.size(), 8);   // camp1 .. camp8
+	const SimJob &requeued = job_with_id(workload, 7);
+	ck_assert_int_eq(requeued.submit_s, 1795635797); // 19:43:17, the first run's arrival
+	ck_assert_int_eq(requeued.trace_start_s,
+	                 1795635925); // 19:45:25, after Slurm's requeue delay
+	ck_assert_int_eq(requeued.runtime_s, 10);
+	ck_assert_int_eq(job_with_id(workload, 6).runtime_s, 7);         // cancelled while running
+	ck_assert_int_eq(job_with_id(workload, 5).runtime_s, 60);        // TIMEOUT at its minute
+	ck_assert_int_eq(job_with_id(workload, 4).submit_s, 1795635817); // Eligible, 20 s later
+	ck_assert_uint_eq(job_with_id(workload, 2).cpus, 1);             // array task 2_3
 }
 END_TEST
 
