@@ -208,6 +208,13 @@ START_TEST(test_sacct_durations_elapsed_and_timelimit_columns)
 	                       "3|u|2026-11-01T00:00:00|2026-11-01T00:00:05|2026-11-01T00:01:00|"
 	                       "FAILED|2|UNLIMITED"})));
 	ck_assert_int_eq(without_elapsed.jobs[0].runtime_s, 55); // End - Start
+	const std::string path =
+	    dir.write("backwards.txt",
+	              lines({"JobID|User|Submit|Start|End|State|AllocCPUS|Timelimit",
+	                     "4|u|2026-11-01T00:00:00|2026-11-01T00:01:00|2026-11-01T00:00:30|"
+	                     "FAILED|2|UNLIMITED"}));
+	expect_error(path, path + ":2: column End: '2026-11-01T00:00:30' is before Start "
+	                          "'2026-11-01T00:01:00'");
 }
 END_TEST
 

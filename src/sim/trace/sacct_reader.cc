@@ -126,7 +126,7 @@ private:
 	Status read_header(std::string_view line);
 	Status read_row(std::string_view line);
 	Result<SacctRecord> parse_record(const std::vector<std::string_view> &cells);
-	Result<int64_t> parse_run(const std::vector<std::string_view> &cells, SacctRecord &record);
+	Status parse_run(const std::vector<std::string_view> &cells, SacctRecord &record);
 	Result<uint64_t> job_number(const SacctRecord &record) const;
 	Status add_job(const SacctJob &job);
 	Status reject(uint64_t line, const std::string &problem);
@@ -290,8 +290,7 @@ Result<SacctRecord> SacctReader::parse_record(const std::vector<std::string_view
 		record.arrival_s = *eligible_at.value();
 		record.eligible_after_submit = true;
 	}
-	Result<int64_t> run = parse_run(cells, record);
-	if (!run)
+	if (Status run = parse_run(cells, record); !run)
 		return Error{run.error()};
 	const Column limit_column = index_[timelimit_raw] ? timelimit_raw : timelimit;
 	Result<std::optional<int64_t>> limit =
@@ -311,9 +310,8 @@ Result<SacctRecord> SacctReader::parse_record(const std::vector<std::string_view
 	return record;
 }
 
-// Sets start_s and run_s (a record that never started has neither); returns the run time or 0.
-Result<int64_t> SacctReader::parse_run(const std::vector<std::string_view> &cells,
-                                       SacctRecord &record)
+// Sets start_s and run_s (a record that never started has neither).
+Status SacctReader::parse_run(const std::vector<std::string_view> &cells, SacctRecord &record)
 {
 	Result<std::optional<int64_t>> started = parse_sacct_time(cell(cells, start));
 	if (!started)
@@ -323,7 +321,7 @@ Result<int64_t> SacctReader::parse_run(const std::vector<std::string_view> &cell
 		return column_error(end, ended.error());
 	record.start_s = started.value();
 	if (!record.start_s)
-		return 0;
+		return ok_status();
 	if (index_[elapsed_raw]) {
 		const std::optional<int64_t> seconds = count_value(cell(cells, elapsed_raw));
 		if (!seconds)
@@ -338,10 +336,12 @@ Result<int64_t> SacctReader::parse_run(const std::vector<std::string_view> &cell
 		record.run_s = seconds.value();
 	} else if (ended.value()) {
 		if (*ended.value() < *record.start_s)
-			return column_error(end, "before Start");
+			return column_error(end, "'" + std::string(cell(cells, end)) +
+			                             "' is before Start '" +
+			                             std::string(cell(cells, start)) + "'");
 		record.run_s = *ended.value() - *record.start_s;
 	}
-	return record.run_s.value_or(0);
+	return ok_status();
 }
 
 // The job's own number: JobIDRaw, else a plain JobID.
