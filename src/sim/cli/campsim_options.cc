@@ -28,6 +28,9 @@ const char *campsim_usage()
 	       "  --swf FILE              Standard Workload Format trace (plain or .gz)\n"
 	       "  --jobs FILE             job list, CSV or JSON "
 	       "(id,user,submit,cpus,limit[,start,end])\n"
+	       "  --sacct FILE            sacct --parsable2 output (needs --cpus; see "
+	       "campsim(1)),\n"
+	       "                          --anonymise: users named u1, u2, ...\n"
 	       "  --generate NAME         ostrich-profiles | faircamp-zipf (--users N --seed S\n"
 	       "                          --job-count N)\n"
 	       "input: --cpus N  --from S  --to S  --lenient\n"
@@ -148,6 +151,11 @@ const std::map<std::string, Setter> &setters()
 	    {"--jobs",
 	     [](auto &o, auto &, auto &v) {
 		     o.jobs_path = v;
+		     return ok_status();
+	     }},
+	    {"--sacct",
+	     [](auto &o, auto &, auto &v) {
+		     o.sacct_path = v;
 		     return ok_status();
 	     }},
 	    {"--generate",
@@ -296,6 +304,8 @@ const std::map<std::string, bool CampsimOptions::*> &flags()
 {
 	static const std::map<std::string, bool CampsimOptions::*> table = {
 	    {"--lenient", &CampsimOptions::lenient},
+	    {"--anonymise", &CampsimOptions::anonymise},
+	    {"--anonymize", &CampsimOptions::anonymise},
 	    {"--dependencies", &CampsimOptions::dependencies},
 	    {"--plots", &CampsimOptions::plots},
 	    {"--progress", &CampsimOptions::progress},
@@ -307,8 +317,9 @@ const std::map<std::string, bool CampsimOptions::*> &flags()
 bool command_uses(const std::string &command, const std::string &option)
 {
 	static const std::set<std::string> workload = {
-	    "--swf",       "--jobs", "--generate", "--users", "--seed",
-	    "--job-count", "--cpus", "--from",     "--to",    "--lenient"};
+	    "--swf",      "--jobs",  "--sacct",  "--anonymise", "--anonymize",
+	    "--generate", "--users", "--seed",   "--job-count", "--cpus",
+	    "--from",     "--to",    "--lenient"};
 	if (command == "rank")
 		return workload.count(option) || option == "--at" || option == "--rank-policy" ||
 		       option == "--parameters";
@@ -349,6 +360,10 @@ Status check_combinations(const CampsimOptions &options, const std::set<std::str
 	    (given.count("--dependencies") || given.count("--split-downtimes")))
 		return Error{"option --load: not with --dependencies or --split-downtimes, which "
 		             "replay the log's own times"};
+	if ((given.count("--anonymise") || given.count("--anonymize")) && !given.count("--sacct"))
+		return Error{
+		    "option --anonymise: only with --sacct (the other inputs carry numbers "
+		    "or names as given)"};
 	if (options.from_s && options.to_s && *options.from_s >= *options.to_s)
 		return Error{"options --from and --to: --from (" + std::to_string(*options.from_s) +
 		             ") is not before --to (" + std::to_string(*options.to_s) +
@@ -358,11 +373,12 @@ Status check_combinations(const CampsimOptions &options, const std::set<std::str
 
 Status check_workload_choice(const CampsimOptions &options)
 {
-	const int given =
-	    !options.swf_path.empty() + !options.jobs_path.empty() + !options.generator.empty();
+	const int given = !options.swf_path.empty() + !options.jobs_path.empty() +
+	                  !options.sacct_path.empty() + !options.generator.empty();
 	if (given != 1)
-		return Error{
-		    "run: give exactly one workload: --swf FILE, --jobs FILE or --generate NAME"};
+		return Error{options.command +
+		             ": give exactly one workload: --swf FILE, --jobs FILE, "
+		             "--sacct FILE or --generate NAME"};
 	if (!options.generator.empty() && options.generator != "ostrich-profiles" &&
 	    options.generator != "faircamp-zipf")
 		return Error{"option --generate: unknown generator '" + options.generator +

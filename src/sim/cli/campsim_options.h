@@ -22,13 +22,14 @@ struct PolicyChoice {
 struct CampsimOptions {
 	std::string command; // run, rank, reproduce, help
 	// Workload: exactly one of these.
-	std::string swf_path, jobs_path, generator;
+	std::string swf_path, jobs_path, sacct_path, generator;
 	uint32_t users = 20;
 	uint64_t seed = 1;
 	uint64_t job_count = 10000;
 	std::optional<uint32_t> machine_cpus;
 	std::optional<int64_t> from_s, to_s;
 	bool lenient = false;
+	bool anonymise = false;     // --sacct: user names -> u1, u2, ...
 	bool dependencies = false;  // -> simulation.dependencies
 	std::optional<double> load; // run --load: inter-arrival times scaled to this offered load
 	// Policies.

@@ -68,6 +68,13 @@ void print_input(const Workload &workload)
 		    number(counts.placeholder_dropped), number(counts.zero_runtime),
 		    number(counts.zero_limit_unknown), number(counts.status_outside_swf),
 		    number(counts.limit_below_runtime), number(counts.cut_at_limit_cpu_s));
+	if (counts.steps_dropped + counts.unfinished_dropped + counts.earlier_runs_dropped > 0)
+		std::printf(
+		    " (sacct: dropped %llu steps, %llu earlier runs of requeued jobs, %llu "
+		    "unfinished at export; kept %llu array tasks, %llu arriving at Eligible)",
+		    number(counts.steps_dropped), number(counts.earlier_runs_dropped),
+		    number(counts.unfinished_dropped), number(counts.array_tasks),
+		    number(counts.eligible_after_submit));
 	std::printf("\n");
 	for (const std::string &note : workload.notes)
 		std::printf("  note: %s\n", note.c_str());

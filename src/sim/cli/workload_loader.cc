@@ -2,6 +2,7 @@
 #include "cli/workload_loader.h"
 
 #include "trace/job_list_reader.h"
+#include "trace/sacct_reader.h"
 #include "trace/swf_reader.h"
 #include "workload/faircamp_zipf.h"
 #include "workload/ostrich_profiles.h"
@@ -57,36 +58,48 @@ void warn_if_empty(const Workload &workload, const std::string &path)
 		             path.c_str(), static_cast<unsigned long long>(workload.counts.lines));
 }
 
-} // namespace
-
-Result<LoadedWorkload> load_workload(const CampsimOptions &options)
+Result<Workload> read_trace(const CampsimOptions &options)
 {
-	if (!options.generator.empty())
-		return generated(options);
-	LoadedWorkload loaded;
 	if (!options.swf_path.empty()) {
 		SwfOptions swf;
 		swf.from_s = options.from_s;
 		swf.to_s = options.to_s;
 		swf.lenient = options.lenient;
 		swf.machine_cpus = options.machine_cpus;
-		auto workload = read_swf(options.swf_path, swf);
-		if (!workload)
-			return Error{workload.error()};
-		loaded.workload = std::move(workload).value();
-	} else {
-		JobListOptions list;
-		list.from_s = options.from_s;
-		list.to_s = options.to_s;
-		list.lenient = options.lenient;
-		list.machine_cpus = options.machine_cpus;
-		auto workload = read_job_list(options.jobs_path, list);
-		if (!workload)
-			return Error{workload.error()};
-		loaded.workload = std::move(workload).value();
+		return read_swf(options.swf_path, swf);
 	}
-	warn_if_empty(loaded.workload,
-	              options.swf_path.empty() ? options.jobs_path : options.swf_path);
+	if (!options.sacct_path.empty()) {
+		SacctOptions sacct;
+		sacct.from_s = options.from_s;
+		sacct.to_s = options.to_s;
+		sacct.lenient = options.lenient;
+		sacct.machine_cpus = options.machine_cpus;
+		sacct.anonymise = options.anonymise;
+		return read_sacct(options.sacct_path, sacct);
+	}
+	JobListOptions list;
+	list.from_s = options.from_s;
+	list.to_s = options.to_s;
+	list.lenient = options.lenient;
+	list.machine_cpus = options.machine_cpus;
+	return read_job_list(options.jobs_path, list);
+}
+
+} // namespace
+
+Result<LoadedWorkload> load_workload(const CampsimOptions &options)
+{
+	if (!options.generator.empty())
+		return generated(options);
+	Result<Workload> workload = read_trace(options);
+	if (!workload)
+		return Error{workload.error()};
+	LoadedWorkload loaded;
+	loaded.workload = std::move(workload).value();
+	const std::string &path = !options.swf_path.empty()     ? options.swf_path
+	                          : !options.sacct_path.empty() ? options.sacct_path
+	                                                        : options.jobs_path;
+	warn_if_empty(loaded.workload, path);
 	if (loaded.workload.machine_cpus == 0)
 		return Error{loaded.workload.name + ": machine size unknown: give --cpus N"};
 	return loaded;

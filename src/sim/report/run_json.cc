@@ -65,7 +65,12 @@ json_t *workload_json(const Workload &workload)
 	    {"zero_limit_unknown", counts.zero_limit_unknown},
 	    {"status_outside_swf", counts.status_outside_swf},
 	    {"work_cpu_s", counts.work_cpu_s},
-	    {"cut_at_limit_cpu_s", counts.cut_at_limit_cpu_s}};
+	    {"cut_at_limit_cpu_s", counts.cut_at_limit_cpu_s},
+	    {"steps_dropped", counts.steps_dropped},
+	    {"unfinished_dropped", counts.unfinished_dropped},
+	    {"earlier_runs_dropped", counts.earlier_runs_dropped},
+	    {"array_tasks", counts.array_tasks},
+	    {"eligible_after_submit", counts.eligible_after_submit}};
 	for (const auto &[key, value] : fields)
 		json_object_set_new(counts_json, key, count(value));
 	json_t *out = json_object();
@@ -75,6 +80,10 @@ json_t *workload_json(const Workload &workload)
 	json_object_set_new(out, "jobs", count(workload.jobs.size()));
 	json_object_set_new(out, "counts", counts_json);
 	json_object_set_new(out, "notes", strings(workload.notes));
+	json_t *names = json_object();
+	for (const auto &[user, name] : workload.user_names)
+		json_object_set_new(names, std::to_string(user).c_str(), json_string(name.c_str()));
+	json_object_set_new(out, "user_names", names);
 	return out;
 }
 

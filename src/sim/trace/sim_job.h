@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,12 @@ struct InputCounts {
 	uint64_t status_outside_swf = 0;  // SWF status outside -1..5 (kept, read as -1)
 	uint64_t work_cpu_s = 0;          // kept jobs' run time x CPUs, as in the log
 	uint64_t cut_at_limit_cpu_s = 0;  // of which lost when jobs are cut at their limit
+	// sacct only.
+	uint64_t steps_dropped = 0;         // job steps (123.batch, 123.0, 123.extern)
+	uint64_t unfinished_dropped = 0;    // pending, running, ... at export time
+	uint64_t earlier_runs_dropped = 0;  // --duplicates: a requeued job's earlier records
+	uint64_t array_tasks = 0;           // array tasks (123_4) kept, one job each
+	uint64_t eligible_after_submit = 0; // kept jobs that arrive at Eligible, after Submit
 };
 
 struct Workload {
@@ -54,7 +61,8 @@ struct Workload {
 	bool closed_loop = false;  // campaigns released one after another (SimJob::campaign)
 	std::vector<SimJob> jobs;  // sorted by submit_s, then id (closed loop: campaign, then id)
 	InputCounts counts;
-	std::vector<std::string> notes; // the stated input policies, one line each
+	std::vector<std::string> notes;             // the stated input policies, one line each
+	std::map<uint32_t, std::string> user_names; // sacct: user number -> name (or pseudonym)
 };
 
 } // namespace campaign::sim
