@@ -8,6 +8,7 @@
 #include "priority_factors.h"
 #include "priority_ranker.h"
 #include "priority_writer.h"
+#include "reconfigure_fallback.h"
 #include "run_tres_release.h"
 #include "scampaign_service.h"
 #include "slurm_config.h"
@@ -44,6 +45,7 @@ struct PluginState {
 	std::atomic<bool> reconfigure_requested{false};
 	ParameterValues parameters; // as init parsed them, for the scampaign channel
 	bool threads_started = false;
+	std::optional<std::string> good_parameters; // kept by the worker's first pass
 };
 PluginState *state = nullptr;
 
@@ -94,6 +96,11 @@ void worker_pass()
 	if (state->reconfigure_requested.exchange(false))
 		apply_reconfigure();
 	account_usage();
+	if (state->good_parameters) {
+		remember_good_parameters(state->state_dir, kGoodParametersFile,
+		                         *state->good_parameters);
+		state->good_parameters.reset();
+	}
 	state->ranker->rank_pass();
 	state->scampaign.publish(state->ranker->report(), state->ranker->private_jobs());
 }
@@ -123,17 +130,33 @@ void start_scampaign(const ParameterValues &parameters)
 		     static_cast<unsigned>(state->scampaign.port()));
 }
 
-// Parses PriorityParameters and creates the state; takes no lock and reads no job.
+constexpr const char *kGoodParametersFile = "campaign_priority_parameters.last";
+
+// Parses PriorityParameters and creates the state; takes no lock and reads no job. In a
+// slurmctld that a reconfigure started, a bad string leaves the last good one in force.
 int create_state()
 {
-	const std::string text = priority_parameters_text();
+	std::string text = priority_parameters_text();
 	auto parsed = priority_parameter_schema().parse(text);
+	if (!parsed.ok() && started_by_reconfigure()) {
+		const std::optional<std::string> last = last_good_parameters(kGoodParametersFile);
+		if (auto old = priority_parameter_schema().parse(last.value_or(""));
+		    last && old.ok()) {
+			error("priority/campaign: reconfigure ignored, old parameters kept: %s",
+			      parsed.error().c_str());
+			text = *last;
+			parsed = std::move(old);
+		}
+	}
 	if (!parsed.ok()) {
 		error("priority/campaign: %s", parsed.error().c_str());
 		return SLURM_ERROR;
 	}
+	if (started_by_reconfigure())
+		info("priority/campaign: parameters %s", parsed.value().describe().c_str());
 	state = new PluginState();
 	state->parameters = parsed.value();
+	state->good_parameters = text;
 	state->ranker = std::make_unique<PriorityRanker>(std::move(parsed).value());
 	info("priority/campaign: loaded (PriorityParameters=%s)", text.c_str());
 	return SLURM_SUCCESS;
