@@ -125,7 +125,8 @@ for tarball in "${tarballs[@]}"; do
 	done
 	if [ "${RELEASE_SLURM_SUITE:-0}" = 1 ] && [ $built -eq 0 ]; then
 		if [ -d "$tree/testsuite/expect" ]; then
-			lane_tests=("slurm_suite@$version=SLURM_PREFIX='$prefix' PLUGIN_DIR='$work/plugins-slurm-$version' WORK_DIR='$work/releases/suite-$version' bash '$repo/testsuite/slurm/run_slurm_suite.sh' --list ci --source '$tree'" "${lane_tests[@]}")
+			# In its lane's port range (the lane's CLUSTER_PORT_BASE, expanded when it runs).
+			lane_tests=("slurm_suite@$version=SLURM_PREFIX='$prefix' PLUGIN_DIR='$work/plugins-slurm-$version' WORK_DIR='$work/releases/suite-$version' SUITE_PORT_BASE=\$CLUSTER_PORT_BASE bash '$repo/testsuite/slurm/run_slurm_suite.sh' --list ci --source '$tree'" "${lane_tests[@]}")
 		else
 			echo "note: Slurm $version's tarball has no testsuite/expect: its expect tests are not run"
 		fi
