@@ -49,6 +49,8 @@ struct PluginState {
 };
 PluginState *state = nullptr;
 
+constexpr const char *kGoodParametersFile = "campaign_priority_parameters.last";
+
 std::chrono::milliseconds period_of(const PriorityRanker &ranker)
 {
 	return std::chrono::seconds(ranker.calc_period_s());
@@ -129,8 +131,6 @@ void start_scampaign(const ParameterValues &parameters)
 		info("priority/campaign: scampaign channel on %s:%u", address.c_str(),
 		     static_cast<unsigned>(state->scampaign.port()));
 }
-
-constexpr const char *kGoodParametersFile = "campaign_priority_parameters.last";
 
 // Parses PriorityParameters and creates the state; takes no lock and reads no job. In a
 // slurmctld that a reconfigure started, a bad string leaves the last good one in force.
