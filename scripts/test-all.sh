@@ -3,7 +3,9 @@
 # DESTDIR install and distcheck, the same tests under ASan/UBSan, then the integration tests
 # against real local Slurm clusters with our plugins and Slurm's own expect tests, in two lanes
 # side by side (CLUSTER_LANES). Root, Debian 12. The CPU-bound stages run first and alone, so
-# the cluster tests' timing never competes with a compiler.
+# the cluster tests' timing never competes with a compiler. Then, if SLURM_RELEASE_TARBALLS names
+# SchedMD release tarballs, the same plugins and a subset of the cluster tests against each of
+# those releases (scripts/test-releases.sh).
 # Prints each stage's time, then one closing line "N passed, N failed" over all suites.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -101,6 +103,21 @@ done <"$results"
 ran=$(wc -l <"$results")
 [ "$ran" -eq "${#tests[@]}" ] || record "every cluster test ran (${#tests[@]} queued, $ran ran)" 1
 stage_done "cluster tests and Slurm's suite"
+
+# The newer Slurm releases (SLURM_RELEASE_TARBALLS: SchedMD's tarballs; .ci/run names them).
+if [ -n "${SLURM_RELEASE_TARBALLS:-}" ]; then
+	step "Slurm releases: $SLURM_RELEASE_TARBALLS (scripts/test-releases.sh)"
+	releases_results=$work/releases/results
+	WORK_DIR="$work" BUILD_DIR="$build" bash "$repo/scripts/test-releases.sh" "$releases_results"
+	status=$?
+	while read -r name result seconds; do
+		record "$name ($seconds s)" "$result"
+	done <"$releases_results"
+	# A stage that stopped without recording its failure still fails.
+	[ $status -eq 0 ] || awk '$2 != 0 { seen = 1 } END { exit !seen }' "$releases_results" ||
+		record "scripts/test-releases.sh ended with status $status" 1
+	stage_done "Slurm releases"
+fi
 
 echo "== stage times"
 for entry in "${stages[@]}"; do printf '  %6s s  %s\n' "${entry%% *}" "${entry#* }"; done

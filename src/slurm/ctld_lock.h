@@ -32,16 +32,26 @@ private:
 };
 
 // The lock sets we use, named for what they allow.
-inline constexpr slurmctld_lock_t kReadJobs = {NO_LOCK, READ_LOCK, READ_LOCK, READ_LOCK, NO_LOCK};
-inline constexpr slurmctld_lock_t kWriteJobs = {NO_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK, NO_LOCK};
-inline constexpr slurmctld_lock_t kReadConfigAndJobs = {READ_LOCK, READ_LOCK, READ_LOCK, READ_LOCK,
-                                                        NO_LOCK};
-inline constexpr slurmctld_lock_t kReadConfig = {READ_LOCK, NO_LOCK, NO_LOCK, NO_LOCK, NO_LOCK};
+inline constexpr slurmctld_lock_t kReadJobs = {
+    .job = READ_LOCK, .node = READ_LOCK, .part = READ_LOCK};
+inline constexpr slurmctld_lock_t kWriteJobs = {
+    .job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK};
+inline constexpr slurmctld_lock_t kReadConfigAndJobs = {
+    .conf = READ_LOCK, .job = READ_LOCK, .node = READ_LOCK, .part = READ_LOCK};
+inline constexpr slurmctld_lock_t kReadConfig = {.conf = READ_LOCK};
 // The assoc_mgr locks to change association and QOS usage counters.
 inline constexpr assoc_mgr_lock_t kWriteAssocQosUsage = {
     .assoc = WRITE_LOCK, .qos = WRITE_LOCK, .tres = READ_LOCK};
-// What a scheduler needs to start jobs (sched/backfill's set).
-inline constexpr slurmctld_lock_t kSchedule = {READ_LOCK, WRITE_LOCK, WRITE_LOCK, READ_LOCK,
-                                               READ_LOCK};
+// What a scheduler needs to start jobs: sched/backfill's set, which in 26.05 adds the select
+// node lock that select_nodes() expects held for writing.
+inline constexpr slurmctld_lock_t kSchedule = {.conf = READ_LOCK,
+                                               .job = WRITE_LOCK,
+                                               .node = WRITE_LOCK,
+                                               .part = READ_LOCK,
+                                               .fed = READ_LOCK,
+#if SC_SLURM_26
+                                               .select_node = WRITE_LOCK
+#endif
+};
 
 } // namespace campaign::slurm

@@ -28,7 +28,7 @@ struct PerNode {
 	bool spread = false;
 };
 
-PerNode per_node_of(const gres_job_state_t *request, const struct job_details *details,
+PerNode per_node_of(const gres_job_state_t *request, const job_details_t *details,
                     int32_t nodes)
 {
 	const uint64_t node_count = static_cast<uint64_t>(std::max(nodes, 1));
@@ -84,7 +84,7 @@ plan::GresCounts GresKinds::node_counts(const node_record_t *node)
 	plan::GresCounts counts{};
 	if (!node->gres_list)
 		return counts;
-	ListIterator states = list_iterator_create(node->gres_list);
+	list_itr_t *states = list_iterator_create(node->gres_list);
 	while (auto *state = static_cast<gres_state_t *>(list_next(states))) {
 		const auto *gres = static_cast<const gres_node_state_t *>(state->gres_data);
 		if (!gres || gres->no_consume)
@@ -110,7 +110,7 @@ plan::GresCounts GresKinds::job_allocated(const job_record_t *job, int slot) con
 	plan::GresCounts counts{};
 	if (!job->gres_list_alloc || names_.empty())
 		return counts;
-	ListIterator states = list_iterator_create(job->gres_list_alloc);
+	list_itr_t *states = list_iterator_create(job->gres_list_alloc);
 	while (auto *state = static_cast<gres_state_t *>(list_next(states))) {
 		const auto *gres = static_cast<const gres_job_state_t *>(state->gres_data);
 		if (!gres || !gres->gres_cnt_node_alloc || slot < 0 ||
@@ -133,10 +133,10 @@ bool GresKinds::add_request(const job_record_t *job, plan::PendingJob &pending,
 {
 	if (!job->gres_list_req)
 		return true;
-	const struct job_details *details = job->details;
+	const job_details_t *details = job->details;
 	bool known = true, spread = false;
 	int64_t cpus_for_gres = 0, memory_for_gres_mb = 0;
-	ListIterator states = list_iterator_create(job->gres_list_req);
+	list_itr_t *states = list_iterator_create(job->gres_list_req);
 	while (auto *state = static_cast<gres_state_t *>(list_next(states))) {
 		const auto *gres = static_cast<const gres_job_state_t *>(state->gres_data);
 		if (!gres || (gres->flags & GRES_NO_CONSUME))

@@ -32,7 +32,7 @@ std::vector<std::string> partitions_of(const job_record_t *job)
 {
 	std::vector<std::string> names;
 	if (job->part_ptr_list) {
-		ListIterator it = list_iterator_create(job->part_ptr_list);
+		list_itr_t *it = list_iterator_create(job->part_ptr_list);
 		while (auto *part = static_cast<part_record_t *>(list_next(it)))
 			names.emplace_back(part->name);
 		list_iterator_destroy(it);
@@ -46,7 +46,7 @@ std::vector<std::string> partitions_of(const job_record_t *job)
 
 JobFields fields_of(const job_record_t *job)
 {
-	const struct job_details *details = job->details;
+	const job_details_t *details = job->details;
 	JobFields fields;
 	fields.job_id = job->job_id;
 	fields.user_id = job->user_id;
@@ -132,7 +132,7 @@ void read_usage(ClusterSnapshot &snapshot)
 {
 	if (!assoc_mgr_assoc_list)
 		return;
-	ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
+	list_itr_t *it = list_iterator_create(assoc_mgr_assoc_list);
 	while (auto *assoc = static_cast<slurmdb_assoc_rec_t *>(list_next(it))) {
 		if (!assoc->usage || !assoc->usage->parent_assoc_ptr)
 			continue;
@@ -156,7 +156,7 @@ void read_usage(ClusterSnapshot &snapshot)
 void read_shares(ClusterSnapshot &snapshot, AssociationUsage usage)
 {
 	AssocLock hold({.assoc = READ_LOCK});
-	ListIterator jobs = list_iterator_create(job_list);
+	list_itr_t *jobs = list_iterator_create(job_list);
 	while (auto *job = static_cast<job_record_t *>(list_next(jobs))) {
 		const slurmdb_assoc_rec_t *assoc = job->assoc_ptr;
 		if (!IS_JOB_PENDING(job) || !assoc || !assoc->usage)
@@ -182,12 +182,12 @@ ClusterSnapshot take_snapshot(AssociationUsage usage)
 	if (slurm_conf.state_save_location)
 		snapshot.state_dir = slurm_conf.state_save_location;
 	snapshot.jobs.reserve(list_count(job_list));
-	ListIterator jobs = list_iterator_create(job_list);
+	list_itr_t *jobs = list_iterator_create(job_list);
 	while (auto *job = static_cast<job_record_t *>(list_next(jobs)))
 		if (job->details && !IS_JOB_REVOKED(job) && !job->het_job_id)
 			snapshot.jobs.push_back(observe(job));
 	list_iterator_destroy(jobs);
-	ListIterator parts = list_iterator_create(part_list);
+	list_itr_t *parts = list_iterator_create(part_list);
 	while (auto *part = static_cast<part_record_t *>(list_next(parts)))
 		snapshot.partitions.push_back(capacity_of(part));
 	list_iterator_destroy(parts);

@@ -20,8 +20,7 @@ Runnable runnable_now(job_record_t *job)
 		return Runnable::no;
 	if ((job->array_task_id != NO_VAL || job->array_recs) && !job_array_start_test(job))
 		return Runnable::no;
-	if (!acct_policy_job_runnable_state(job) &&
-	    !acct_policy_job_runnable_pre_select(job, false))
+	if (held_by_qos_or_assoc(job) && !acct_policy_job_runnable_pre_select(job, false))
 		return Runnable::no;
 	// Several jobs of one pass may each have seen the license free in the snapshot.
 	if (license_job_test(job, time(nullptr), true) != SLURM_SUCCESS) {
@@ -37,7 +36,7 @@ int select_and_launch(job_record_t *job)
 {
 	if (fed_mgr_job_lock(job))
 		return ESLURM_FED_JOB_LOCK;
-	const int rc = select_nodes(job, false, nullptr, nullptr, false, SLURMDB_JOB_FLAG_SCHED);
+	const int rc = select_nodes_to_start(job);
 	if (rc != SLURM_SUCCESS) {
 		fed_mgr_job_unlock(job);
 		return rc;
@@ -45,7 +44,7 @@ int select_and_launch(job_record_t *job)
 	fed_mgr_job_start(job, job->start_time);
 	last_job_update = time(nullptr);
 	info("sched/campaign: started %pJ in %s on %s", job, job->part_ptr->name, job->nodes);
-	power_g_job_start(job);
+	power_job_start(job);
 	if (job->batch_flag == 0)
 		srun_allocate(job);
 	else if (!IS_JOB_CONFIGURING(job))

@@ -23,7 +23,7 @@ constexpr uint32_t kMaxArrayTasks = 256;
 // The select plugin counts memory (SelectTypeParameters=CR_*_Memory).
 bool memory_counted()
 {
-	return slurm_conf.select_type_param & CR_MEMORY;
+	return slurm_conf.select_type_param & kSelectMemory;
 }
 
 plan::Cluster cluster_now(GresKinds &gres_kinds)
@@ -105,7 +105,7 @@ Bitmap reserved_nodes_now(time_t now)
 	Bitmap reserved(bit_alloc(node_record_count));
 	if (!resv_list)
 		return reserved;
-	ListIterator reservations = list_iterator_create(resv_list);
+	list_itr_t *reservations = list_iterator_create(resv_list);
 	while (auto *resv = static_cast<slurmctld_resv_t *>(list_next(reservations)))
 		if (resv->node_bitmap && resv->start_time <= now && now < resv->end_time &&
 		    !(resv->flags & RESERVE_FLAG_ANY_NODES))
@@ -137,7 +137,7 @@ std::vector<plan::NodeIndex> allowed_nodes_of(job_record_t *job, const part_reco
                                               bitstr_t *reserved_now)
 {
 	std::vector<plan::NodeIndex> allowed;
-	const struct job_details *details = job->details;
+	const job_details_t *details = job->details;
 	bitstr_t *own_reservation = job->resv_ptr ? job->resv_ptr->node_bitmap : nullptr;
 	node_record_t *node;
 	for (int i = 0; (node = next_node(&i)); i++) {
@@ -163,7 +163,7 @@ std::optional<plan::PendingJob> pending_of(job_record_t *job, const part_record_
                                            bitstr_t *reserved_now, int64_t limit_cap_s,
                                            const GresKinds &gres_kinds)
 {
-	const struct job_details *details = job->details;
+	const job_details_t *details = job->details;
 	plan::PendingJob pending{.id = job->job_id};
 	pending.cpus = static_cast<int32_t>(std::max<uint32_t>(1, details->min_cpus));
 	pending.nodes_min = static_cast<int32_t>(std::max<uint32_t>(1, details->min_nodes));
@@ -222,12 +222,12 @@ bool held_by_limits(job_record_t *job, part_record_t *part)
 
 } // namespace
 
-PlanInput plan_input_from(List queue, time_t now, int64_t limit_cap_s)
+PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 {
 	PlanInput input;
 	GresKinds gres_kinds;
 	input.cluster = cluster_now(gres_kinds);
-	ListIterator jobs = list_iterator_create(job_list);
+	list_itr_t *jobs = list_iterator_create(job_list);
 	while (auto *job = static_cast<job_record_t *>(list_next(jobs)))
 		if (IS_JOB_RUNNING(job) || IS_JOB_SUSPENDED(job) || IS_JOB_COMPLETING(job))
 			input.running.push_back(running_of(job, now, gres_kinds));
@@ -235,7 +235,7 @@ PlanInput plan_input_from(List queue, time_t now, int64_t limit_cap_s)
 
 	const Bitmap reserved_now = reserved_nodes_now(now);
 	std::unordered_set<uint32_t> seen; // multi-partition jobs: the first record (best) wins
-	ListIterator records = list_iterator_create(queue);
+	list_itr_t *records = list_iterator_create(queue);
 	while (auto *record = static_cast<job_queue_rec_t *>(list_next(records))) {
 		job_record_t *job = record->job_ptr;
 		if (!job || !job->details || job->het_job_id || !seen.insert(job->job_id).second)

@@ -35,7 +35,7 @@ inline bool first_task(plan::JobId id)
 
 // `queue`: build_job_queue's records, already sorted (sort_job_queue). Records are read, not
 // consumed. Unset and INFINITE limits count as resolve_limit_s maps them, with `limit_cap_s`.
-PlanInput plan_input_from(List queue, time_t now, int64_t limit_cap_s);
+PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s);
 
 // Node names of a planned allocation, xmalloc'd for job->sched_nodes.
 char *node_names_of(const std::vector<plan::NodeAllocation> &allocations);

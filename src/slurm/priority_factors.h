@@ -24,7 +24,12 @@ uint32_t campaign_score_of(const job_record_t *job);
 // was held, or it was never ranked.
 std::optional<int64_t> ranked_priority_of(const job_record_t *job);
 
+#if SC_SLURM_24
+// The sprio RPC body (24.11: called with job/node/part read locks held; sprio filters itself).
+list_t *priority_factors_list(uid_t uid);
+#else
 // The sprio RPC body (22.05: called without locks; takes job/node/part read locks itself).
-List priority_factors_list(priority_factors_request_msg_t *request, uid_t uid);
+list_t *priority_factors_list(priority_factors_request_msg_t *request, uid_t uid);
+#endif
 
 } // namespace campaign::slurm

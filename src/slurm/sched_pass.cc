@@ -61,7 +61,7 @@ PassInput copy_pass_input()
 {
 	PassInput input;
 	list_for_each(job_list, clear_estimate, nullptr);
-	List queue = build_job_queue(true, false);
+	list_t *queue = build_job_queue(true, false);
 	sort_job_queue(queue);
 	input.now = time(nullptr);
 	// Unset and INFINITE limits as the priority counts them (the config read lock is held).

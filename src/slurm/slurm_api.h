@@ -1,8 +1,8 @@
-// The one include point of Slurm's headers (22.05 today), wrapped for C++, plus weak references
-// to slurmctld-only data so the plugins also load in clients (sshare). Only src/slurm and the
-// plugin folders include this, and nothing else includes a Slurm header (check_layers.sh). A
-// release difference goes here, behind SLURM_VERSION_NUMBER, or in the one src/slurm unit that
-// makes the call (doc/architecture.md).
+// The one include point of Slurm's headers (22.05, 24.11 and 26.05), wrapped for C++, plus weak
+// references to slurmctld-only data so the plugins also load in clients (sshare). Only src/slurm
+// and the plugin folders include this, and nothing else includes a Slurm header (check_layers.sh).
+// Headers that moved between releases are chosen here; every other release difference is one
+// definition in slurm_compat.h (doc/slurm-internals.md P.13).
 #pragma once
 
 // C++ standard headers must come before Slurm's, which define macros such as info/debug/MIN.
@@ -26,13 +26,22 @@ extern "C" {
 
 #include "slurm/slurm.h"
 #include "slurm/slurm_errno.h"
+#include "slurm/slurm_version.h"
+
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+// struct elem has a member named `operator`, a C++ keyword. Renamed for this one inclusion (we
+// never use the member; the layout is unchanged); the include guard keeps the later inclusions
+// through job_record.h, node_conf.h and slurmctld.h from seeing the original text.
+#define operator extra_constraints_operator
+#include "src/common/extra_constraints.h"
+#undef operator
+#endif
+
 #include "src/common/assoc_mgr.h"
 #include "src/common/bitstring.h"
 #include "src/common/gres.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
-#include "src/common/power.h"
-#include "src/common/slurm_priority.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/acct_policy.h"
@@ -42,7 +51,15 @@ extern "C" {
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/node_scheduler.h"
 #include "src/slurmctld/slurmctld.h"
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+#include "src/common/job_state_reason.h"
+#include "src/interfaces/priority.h"
+#include "src/slurmctld/proc_req.h" // srun_allocate
+#else
+#include "src/common/power.h"
+#include "src/common/slurm_priority.h"
 #include "src/slurmctld/srun_comm.h"
+#endif
 }
 
 // Data that exists only inside slurmctld. Weak, so that a client loading the plugin (sshare loads
@@ -56,6 +73,7 @@ extern "C" {
 #pragma weak check_bf_running_lock
 #pragma weak part_list
 #pragma weak avail_node_bitmap
+#pragma weak up_node_bitmap // in slurmctld only from 24.11 (22.05: libslurmfull)
 #pragma weak resv_list
 #pragma weak backup_inx
 
@@ -69,3 +87,5 @@ inline bool in_slurmctld()
 }
 
 } // namespace campaign::slurm
+
+#include "slurm_compat.h"

@@ -39,13 +39,13 @@ template <typename Usage> void scale_usage(Usage *usage, double factor)
 void scale_all(double factor)
 {
 	if (assoc_mgr_assoc_list) {
-		ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
+		list_itr_t *it = list_iterator_create(assoc_mgr_assoc_list);
 		while (auto *assoc = static_cast<slurmdb_assoc_rec_t *>(list_next(it)))
 			scale_usage(assoc->usage, factor);
 		list_iterator_destroy(it);
 	}
 	if (assoc_mgr_qos_list) {
-		ListIterator it = list_iterator_create(assoc_mgr_qos_list);
+		list_itr_t *it = list_iterator_create(assoc_mgr_qos_list);
 		while (auto *qos = static_cast<slurmdb_qos_rec_t *>(list_next(it)))
 			scale_usage(qos->usage, factor);
 		list_iterator_destroy(it);
@@ -132,7 +132,7 @@ void update_fair_tree()
 		return;
 	std::vector<slurmdb_assoc_rec_t *> assocs;
 	std::unordered_map<const slurmdb_assoc_rec_t *, uint32_t> index;
-	ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
+	list_itr_t *it = list_iterator_create(assoc_mgr_assoc_list);
 	while (auto *assoc = static_cast<slurmdb_assoc_rec_t *>(list_next(it)))
 		if (assoc->usage) {
 			index.emplace(assoc, static_cast<uint32_t>(assocs.size()));
@@ -182,7 +182,7 @@ bool UsageAccounting::catch_up(time_t now)
 	if (last && now > last) {
 		if (const double factor = decay.factor(static_cast<double>(now - last)); factor < 1)
 			scale_all(factor);
-		ListIterator it = list_iterator_create(job_list);
+		list_itr_t *it = list_iterator_create(job_list);
 		while (auto *job = static_cast<job_record_t *>(list_next(it)))
 			if (IS_JOB_RUNNING(job))
 				charge(job, charged_between(job, last, now, decay));

@@ -4,8 +4,8 @@
 # slurmdbd services are neither used nor touched. The database outlives `stop` and is reused by
 # the next `start --accounting` (`start --accounting --fresh-db` begins from an empty one).
 #
-# Uses from localcluster: dir, run, logs, conf, port_base, test_users, log, die, wait_for,
-# pid_alive, stop_pidfile.
+# Uses from localcluster: dir, run, logs, conf, port_base, test_users, slurm_sbin, log, die,
+# wait_for, pid_alive, stop_pidfile.
 
 db_dir=$dir/mariadb
 db_run=$run/mariadb
@@ -109,10 +109,11 @@ dbd_up() { SLURM_CONF=$conf sacctmgr -n -P show cluster >/dev/null 2>&1; }
 
 start_slurmdbd() { # plugin path
 	pid_alive "$run/slurmdbd.pid" && return 0
-	[ -x /usr/sbin/slurmdbd ] || die "/usr/sbin/slurmdbd missing: run scripts/install-deps.sh"
+	# The cluster's own Slurm's slurmdbd: Debian's 22.05 one cannot serve a newer slurmctld.
+	[ -x "$slurm_sbin/slurmdbd" ] || die "$slurm_sbin/slurmdbd missing: run scripts/install-deps.sh, or for --slurm '$slurm_prefix' build that release with slurmdbd (MariaDB client headers), or start without --accounting"
 	write_dbd_conf "$1"
 	# slurmdbd finds slurmdbd.conf beside the slurm.conf that SLURM_CONF names.
-	SLURM_CONF=$conf /usr/sbin/slurmdbd || die "slurmdbd failed to start; see $logs/slurmdbd.log"
+	SLURM_CONF=$conf "$slurm_sbin/slurmdbd" || die "slurmdbd failed to start; see $logs/slurmdbd.log"
 	wait_for "slurmdbd (see $logs/slurmdbd.log)" 60 dbd_up
 }
 

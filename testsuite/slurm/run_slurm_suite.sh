@@ -11,7 +11,10 @@
 # TREE is the Slurm source tree of the installed release (default: the one
 # build-aux/fetch-slurm-source.sh fetches for the installed slurmctld); its testsuite is copied,
 # never changed. Env: WORK_DIR (default /var/tmp/slurm-campaign), PLUGIN_DIR (our plugins),
-# SUITE_PORT_BASE (default 16600: the two clusters use it and +300), TEST_TIMEOUT (s, default 600).
+# SUITE_PORT_BASE (default 16600: the two clusters use it and +300), TEST_TIMEOUT (s, default 600),
+# SLURM_PREFIX (another Slurm installation, e.g. /opt/slurm-24.11.5: both clusters run it and the
+# tests call its commands; --source must then name that release's tree, whose own
+# testsuite/expect is run).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -26,7 +29,7 @@ tree=""
 only=""
 
 usage() {
-	sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 }
 while [ $# -gt 0 ]; do
@@ -42,8 +45,20 @@ while [ $# -gt 0 ]; do
 done
 case $list in ci | long | all) ;; *) echo "run_slurm_suite: --list must be ci, long or all, not '$list'" >&2; exit 2 ;; esac
 command -v expect >/dev/null || { echo "run_slurm_suite: 'expect' is not installed (Debian package expect)" >&2; exit 2; }
+prefix=$(realpath -m "${SLURM_PREFIX:-/usr}")
+[ -x "$prefix/sbin/slurmctld" ] || { echo "run_slurm_suite: SLURM_PREFIX '$prefix' has no sbin/slurmctld" >&2; exit 2; }
+release=$("$prefix/sbin/slurmctld" -V | awk '{print $2}')
+if [ "$prefix" != /usr ]; then
+	[ -n "$tree" ] || { echo "run_slurm_suite: SLURM_PREFIX is $prefix (Slurm $release): give --source, that release's source tree" >&2; exit 2; }
+	PATH=$prefix/bin:$prefix/sbin:$PATH # scancel and squeue between tests, and the tests' own calls
+fi
 [ -n "$tree" ] || tree=$(bash "$repo/build-aux/fetch-slurm-source.sh" "$work/src") || exit 2
-[ -f "$tree/testsuite/expect/globals" ] || { echo "run_slurm_suite: no testsuite/expect/globals under '$tree'" >&2; exit 2; }
+[ -f "$tree/testsuite/expect/globals" ] || { echo "run_slurm_suite: no testsuite/expect/globals under '$tree' (SchedMD's 26.05 tarballs ship none)" >&2; exit 2; }
+# The tests must be the installed release's own.
+tree_release=$(awk '$1 == "Major:" { a = $2 } $1 == "Minor:" { b = $2 } $1 == "Micro:" { c = $2 }
+	END { if (a != "") print a "." b "." c }' "$tree/META" 2>/dev/null)
+[ -z "$tree_release" ] || [ "$tree_release" = "$release" ] ||
+	{ echo "run_slurm_suite: '$tree' is Slurm $tree_release, but $prefix/sbin/slurmctld is $release" >&2; exit 2; }
 
 if [ -z "$tests" ]; then
 	tests=$(sed -e 's/#.*//' "$here/expect-tests.txt" |
@@ -64,7 +79,7 @@ prepare_copy() { # column
 	sed -i 's|\[get_config_param "SchedulerType"\] ne "sched/backfill"|[get_config_param "SchedulerType"] ni {sched/backfill sched/campaign}|' \
 		"$copy/test7.22"
 	cat >"$suite/$1/testsuite.conf" <<EOF
-SlurmInstallDir=/usr
+SlurmInstallDir=$prefix
 SlurmSourceDir=$tree
 SlurmBuildDir=$tree
 SlurmConfigDir=$suite/$1/cluster/etc
@@ -80,7 +95,7 @@ start_column() { # column port-base conf...
 	local column=$1 base=$2
 	shift 2
 	CLUSTER_DIR=$suite/$column/cluster CLUSTER_PORT_BASE=$base \
-		"$localcluster" start --nodes 4 --cpus 4 --plugin-dir "$plugin_dir" "$@" >"$suite/$column/start.out" 2>&1
+		"$localcluster" start --slurm "$prefix" --nodes 4 --cpus 4 --plugin-dir "$plugin_dir" "$@" >"$suite/$column/start.out" 2>&1
 }
 
 stop_column() { # column
@@ -134,7 +149,7 @@ campaign_column() {
 		--conf "SchedulerParameters=campaign_period=1"
 }
 
-echo "== Slurm's expect tests ($(echo "$tests" | wc -w)) from $tree"
+echo "== Slurm's expect tests ($(echo "$tests" | wc -w)) from $tree, against Slurm $release from $prefix"
 if [ -n "$only" ]; then
 	"${only}_column"
 	exit

@@ -8,6 +8,7 @@
 #include "priority_factors.h"
 #include "priority_ranker.h"
 #include "priority_writer.h"
+#include "reconfigure_fallback.h"
 #include "run_tres_release.h"
 #include "scampaign_service.h"
 #include "slurm_config.h"
@@ -42,8 +43,13 @@ struct PluginState {
 	UsageAccounting usage;
 	std::string state_dir; // StateSaveLocation, read by the worker thread on its first pass
 	std::atomic<bool> reconfigure_requested{false};
+	ParameterValues parameters; // as init parsed them, for the scampaign channel
+	bool threads_started = false;
+	std::optional<std::string> good_parameters; // kept by the worker's first pass
 };
 PluginState *state = nullptr;
+
+constexpr const char *kGoodParametersFile = "campaign_priority_parameters.last";
 
 std::chrono::milliseconds period_of(const PriorityRanker &ranker)
 {
@@ -92,6 +98,11 @@ void worker_pass()
 	if (state->reconfigure_requested.exchange(false))
 		apply_reconfigure();
 	account_usage();
+	if (state->good_parameters) {
+		remember_good_parameters(state->state_dir, kGoodParametersFile,
+		                         *state->good_parameters);
+		state->good_parameters.reset();
+	}
 	state->ranker->rank_pass();
 	state->scampaign.publish(state->ranker->report(), state->ranker->private_jobs());
 }
@@ -121,20 +132,44 @@ void start_scampaign(const ParameterValues &parameters)
 		     static_cast<unsigned>(state->scampaign.port()));
 }
 
-int start_plugin()
+// Parses PriorityParameters and creates the state; takes no lock and reads no job. In a
+// slurmctld that a reconfigure started, a bad string leaves the last good one in force.
+int create_state()
 {
-	const std::string text = priority_parameters_text();
+	std::string text = priority_parameters_text();
 	auto parsed = priority_parameter_schema().parse(text);
+	if (!parsed.ok() && started_by_reconfigure()) {
+		const std::optional<std::string> last = last_good_parameters(kGoodParametersFile);
+		if (auto old = priority_parameter_schema().parse(last.value_or(""));
+		    last && old.ok()) {
+			error("priority/campaign: reconfigure ignored, old parameters kept: %s",
+			      parsed.error().c_str());
+			text = *last;
+			parsed = std::move(old);
+		}
+	}
 	if (!parsed.ok()) {
 		error("priority/campaign: %s", parsed.error().c_str());
 		return SLURM_ERROR;
 	}
+	if (started_by_reconfigure())
+		info("priority/campaign: parameters %s", parsed.value().describe().c_str());
 	state = new PluginState();
-	start_scampaign(parsed.value());
+	state->parameters = parsed.value();
+	state->good_parameters = text;
 	state->ranker = std::make_unique<PriorityRanker>(std::move(parsed).value());
-	state->worker.start("campprio", period_of(*state->ranker), worker_pass);
 	info("priority/campaign: loaded (PriorityParameters=%s)", text.c_str());
 	return SLURM_SUCCESS;
+}
+
+// The scampaign channel and the worker thread, once per state.
+void start_threads()
+{
+	if (state->threads_started)
+		return;
+	state->threads_started = true;
+	start_scampaign(state->parameters);
+	state->worker.start("campprio", period_of(*state->ranker), worker_pass);
 }
 
 } // namespace
@@ -148,9 +183,35 @@ __attribute__((visibility("default"))) int init(void)
 			return SLURM_SUCCESS;
 		if (state)
 			return SLURM_SUCCESS;
-		return start_plugin();
+		const int rc = create_state();
+#if !SC_SLURM_24
+		if (rc ==
+		    SLURM_SUCCESS) // 22.05 has no thread_start: init runs after the state is read
+			start_threads();
+#endif
+		return rc;
 	});
 }
+
+#if SC_SLURM_24
+// From 24.11 init runs before read_slurm_conf under the config write lock, and thread_start
+// after it, still under that lock: the thread waits for the lock on its first pass.
+__attribute__((visibility("default"))) void priority_p_thread_start(void)
+{
+	guarded_void("priority_p_thread_start", [] {
+		if (state)
+			start_threads();
+	});
+}
+
+// Called once the job state is read; Slurm adds the return value to its lowest priority. Our
+// ranks are republished by the next pass, so no boost.
+__attribute__((visibility("default"))) uint32_t priority_p_recover(uint32_t prio_boost)
+{
+	(void)prio_boost;
+	return 0;
+}
+#endif
 
 __attribute__((visibility("default"))) int fini(void)
 {
@@ -198,6 +259,8 @@ __attribute__((visibility("default"))) void priority_p_set_assoc_usage(slurmdb_a
 	guarded_void("priority_p_set_assoc_usage", [&] { set_association_usage(assoc); });
 }
 
+// Required up to 24.11 (sshare called it in the client); 26.05 no longer asks for it.
+#if !SC_SLURM_26
 __attribute__((visibility("default"))) double priority_p_calc_fs_factor(long double usage_efctv,
                                                                         long double shares_norm)
 {
@@ -206,13 +269,22 @@ __attribute__((visibility("default"))) double priority_p_calc_fs_factor(long dou
 		return 0.0;
 	return std::pow(2.0, -static_cast<double>(usage_efctv / shares_norm));
 }
+#endif
 
-__attribute__((visibility("default"))) List
+#if SC_SLURM_24
+__attribute__((visibility("default"))) list_t *priority_p_get_priority_factors_list(uid_t uid)
+{
+	return guarded("priority_p_get_priority_factors_list", static_cast<list_t *>(nullptr),
+	               [&] { return priority_factors_list(uid); });
+}
+#else
+__attribute__((visibility("default"))) list_t *
 priority_p_get_priority_factors_list(priority_factors_request_msg_t *req_msg, uid_t uid)
 {
-	return guarded("priority_p_get_priority_factors_list", List{nullptr},
+	return guarded("priority_p_get_priority_factors_list", static_cast<list_t *>(nullptr),
 	               [&] { return priority_factors_list(req_msg, uid); });
 }
+#endif
 
 __attribute__((visibility("default"))) void priority_p_job_end(job_record_t *job_ptr)
 {

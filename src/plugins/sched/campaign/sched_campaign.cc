@@ -6,6 +6,7 @@
 #include "ctld_lock.h"
 #include "guard.h"
 #include "periodic_worker.h"
+#include "reconfigure_fallback.h"
 #include "slurm_config.h"
 
 #include "config/scheduler_parameters.h"
@@ -35,7 +36,11 @@ struct PluginState {
 	std::unique_ptr<CampaignScheduler> scheduler;
 	PeriodicWorker worker;
 	std::atomic<bool> reconfigure_requested{false};
+	std::string state_dir;                      // StateSaveLocation, as init read it
+	std::optional<std::string> good_parameters; // kept by the worker's first pass
 };
+
+constexpr const char *kGoodParametersFile = "campaign_sched_parameters.last";
 PluginState *state = nullptr;
 
 // The thread checks once a second whether a pass is due (changes, or the period elapsed).
@@ -62,6 +67,11 @@ void worker_pass()
 {
 	if (state->reconfigure_requested.exchange(false))
 		apply_reconfigure();
+	if (state->good_parameters) {
+		remember_good_parameters(state->state_dir, kGoodParametersFile,
+		                         *state->good_parameters);
+		state->good_parameters.reset();
+	}
 	state->scheduler->tick();
 }
 
@@ -74,14 +84,28 @@ __attribute__((visibility("default"))) int init(void)
 	return guarded("sched/campaign init", SLURM_ERROR, [] {
 		if (state)
 			return SLURM_SUCCESS; // sched_g_init runs twice at startup
-		const std::string text = scheduler_parameters_text();
+		std::string text = scheduler_parameters_text();
 		auto parsed = scheduler_parameter_schema().parse(text);
+		if (!parsed.ok() && started_by_reconfigure()) { // the last good string stays
+			const std::optional<std::string> last =
+			    last_good_parameters(kGoodParametersFile);
+			auto old = scheduler_parameter_schema().parse(last.value_or(""));
+			if (last && old.ok()) {
+				error(
+				    "sched/campaign: reconfigure ignored, old parameters kept: %s",
+				    parsed.error().c_str());
+				text = *last;
+				parsed = std::move(old);
+			}
+		}
 		if (!parsed.ok()) {
 			error("sched/campaign: %s", parsed.error().c_str());
 			return SLURM_ERROR;
 		}
 		warn_old_names(parsed.value());
 		state = new PluginState();
+		state->state_dir = state_save_location();
+		state->good_parameters = text;
 		state->scheduler = std::make_unique<CampaignScheduler>(std::move(parsed).value());
 		state->worker.start("campsched", kTick, worker_pass);
 		info("sched/campaign: loaded (%s)", text.c_str());

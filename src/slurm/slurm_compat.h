@@ -1,0 +1,122 @@
+// Slurm release differences (22.05, 24.11, 26.05), one definition each, chosen at compile time
+// from SLURM_VERSION_NUMBER. Included by slurm_api.h after Slurm's headers; the rest of the
+// adapter uses these names and never tests the version itself (doc/slurm-internals.md P.13).
+#pragma once
+
+#define SC_SLURM_24 (SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0))
+#define SC_SLURM_26 (SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0))
+
+#if !SC_SLURM_24
+// 24.11 renamed List/ListIterator to list_t */list_itr_t * and dropped the old names; 22.05 has
+// the same structs under their tags. job_details lost its tag and gained the typedef.
+typedef struct xlist list_t;
+typedef struct listIterator list_itr_t;
+typedef struct job_details job_details_t;
+#endif
+
+namespace campaign::slurm
+{
+
+// The factors cached on the job record (job->prio_factors): the whole sprio object in 22.05,
+// only its numeric part from 24.11.
+#if SC_SLURM_24
+using JobFactors = priority_factors_t;
+#else
+using JobFactors = priority_factors_object_t;
+#endif
+
+// select/cons_tres counts memory: CR_MEMORY until 24.11, SELECT_MEMORY from 26.05.
+#if SC_SLURM_26
+inline constexpr uint64_t kSelectMemory = SELECT_MEMORY;
+#else
+inline constexpr uint64_t kSelectMemory = CR_MEMORY;
+#endif
+
+// The direct_prio of cached factors: 22.05 keeps one there; 24.11 has none (the job's
+// direct_set_prio alone says so).
+inline uint32_t cached_direct_prio(const JobFactors *factors)
+{
+#if SC_SLURM_24
+	(void)factors;
+	return 0;
+#else
+	return factors->direct_prio;
+#endif
+}
+
+inline void clear_cached_direct_prio(JobFactors *factors)
+{
+#if SC_SLURM_24
+	(void)factors;
+#else
+	factors->direct_prio = 0;
+#endif
+}
+
+// Copies the job's cached factors into an sprio object.
+inline void copy_job_factors(priority_factors_object_t *object, const job_record_t *job)
+{
+#if SC_SLURM_24
+	object->prio_factors =
+	    static_cast<priority_factors_t *>(xmalloc(sizeof(priority_factors_t)));
+	slurm_copy_priority_factors(object->prio_factors, job->prio_factors);
+#else
+	slurm_copy_priority_factors_object(object, job->prio_factors);
+#endif
+}
+
+// The job id of an sprio object: job_id until 24.11, the job's step_id (with its SLUID) in 26.05.
+inline void set_factors_job_id(priority_factors_object_t *object, const job_record_t *job)
+{
+#if SC_SLURM_26
+	object->step_id = job->step_id;
+#else
+	object->job_id = job->job_id;
+#endif
+}
+
+// 24.11 added is_locked (whether the caller holds assoc_mgr's user read lock); we hold none.
+inline bool is_user_acct_coord(uid_t uid, char *account)
+{
+#if SC_SLURM_24
+	return assoc_mgr_is_user_acct_coord(acct_db_conn, uid, account, false);
+#else
+	return assoc_mgr_is_user_acct_coord(acct_db_conn, uid, account);
+#endif
+}
+
+// True when the job waits on a QOS or association limit (its state reason says so), the test
+// _schedule() makes before acct_policy_job_runnable_pre_select().
+inline bool held_by_qos_or_assoc(job_record_t *job)
+{
+#if SC_SLURM_24
+	return job_state_reason_check(static_cast<job_state_reason>(job->state_reason),
+	                              JSR_QOS_ASSOC);
+#else
+	return !acct_policy_job_runnable_state(job);
+#endif
+}
+
+// select_nodes() for a scheduler start, as _schedule() calls it; 24.11 takes a job_node_select_t.
+inline int select_nodes_to_start(job_record_t *job)
+{
+#if SC_SLURM_24
+	job_node_select_t selection = {};
+	selection.job_ptr = job;
+	return select_nodes(&selection, false, false, SLURMDB_JOB_FLAG_SCHED);
+#else
+	return select_nodes(job, false, nullptr, nullptr, false, SLURMDB_JOB_FLAG_SCHED);
+#endif
+}
+
+// The power plugin API is gone from 24.11.
+inline void power_job_start(job_record_t *job)
+{
+#if SC_SLURM_24
+	(void)job;
+#else
+	power_g_job_start(job);
+#endif
+}
+
+} // namespace campaign::slurm
