@@ -19,7 +19,7 @@ bool same_nodes(const Cluster &a, const Cluster &b)
 		    a.nodes[i].memory_mb != b.nodes[i].memory_mb ||
 		    a.nodes[i].gres != b.nodes[i].gres || a.nodes[i].state != b.nodes[i].state)
 			return false;
-	return true;
+	return a.unavailable == b.unavailable; // a window booked in the kept plan
 }
 
 bool same_shape(const PendingJob &a, const PendingJob &b)

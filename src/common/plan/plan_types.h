@@ -36,11 +36,22 @@ struct NodeSpec {
 	GresCounts gres{}; // per kind of Cluster::gres_kinds
 };
 
+// Nodes no planned job may use from start_s to end_s (an advanced reservation that starts
+// later, such as a maintenance window, for the jobs not in it). Whole nodes: a reservation of
+// some cores is taken as its nodes.
+struct UnavailableWindow {
+	std::vector<NodeIndex> nodes;
+	int64_t start_s = 0;
+	int64_t end_s = 0;
+	bool operator==(const UnavailableWindow &) const = default;
+};
+
 // The whole machine. A partition is only a set of node indices (PendingJob::allowed_nodes), so
 // overlapping partitions share one profile and never double-book a node.
 struct Cluster {
 	std::vector<NodeSpec> nodes;
 	std::vector<std::string> gres_kinds; // names only, for messages; at most gres_kinds_max
+	std::vector<UnavailableWindow> unavailable;
 };
 
 // CPUs, memory and GRES a job holds (or will hold) on one node.

@@ -274,6 +274,32 @@ Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &runn
 		held.push_back({&kept.allocations, kept.expected_end_s});
 	}
 	profile_.book_from_origin(std::move(held)); // running_ does not change meanwhile
+	return book_unavailable();
+}
+
+// Each window takes all of its nodes' CPUs, memory and GRES: no job is placed to run into it,
+// and a job it blocks is placed at its end. A running job that runs into it over-commits the
+// node there (it simply offers nothing), as Slurm lets it run on.
+Status Planner::book_unavailable()
+{
+	for (const UnavailableWindow &window : cluster_.unavailable) {
+		if (window.end_s <= window.start_s)
+			return Error{"rebuild: an unavailable window ends (" +
+			             std::to_string(window.end_s) + " s) before it starts (" +
+			             std::to_string(window.start_s) + " s)"};
+		std::vector<NodeAllocation> whole_nodes;
+		for (const NodeIndex node : window.nodes) {
+			if (node < 0 || static_cast<size_t>(node) >= cluster_.nodes.size())
+				return Error{"rebuild: unavailable window node index " +
+				             std::to_string(node) + " is not in the cluster"};
+			const NodeFree &capacity = profile_.capacity(node);
+			whole_nodes.push_back({.node = node,
+			                       .cpus = capacity.cpus,
+			                       .memory_mb = capacity.memory_mb,
+			                       .gres = capacity.gres});
+		}
+		profile_.book(whole_nodes, window.start_s, window.end_s);
+	}
 	return ok_status();
 }
 

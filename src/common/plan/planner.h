@@ -101,6 +101,7 @@ private:
 
 	Status load(const Cluster &cluster, const std::vector<RunningJob> &running, int64_t now_s);
 	void clear_plan(); // an empty plan on the loaded machine
+	Status book_unavailable();
 	Status plan_queue(const std::vector<PendingJob> &pending_in_rank_order, const char *event);
 	Status plan_walk(PendingSource &source, const char *event);
 	Status add_pending(const PendingJob &job, const char *event);
