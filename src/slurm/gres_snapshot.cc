@@ -38,7 +38,8 @@ PerNode per_node_of(const gres_job_state_t *request, const struct job_details *d
 		const uint16_t per_node = details->ntasks_per_node;
 		if (per_node && per_node != NO_VAL16)
 			return {request->gres_per_task * per_node, false};
-		const uint64_t tasks = std::max<uint32_t>(1, details->num_tasks);
+		const uint32_t asked = details->num_tasks;
+		const uint64_t tasks = asked && asked != NO_VAL ? asked : 1;
 		return {request->gres_per_task * ((tasks + node_count - 1) / node_count), true};
 	}
 	if (request->gres_per_job)
