@@ -205,6 +205,9 @@ std::optional<plan::PendingJob> pending_of(job_record_t *job, const part_record_
 	if (details->max_nodes && details->max_nodes != NO_VAL && details->max_nodes != INFINITE)
 		pending.nodes_max = static_cast<int32_t>(details->max_nodes);
 	pending.limit_s = limit_s_of(job, part, limit_cap_s);
+	if (job->time_min && job->time_min != NO_VAL && job->time_min != INFINITE)
+		pending.limit_min_s =
+		    std::min<int64_t>(pending.limit_s, int64_t{job->time_min} * 60);
 	pending.allowed_nodes = allowed_nodes_of(job, part, reserved_now);
 	pending.exclusive = details->whole_node & WHOLE_NODE_REQUIRED;
 	if (memory_counted()) { // pn_min_memory as select/cons_tres reads it

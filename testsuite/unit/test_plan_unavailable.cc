@@ -94,6 +94,33 @@ START_TEST(test_plan_keeper_plans_afresh_when_a_window_appears)
 }
 END_TEST
 
+// --time-min, as sched/backfill: a window over the whole machine at [300, 400); a job of 10
+// minutes with a 1-minute minimum starts now for the longest whole minutes that end by the
+// window (5); one whose minimum (6 minutes) does not fit is reserved after it, its limit whole.
+START_TEST(test_plan_time_min_job_starts_now_with_the_limit_that_fits_before_a_window)
+{
+	Cluster cluster = uniform_cluster(2, 16);
+	cluster.unavailable.push_back({.nodes = {0, 1}, .start_s = 300, .end_s = 400});
+	PendingJob shortened = job(1, 16, 600);
+	shortened.limit_min_s = 60;
+	PendingJob too_long = job(2, 16, 600);
+	too_long.limit_min_s = 360;
+	Planner planner = planned(cluster, {}, {shortened, too_long});
+	const Plan plan = planner.plan(0);
+	ck_assert(plan.starts_now == std::vector<JobId>{1});
+	ck_assert_int_eq(plan.planned.at(1).limit_s, 300);
+	ck_assert(status_of(planner, 2).status == JobStatus::reserved);
+	ck_assert_int_eq(status_of(planner, 2).start_s, 400);
+	ck_assert_int_eq(status_of(planner, 2).limit_s, 600);
+	PendingJob bad = job(3, 1, 60);
+	bad.limit_min_s = 120;
+	auto status = planner.rebuild(cluster, {}, {bad}, 0);
+	ck_assert(!status.ok());
+	ck_assert_msg(status.error().find("job 3: minimum time limit 120 s") != std::string::npos,
+	              "%s", status.error().c_str());
+}
+END_TEST
+
 START_TEST(test_plan_rejects_bad_windows_saying_what_is_wrong)
 {
 	Planner planner(config(ReservationMode::conservative));
@@ -120,6 +147,8 @@ int main()
 	tcase_add_test(tc, test_plan_window_over_some_nodes_places_a_blocked_job_at_its_end);
 	tcase_add_test(tc, test_plan_running_job_into_a_window_keeps_its_cpus_after_it);
 	tcase_add_test(tc, test_plan_keeper_plans_afresh_when_a_window_appears);
+	tcase_add_test(tc,
+	               test_plan_time_min_job_starts_now_with_the_limit_that_fits_before_a_window);
 	tcase_add_test(tc, test_plan_rejects_bad_windows_saying_what_is_wrong);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);

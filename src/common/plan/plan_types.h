@@ -82,6 +82,9 @@ struct PendingJob {
 	int64_t memory_per_cpu_mb = 0;
 	GresCounts gres_per_node{};
 	int64_t limit_s = 60;
+	// --time-min: 0 none. A job that cannot start now for limit_s starts now for the longest
+	// limit from this up that fits (whole minutes over it), as sched/backfill does.
+	int64_t limit_min_s = 0;
 	std::vector<NodeIndex> allowed_nodes; // partition nodes ∩ constraints; empty: every node
 	bool exclusive = false;
 	// Every MB of each node it uses, whatever the node has (Slurm's --mem=0 with memory as a
@@ -129,6 +132,7 @@ struct PlannedJob {
 	JobStatus status = JobStatus::waiting;
 	int64_t start_s = never_s; // never_s unless starts_now or reserved
 	std::vector<NodeAllocation> allocations;
+	int64_t limit_s = 0; // planned: below the job's own for a --time-min job started shorter
 };
 
 struct Plan {

@@ -78,7 +78,8 @@ public:
 
 private:
 	struct Entry {
-		PendingJob job;
+		PendingJob job;      // job.limit_s: as placed (shorter for a --time-min start)
+		int64_t limit_s = 0; // the job's own limit
 		NodeList candidates; // usable allowed nodes, sorted (shared: CandidateCache)
 		bool fits_empty_machine = false;
 		JobStatus status = JobStatus::waiting;
@@ -115,6 +116,7 @@ private:
 	size_t pending_index(JobId id) const;
 
 	void place(Entry &entry, SearchMemo *memo);
+	std::optional<Placement> start_now_shortened(Entry &entry) const;
 	void place_again(Entry &entry, const std::vector<FreedRegion> &freed, SearchMemo &memo);
 	void move_earlier(Entry &entry, std::vector<FreedRegion> &freed, SearchMemo &memo,
 	                  bool anywhere);
