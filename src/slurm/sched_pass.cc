@@ -11,8 +11,25 @@ namespace
 
 // Starts `job` on the plan's nodes: the other nodes are excluded for the call, as
 // sched/backfill's _start_job does, then the job's own exclusions are put back.
+// --time-min, as sched/backfill: the job runs with the shorter limit the plan found room for
+// (whole minutes); a refused start gives it its own limit back.
+StartOutcome start_shortened(job_record_t *job, part_record_t *partition, int64_t shortened_limit_s)
+{
+	const uint32_t own_limit = job->time_limit;
+	const auto minutes = static_cast<uint32_t>(shortened_limit_s / 60);
+	job->time_limit = minutes;
+	StartOutcome outcome = start_job_now(job, partition, 1);
+	if (!outcome.started)
+		job->time_limit = own_limit;
+	else
+		info("sched/campaign: %pJ time limit %u -> %u minutes (--time-min)", job, own_limit,
+		     minutes);
+	return outcome;
+}
+
 StartOutcome start_on(job_record_t *job, part_record_t *partition,
-                      const std::vector<plan::NodeAllocation> &allocations)
+                      const std::vector<plan::NodeAllocation> &allocations,
+                      int64_t shortened_limit_s)
 {
 	bitstr_t *saved = job->details->exc_node_bitmap;
 	bitstr_t *excluded = node_bitmap_of(allocations);
@@ -20,7 +37,9 @@ StartOutcome start_on(job_record_t *job, part_record_t *partition,
 	if (saved)
 		bit_or(excluded, saved);
 	job->details->exc_node_bitmap = excluded;
-	StartOutcome outcome = start_job_now(job, partition, 1);
+	StartOutcome outcome = shortened_limit_s > 0
+	                           ? start_shortened(job, partition, shortened_limit_s)
+	                           : start_job_now(job, partition, 1);
 	FREE_NULL_BITMAP(job->details->exc_node_bitmap);
 	job->details->exc_node_bitmap = saved;
 	return outcome;
@@ -86,7 +105,8 @@ bool reconfigured_since(const PassInput &input)
 }
 
 std::optional<StartOutcome> start_planned(plan::JobId id, const std::string &partition_name,
-                                          const std::vector<plan::NodeAllocation> &allocations)
+                                          const std::vector<plan::NodeAllocation> &allocations,
+                                          int64_t shortened_limit_s)
 {
 	// Found again by id: the job may have started, ended or moved while we planned.
 	job_record_t *job = pending_job(id);
@@ -94,7 +114,7 @@ std::optional<StartOutcome> start_planned(plan::JobId id, const std::string &par
 	part_record_t *partition = name.empty() ? nullptr : find_part_record(name.data());
 	if (!job || !job->details || !partition)
 		return std::nullopt;
-	return start_on(job, partition, allocations);
+	return start_on(job, partition, allocations, shortened_limit_s);
 }
 
 bool publish_reservation(plan::JobId id, const plan::PlannedJob &planned)

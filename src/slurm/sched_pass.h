@@ -42,9 +42,11 @@ PassInput copy_pass_input();
 // True when slurm.conf was re-read or nodes renumbered since `input` was copied.
 bool reconfigured_since(const PassInput &input);
 // Starts the planned job `id`, found again by id, on the plan's nodes only; nullopt when it
-// is no longer a pending job or its partition is gone.
+// is no longer a pending job or its partition is gone. shortened_limit_s: 0, or the shorter
+// limit the plan gave a --time-min job, which it then runs with.
 std::optional<StartOutcome> start_planned(plan::JobId id, const std::string &partition,
-                                          const std::vector<plan::NodeAllocation> &allocations);
+                                          const std::vector<plan::NodeAllocation> &allocations,
+                                          int64_t shortened_limit_s);
 // Publishes a reserved job's start and nodes (squeue --start); false when it is gone.
 bool publish_reservation(plan::JobId id, const plan::PlannedJob &planned);
 // Sets a still-pending job's reason from its status in the plan.

@@ -19,7 +19,7 @@ bool same_nodes(const Cluster &a, const Cluster &b)
 		    a.nodes[i].memory_mb != b.nodes[i].memory_mb ||
 		    a.nodes[i].gres != b.nodes[i].gres || a.nodes[i].state != b.nodes[i].state)
 			return false;
-	return true;
+	return a.unavailable == b.unavailable; // a window booked in the kept plan
 }
 
 bool same_shape(const PendingJob &a, const PendingJob &b)
@@ -27,9 +27,9 @@ bool same_shape(const PendingJob &a, const PendingJob &b)
 	return a.cpus == b.cpus && a.nodes_min == b.nodes_min && a.nodes_max == b.nodes_max &&
 	       a.memory_per_node_mb == b.memory_per_node_mb &&
 	       a.memory_per_cpu_mb == b.memory_per_cpu_mb && a.gres_per_node == b.gres_per_node &&
-	       a.limit_s == b.limit_s && a.allowed_nodes == b.allowed_nodes &&
-	       a.exclusive == b.exclusive && a.all_memory == b.all_memory &&
-	       a.campaign_id == b.campaign_id;
+	       a.limit_s == b.limit_s && a.limit_min_s == b.limit_min_s &&
+	       a.allowed_nodes == b.allowed_nodes && a.exclusive == b.exclusive &&
+	       a.all_memory == b.all_memory && a.campaign_id == b.campaign_id;
 }
 
 constexpr size_t kMaxInsertsAbove = 8;

@@ -36,11 +36,22 @@ struct NodeSpec {
 	GresCounts gres{}; // per kind of Cluster::gres_kinds
 };
 
+// Nodes no planned job may use from start_s to end_s (an advanced reservation that starts
+// later, such as a maintenance window, for the jobs not in it). Whole nodes: a reservation of
+// some cores is taken as its nodes.
+struct UnavailableWindow {
+	std::vector<NodeIndex> nodes;
+	int64_t start_s = 0;
+	int64_t end_s = 0;
+	bool operator==(const UnavailableWindow &) const = default;
+};
+
 // The whole machine. A partition is only a set of node indices (PendingJob::allowed_nodes), so
 // overlapping partitions share one profile and never double-book a node.
 struct Cluster {
 	std::vector<NodeSpec> nodes;
 	std::vector<std::string> gres_kinds; // names only, for messages; at most gres_kinds_max
+	std::vector<UnavailableWindow> unavailable;
 };
 
 // CPUs, memory and GRES a job holds (or will hold) on one node.
@@ -71,6 +82,9 @@ struct PendingJob {
 	int64_t memory_per_cpu_mb = 0;
 	GresCounts gres_per_node{};
 	int64_t limit_s = 60;
+	// --time-min: 0 none. A job that cannot start now for limit_s starts now for the longest
+	// limit from this up that fits (whole minutes over it), as sched/backfill does.
+	int64_t limit_min_s = 0;
 	std::vector<NodeIndex> allowed_nodes; // partition nodes ∩ constraints; empty: every node
 	bool exclusive = false;
 	// Every MB of each node it uses, whatever the node has (Slurm's --mem=0 with memory as a
@@ -118,6 +132,7 @@ struct PlannedJob {
 	JobStatus status = JobStatus::waiting;
 	int64_t start_s = never_s; // never_s unless starts_now or reserved
 	std::vector<NodeAllocation> allocations;
+	int64_t limit_s = 0; // planned: below the job's own for a --time-min job started shorter
 };
 
 struct Plan {

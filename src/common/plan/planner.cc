@@ -64,11 +64,15 @@ Result<Planner::Entry> Planner::make_entry(const PendingJob &job)
 		return Error{who() + ": negative memory request"};
 	if (!gres_at_least(job.gres_per_node, {}))
 		return Error{who() + ": negative GRES request"};
+	if (job.limit_min_s < 0 || job.limit_min_s > job.limit_s)
+		return Error{who() + ": minimum time limit " + std::to_string(job.limit_min_s) +
+		             " s outside [0, " + std::to_string(job.limit_s) + " s]"};
 	if (job.nodes_max > 0 && job.nodes_max < job.nodes_min)
 		return Error{who() + ": nodes_max " + std::to_string(job.nodes_max) +
 		             " below nodes_min " + std::to_string(job.nodes_min)};
 	Entry entry;
 	entry.job = job;
+	entry.limit_s = job.limit_s;
 	entry.job.cpus = std::max(job.cpus, job.nodes_min); // at least one CPU per node
 	std::vector<NodeIndex> &allowed = entry.job.allowed_nodes;
 	if (std::adjacent_find(allowed.begin(), allowed.end(), std::greater_equal<NodeIndex>()) !=
@@ -176,9 +180,14 @@ void Planner::place(Entry &entry, SearchMemo *memo)
 		entry.status = JobStatus::cannot_run;
 		return;
 	}
+	entry.job.limit_s = entry.limit_s;
 	const bool may_reserve = policy_.may_reserve(entry.job);
 	const int64_t until_s = may_reserve ? now_s_ + config_.horizon_s : now_s_;
-	if (auto placement = search(entry, now_s_, until_s, memo)) {
+	std::optional<Placement> placement = search(entry, now_s_, until_s, memo);
+	if (!placement || placement->start_s > now_s_)
+		if (auto shortened = start_now_shortened(entry))
+			placement = std::move(shortened); // entry.job.limit_s is its limit now
+	if (placement) {
 		book(entry, std::move(*placement));
 		settle_status(entry);
 		return;
@@ -188,6 +197,37 @@ void Planner::place(Entry &entry, SearchMemo *memo)
 		policy_.record_reservation(entry.job); // holds its place: no one overtakes the role
 	entry.searched_from_s = now_s_;
 	entry.searched_until_s = until_s;
+}
+
+// --time-min, as sched/backfill: the longest limit from the minimum up (whole minutes over it)
+// with which the job fits now, set in entry.job.limit_s. A shorter limit fits wherever a longer
+// one does, so a binary search over the minutes.
+std::optional<Placement> Planner::start_now_shortened(Entry &entry) const
+{
+	const int64_t least_s = entry.job.limit_min_s;
+	if (least_s <= 0 || least_s >= entry.limit_s)
+		return std::nullopt;
+	auto fit_now = [&](int64_t limit_s) {
+		entry.job.limit_s = limit_s;
+		return GapSearch(profile_).earliest(entry.job, *entry.candidates, now_s_, now_s_);
+	};
+	std::optional<Placement> best = fit_now(least_s);
+	if (!best) {
+		entry.job.limit_s = entry.limit_s;
+		return std::nullopt;
+	}
+	int64_t fits = 0, fails = (entry.limit_s - least_s + 59) / 60; // minutes over least_s
+	while (fails - fits > 1) {
+		const int64_t middle = fits + (fails - fits) / 2;
+		if (auto placement = fit_now(std::min(entry.limit_s, least_s + 60 * middle))) {
+			fits = middle;
+			best = std::move(placement);
+		} else {
+			fails = middle;
+		}
+	}
+	entry.job.limit_s = std::min(entry.limit_s, least_s + 60 * fits);
+	return best;
 }
 
 void Planner::plan_from(size_t first_index)
@@ -274,6 +314,32 @@ Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &runn
 		held.push_back({&kept.allocations, kept.expected_end_s});
 	}
 	profile_.book_from_origin(std::move(held)); // running_ does not change meanwhile
+	return book_unavailable();
+}
+
+// Each window takes all of its nodes' CPUs, memory and GRES: no job is placed to run into it,
+// and a job it blocks is placed at its end. A running job that runs into it over-commits the
+// node there (it simply offers nothing), as Slurm lets it run on.
+Status Planner::book_unavailable()
+{
+	for (const UnavailableWindow &window : cluster_.unavailable) {
+		if (window.end_s <= window.start_s)
+			return Error{"rebuild: an unavailable window ends (" +
+			             std::to_string(window.end_s) + " s) before it starts (" +
+			             std::to_string(window.start_s) + " s)"};
+		std::vector<NodeAllocation> whole_nodes;
+		for (const NodeIndex node : window.nodes) {
+			if (node < 0 || static_cast<size_t>(node) >= cluster_.nodes.size())
+				return Error{"rebuild: unavailable window node index " +
+				             std::to_string(node) + " is not in the cluster"};
+			const NodeFree &capacity = profile_.capacity(node);
+			whole_nodes.push_back({.node = node,
+			                       .cpus = capacity.cpus,
+			                       .memory_mb = capacity.memory_mb,
+			                       .gres = capacity.gres});
+		}
+		profile_.book(whole_nodes, window.start_s, window.end_s);
+	}
 	return ok_status();
 }
 
@@ -385,7 +451,8 @@ void Planner::smallest_cpus_below(const std::vector<PendingJob> &pending_in_rank
 	for (size_t i = pending_in_rank_order.size(); i-- > 0;) {
 		const PendingJob &job = pending_in_rank_order[i];
 		below = std::min(below, std::max(job.cpus, job.nodes_min)); // as make_entry counts
-		shortest = std::min(shortest, std::max<int64_t>(job.limit_s, 1));
+		const int64_t least_s = job.limit_min_s > 0 ? job.limit_min_s : job.limit_s;
+		shortest = std::min(shortest, std::max<int64_t>(least_s, 1));
 		smallest_below_[i] = below;
 		shortest_below_[i] = shortest;
 	}
@@ -419,9 +486,9 @@ Plan Planner::plan(int64_t now_s)
 			continue;
 		if (entry.status == JobStatus::starts_now)
 			result.starts_now.push_back(entry.job.id);
-		result.planned.emplace(entry.job.id, PlannedJob{entry.job.id, entry.status,
-		                                                entry.placement.start_s,
-		                                                entry.placement.allocations});
+		result.planned.emplace(
+		    entry.job.id, PlannedJob{entry.job.id, entry.status, entry.placement.start_s,
+		                             entry.placement.allocations, entry.job.limit_s});
 	}
 	return result;
 }
@@ -432,7 +499,7 @@ std::vector<PlannedJob> Planner::queue() const
 	jobs.reserve(queue_.size());
 	for (const Entry &entry : queue_)
 		jobs.push_back(PlannedJob{entry.job.id, entry.status, entry.placement.start_s,
-		                          entry.placement.allocations});
+		                          entry.placement.allocations, entry.job.limit_s});
 	return jobs;
 }
 

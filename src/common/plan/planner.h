@@ -78,7 +78,8 @@ public:
 
 private:
 	struct Entry {
-		PendingJob job;
+		PendingJob job;      // job.limit_s: as placed (shorter for a --time-min start)
+		int64_t limit_s = 0; // the job's own limit
 		NodeList candidates; // usable allowed nodes, sorted (shared: CandidateCache)
 		bool fits_empty_machine = false;
 		JobStatus status = JobStatus::waiting;
@@ -101,6 +102,7 @@ private:
 
 	Status load(const Cluster &cluster, const std::vector<RunningJob> &running, int64_t now_s);
 	void clear_plan(); // an empty plan on the loaded machine
+	Status book_unavailable();
 	Status plan_queue(const std::vector<PendingJob> &pending_in_rank_order, const char *event);
 	Status plan_walk(PendingSource &source, const char *event);
 	Status add_pending(const PendingJob &job, const char *event);
@@ -114,6 +116,7 @@ private:
 	size_t pending_index(JobId id) const;
 
 	void place(Entry &entry, SearchMemo *memo);
+	std::optional<Placement> start_now_shortened(Entry &entry) const;
 	void place_again(Entry &entry, const std::vector<FreedRegion> &freed, SearchMemo &memo);
 	void move_earlier(Entry &entry, std::vector<FreedRegion> &freed, SearchMemo &memo,
 	                  bool anywhere);

@@ -11,13 +11,13 @@
 namespace campaign::plan
 {
 
-// True if `have` holds at least `need` of every GRES kind.
+// True if `have` holds at least `need` of every GRES kind (no early exit: one vector compare).
 inline bool gres_at_least(const GresCounts &have, const GresCounts &need)
 {
+	bool enough = true;
 	for (size_t kind = 0; kind < gres_kinds_max; ++kind)
-		if (have[kind] < need[kind])
-			return false;
-	return true;
+		enough &= have[kind] >= need[kind];
+	return enough;
 }
 
 struct NodeFree {

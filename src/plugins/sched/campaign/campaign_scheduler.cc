@@ -102,16 +102,18 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 	for (const plan::JobId id : plan.starts_now) {
 		if (figures.started >= max_starts)
 			break;
+		const plan::PlannedJob &planned = plan.planned.at(id);
 		std::optional<StartOutcome> outcome_of_start = start_planned(
-		    id, input.partitions[index.at(id)], plan.planned.at(id).allocations);
+		    id, input.partitions[index.at(id)], planned.allocations,
+		    planned.limit_s < input.plan.pending[index.at(id)].limit_s ? planned.limit_s
+		                                                               : 0);
 		if (!outcome_of_start)
 			continue; // started, ended or moved while we planned
 		const StartOutcome &started = *outcome_of_start;
 		figures.started += started.started;
 		if (started.started) { // the kept plan books it as planned
-			const int64_t limit_s = input.plan.pending[index.at(id)].limit_s;
 			(void)keeper_->started(
-			    {id, plan.planned.at(id).allocations, input.now + limit_s}, input.now);
+			    {id, planned.allocations, input.now + planned.limit_s}, input.now);
 		} else {
 			// A refusal holds the job out of the plan for a while; one for licenses
 			// need not: the next snapshot leaves it out for as long as its licenses are
