@@ -15,8 +15,8 @@ namespace campaign::slurm
 bool started_by_reconfigure()
 {
 #if SC_SLURM_24
-	return std::getenv("SLURMCTLD_RECONF") !=
-	       nullptr; // set by _try_to_reconfig() for the child
+	// _try_to_reconfig() sets it for the new process, which keeps it.
+	return std::getenv("SLURMCTLD_RECONF") != nullptr;
 #else
 	return false;
 #endif
