@@ -75,9 +75,10 @@ print(int(sum(v for k, v in samples.items()
               if k.startswith(name + "{") and (not label or label in k[len(name):]))))' \
 		"$metrics" "$1" "${2:-}"
 }
-pending_of() { squeue -h -t PD -u "$1" -o %i | wc -l; }
+# A job waiting for its dependency joins a campaign once eligible.
+pending_of() { squeue -h -t PD -u "$1" -o %r | grep -cvx Dependency; }
 for user in camp1 camp2 camp3; do
-	check_equal "pending jobs of $user as squeue counts them" "$(pending_of $user)" \
+	check_equal "eligible pending jobs of $user as squeue counts them" "$(pending_of $user)" \
 		"$(metric slurm_campaign_pending_jobs "user=$user,")"
 done
 campaigns_pending() { "$installed_scampaign" --json | python3 -c '

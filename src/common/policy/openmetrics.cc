@@ -116,8 +116,8 @@ void add_campaign_families(Exposition &out, const CampaignReport &report)
 	}
 	out.family("pending_campaigns", "gauge",
 	           "Campaigns with pending jobs, per user and domain.", campaigns);
-	out.family("pending_jobs", "gauge", "Pending jobs of campaigns, per user and domain.",
-	           jobs);
+	out.family("pending_jobs", "gauge",
+	           "Eligible pending jobs of campaigns, per user and domain.", jobs);
 	out.family("lag_seconds", "gauge",
 	           faircamp ? "Largest time past its deadline of a user's pending campaign "
 	                      "(negative: before it)."
