@@ -4,6 +4,7 @@
 #include "slurm_conf_reader.h"
 
 #include "policy/campaign_report.h"
+#include "policy/openmetrics.h"
 #include "runtime/munge_credential.h"
 #include "runtime/priority_plugin_parameters.h"
 #include "runtime/query_server.h"
@@ -18,6 +19,7 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <netinet/in.h>
+#include <optional>
 #include <poll.h>
 #include <string>
 #include <sys/socket.h>
@@ -32,6 +34,7 @@ namespace
 struct Options {
 	std::string user;
 	bool json = false;
+	std::optional<ExpositionFormat> exposition; // --openmetrics, --prometheus
 	std::string host;
 	int port = 0;
 };
@@ -39,10 +42,15 @@ struct Options {
 void usage(FILE *out)
 {
 	std::fprintf(out,
-	             "Usage: scampaign [-u USER] [--json] [--host ADDR] [--port PORT]\n"
-	             "Shows campaigns as slurmctld's priority/campaign plugin ranks them.\n"
+	             "Usage: scampaign [-u USER] [--json | --openmetrics | --prometheus]\n"
+	             "                 [--host ADDR] [--port PORT]\n"
+	             "Shows campaigns as slurmctld's priority/campaign plugin ranks them, and\n"
+	             "sched/campaign's refused starts and left-out jobs by reason.\n"
 	             "  -u, --user USER  only this user's campaigns\n"
 	             "  --json           print the plugin's JSON reply\n"
+	             "  --openmetrics    print metrics in the OpenMetrics 1.0 text format\n"
+	             "  --prometheus     the same in Prometheus text format 0.0.4 (for\n"
+	             "                   node_exporter's textfile collector)\n"
 	             "  --host, --port   the plugin's query channel (default: from slurm.conf's\n"
 	             "                   PriorityParameters query_address/query_port; with\n"
 	             "                   query_address=controller each SlurmctldHost in turn,\n"
@@ -52,9 +60,10 @@ void usage(FILE *out)
 Result<Options> parse_options(int argc, char **argv)
 {
 	static const option longs[] = {
-	    {"user", required_argument, nullptr, 'u'}, {"json", no_argument, nullptr, 'j'},
-	    {"host", required_argument, nullptr, 'H'}, {"port", required_argument, nullptr, 'p'},
-	    {"help", no_argument, nullptr, 'h'},       {nullptr, 0, nullptr, 0}};
+	    {"user", required_argument, nullptr, 'u'},  {"json", no_argument, nullptr, 'j'},
+	    {"host", required_argument, nullptr, 'H'},  {"port", required_argument, nullptr, 'p'},
+	    {"openmetrics", no_argument, nullptr, 'O'}, {"prometheus", no_argument, nullptr, 'P'},
+	    {"help", no_argument, nullptr, 'h'},        {nullptr, 0, nullptr, 0}};
 	Options options;
 	int c;
 	while ((c = getopt_long(argc, argv, "u:h", longs, nullptr)) != -1) {
@@ -64,6 +73,12 @@ Result<Options> parse_options(int argc, char **argv)
 			break;
 		case 'j':
 			options.json = true;
+			break;
+		case 'O':
+			options.exposition = ExpositionFormat::openmetrics;
+			break;
+		case 'P':
+			options.exposition = ExpositionFormat::prometheus;
 			break;
 		case 'H':
 			options.host = optarg;
@@ -80,6 +95,8 @@ Result<Options> parse_options(int argc, char **argv)
 	}
 	if (optind < argc)
 		return Error{std::string("unexpected argument '") + argv[optind] + "'"};
+	if (options.json && options.exposition)
+		return Error{"--json and --openmetrics/--prometheus exclude each other"};
 	return options;
 }
 
@@ -197,6 +214,37 @@ void print_table(const CampaignReport &report)
 		    row.remaining_work_cpu_s, row.stretch);
 }
 
+void print_reasons(const char *title, const ReasonCounts &counts)
+{
+	std::printf("%s:%s\n", title, counts.empty() ? " none" : "");
+	for (const auto &[reason, count] : counts)
+		std::printf("  %8llu  %s\n", static_cast<unsigned long long>(count),
+		            reason.c_str());
+}
+
+// Below the table: what sched/campaign's passes refused and left out, by reason.
+void print_scheduler(const std::optional<SchedulerMetrics> &scheduler)
+{
+	if (!scheduler) {
+		std::printf("\nsched/campaign: no pass reported (not the scheduler, or not passed "
+		            "yet)\n");
+		return;
+	}
+	const SchedulerMetrics &metrics = *scheduler;
+	std::printf("\nsched/campaign: %llu passes, last %.3f s (max %.3f s), %llu queued, %llu "
+	            "planned, %llu started in total\n",
+	            static_cast<unsigned long long>(metrics.passes), metrics.last_pass_us / 1e6,
+	            metrics.max_pass_us / 1e6,
+	            static_cast<unsigned long long>(metrics.last_queue_length),
+	            static_cast<unsigned long long>(metrics.last_planned),
+	            static_cast<unsigned long long>(metrics.jobs_started));
+	const std::string recent =
+	    "Starts refused, last " + std::to_string(metrics.window_passes) + " passes";
+	print_reasons(recent.c_str(), metrics.refused_recent);
+	print_reasons("Starts refused since start", metrics.refused_total);
+	print_reasons("Jobs left out of the last plan", metrics.left_out_last);
+}
+
 int fail(const std::string &message)
 {
 	std::fprintf(stderr, "scampaign: %s\n", message.c_str());
@@ -244,9 +292,14 @@ int main(int argc, char **argv)
 	auto report = report_from_json(reply.value());
 	if (!report.ok())
 		return fail(report.error());
-	if (options.value().json)
+	if (options.value().json) {
 		std::fputs(reply.value().c_str(), stdout);
-	else
+	} else if (options.value().exposition) {
+		std::fputs(exposition_text(report.value(), *options.value().exposition).c_str(),
+		           stdout);
+	} else {
 		print_table(report.value());
+		print_scheduler(report.value().scheduler);
+	}
 	return 0;
 }

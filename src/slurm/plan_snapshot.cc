@@ -258,6 +258,18 @@ bool held_by_limits(job_record_t *job, part_record_t *part)
 	return held;
 }
 
+// Pending jobs build_job_queue did not queue (dependency, begin time, held, ...), by Slurm's
+// pending reason: the plan never sees them.
+void count_unqueued(const std::unordered_set<uint32_t> &queued, ReasonCounts &left_out)
+{
+	list_itr_t *jobs = list_iterator_create(job_list);
+	while (auto *job = static_cast<job_record_t *>(list_next(jobs)))
+		if (IS_JOB_PENDING(job) && !queued.contains(job->job_id))
+			left_out[job_reason_string(
+			    static_cast<job_state_reason>(job->state_reason))]++;
+	list_iterator_destroy(jobs);
+}
+
 } // namespace
 
 PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
@@ -277,19 +289,40 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 	list_itr_t *records = list_iterator_create(queue);
 	while (auto *record = static_cast<job_queue_rec_t *>(list_next(records))) {
 		job_record_t *job = record->job_ptr;
-		if (!job || !job->details || job->het_job_id || !seen.insert(job->job_id).second)
+		if (!job || !job->details || !seen.insert(job->job_id).second)
 			continue;
+		if (job->het_job_id) {
+			input.left_out["HeterogeneousJob"]++;
+			continue;
+		}
 		const part_record_t *part = record->part_ptr;
-		if (part && !(part->state_up & PARTITION_SCHED))
+		if (part && !(part->state_up & PARTITION_SCHED)) {
+			input.left_out["PartitionNotScheduling"]++;
 			continue; // as backfill.c: a partition that schedules nothing now
-		if (job->license_list && license_job_test(job, now, true) != SLURM_SUCCESS)
+		}
+		if (job->license_list && license_job_test(job, now, true) != SLURM_SUCCESS) {
+			input.left_out["Licenses"]++;
 			continue; // as backfill.c (without bf_licenses): not runnable now, no plan
-		if (asked_for_later(job, now) || held_by_limits(job, record->part_ptr))
+		}
+		if (asked_for_later(job, now)) {
+			input.left_out["ReservationLater"]++;
 			continue;
+		}
+		if (held_by_limits(job, record->part_ptr)) {
+			input.left_out[job_reason_string(static_cast<job_state_reason>(
+			    job->state_reason))]++; // acct_policy set it
+			continue;
+		}
 		const std::optional<plan::PendingJob> planned =
 		    pending_of(job, part, reserved_now.get(), limit_cap_s, gres_kinds);
-		if (!planned || planned->allowed_nodes.empty())
+		if (!planned) {
+			input.left_out["GresNotCounted"]++;
+			continue; // a GRES kind the plan does not count: Slurm's own checks
+		}
+		if (planned->allowed_nodes.empty()) {
+			input.left_out["NoUsableNodes"]++;
 			continue; // no node will do now: Slurm's own reason stays
+		}
 		const plan::PendingJob &pending = *planned;
 		const uint32_t tasks = array_tasks_to_plan(job);
 		for (uint32_t task = 0; task < tasks; task++) {
@@ -299,6 +332,7 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 		}
 	}
 	list_iterator_destroy(records);
+	count_unqueued(seen, input.left_out);
 	return input;
 }
 

@@ -7,6 +7,7 @@
 #include "slurm_api.h"
 
 #include "plan/plan_types.h"
+#include "policy/scheduler_metrics.h"
 
 namespace campaign::slurm
 {
@@ -16,6 +17,9 @@ struct PlanInput {
 	std::vector<plan::RunningJob> running;
 	std::vector<plan::PendingJob> pending;     // rank order; array records: one per task
 	std::vector<part_record_t *> partition_of; // pending[i]'s partition (valid under the lock)
+	// Pending jobs not planned, by reason: Slurm's pending reason for the jobs build_job_queue
+	// or a QOS/association limit held back, our own name for the pass's other pre-checks.
+	ReasonCounts left_out;
 };
 
 // Plan ids: the job id, with the task's index above it for the further tasks of a pending array

@@ -4,6 +4,7 @@
 #include "scampaign_service.h"
 
 #include "runtime/munge_credential.h"
+#include "runtime/scheduler_metrics_board.h"
 
 #include <jansson.h>
 
@@ -71,6 +72,8 @@ std::string ScampaignService::handle(const std::string &line)
 			    (wanted_user.empty() || row.user == wanted_user))
 				visible.rows.push_back(row);
 	}
+	// Counts by reason, no job or user in them: every caller may see them.
+	visible.scheduler = process_scheduler_metrics().latest();
 	return report_to_json(visible);
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Who sees what, under PrivateData=jobs: sprio's -j/-u/-p filters and per-user visibility as under
 # priority/multifactor, and scampaign's munge-authenticated channel: bad, replayed, expired and
-# oversized requests get an error and slurmctld stays up; users see only their own campaigns.
+# oversized requests get an error and slurmctld stays up; users see only their own campaigns;
+# scampaign --openmetrics parses strictly and its counts agree with squeue and the stats file.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 installed_scampaign=${WORK_DIR:-/var/tmp/slurm-campaign}/install/bin/scampaign
@@ -60,6 +61,53 @@ check "an oversized request gets an error or a closed connection ($reply)" \
 	test -z "$reply" -o -n "$(grep -i 'too long\|size\|large' <<<"$reply")"
 check "slurmctld is still up" ctld_ping
 check "and scampaign still answers" grep -q camp1 <<<"$("$installed_scampaign" --json)"
+
+echo "== scampaign --openmetrics: campaign and plan metrics, strictly parsed, agree with squeue"
+waiting=$(submit camp2 -p batch -n 1 -t 1 --dependency="afterok:$blocker" --wrap "sleep 1")
+sleep 3 # passes that see it
+exposition=$("$installed_scampaign" --openmetrics)
+metrics=$(python3 "$(dirname "$0")/parse_openmetrics.py" <<<"$exposition")
+check "the OpenMetrics exposition parses strictly" test -n "$metrics"
+metric() { # NAME [LABEL=VALUE]: the sum of NAME's samples carrying that label
+	python3 -c 'import json, sys
+samples, name, label = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3]
+print(int(sum(v for k, v in samples.items()
+              if k.startswith(name + "{") and (not label or label in k[len(name):]))))' \
+		"$metrics" "$1" "${2:-}"
+}
+# A job waiting for its dependency joins a campaign once eligible.
+pending_of() { squeue -h -t PD -u "$1" -o %r | grep -cvx Dependency; }
+for user in camp1 camp2 camp3; do
+	check_equal "eligible pending jobs of $user as squeue counts them" "$(pending_of $user)" \
+		"$(metric slurm_campaign_pending_jobs "user=$user,")"
+done
+campaigns_pending() { "$installed_scampaign" --json | python3 -c '
+import json, sys
+print(sum(1 for r in json.load(sys.stdin)["campaigns"] if r["user"] == sys.argv[1] and r["pending"]))' "$1"; }
+check_equal "camp1's pending campaigns as scampaign --json lists them" \
+	"$(campaigns_pending camp1)" "$(metric slurm_campaign_pending_campaigns user=camp1,)"
+check "camp1's lag behind its virtual finish is given" \
+	grep -q '^slurm_campaign_lag_seconds{user="camp1",domain="batch"} -\?[0-9]' <<<"$exposition"
+check_equal "jobs left out for their dependency, as squeue's reasons count them" \
+	"$(squeue -h -t PD -o %r | grep -cx Dependency)" \
+	"$(metric slurm_campaign_jobs_left_out reason=Dependency)"
+check_equal "starts refused, as campaign_sched_stats.json counts them" "$(sched_stat refused)" \
+	"$(metric slurm_campaign_start_refusals_total)"
+check_equal "jobs started, as campaign_sched_stats.json counts them" "$(sched_stat jobs_started)" \
+	"$(metric slurm_campaign_jobs_started_total)"
+check "plan cycles are counted" test "$(metric slurm_campaign_plan_cycles_total)" -ge 1
+check "--prometheus names counter families with _total and has no # EOF" \
+	eval '"$installed_scampaign" --prometheus | grep -q "^# TYPE slurm_campaign_plan_cycles_total counter" &&
+		! "$installed_scampaign" --prometheus | grep -q "^# EOF"'
+check "scampaign's table shows the left-out jobs by reason" \
+	grep -q '^ *1  Dependency$' <<<"$("$installed_scampaign")"
+check_equal "--json carries them too" 1 "$("$installed_scampaign" --json | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["scheduler"]["left_out_last"].get("Dependency", 0))')"
+check_equal "camp1's exposition names camp1 only among users" "camp1" \
+	"$(as_user camp1 "$installed_scampaign" --openmetrics | grep -o 'user="[^"]*"' | sort -u |
+		sed 's/user="\(.*\)"/\1/' | tr '\n' ' ' | sed 's/ $//')"
+scancel "$waiting"
 
 scancel "$blocker"
 check "queue drains within 60 s" wait_until 60 queue_empty

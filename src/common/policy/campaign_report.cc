@@ -87,6 +87,11 @@ std::string report_to_json(const CampaignReport &report)
 	for (const CampaignRow &row : report.rows)
 		json_array_append_new(rows, row_to_json(row));
 	json_object_set_new(root.get(), "campaigns", rows);
+	json_object_set_new(
+	    root.get(), "scheduler",
+	    report.scheduler
+	        ? json_loads(scheduler_metrics_to_json(*report.scheduler).c_str(), 0, nullptr)
+	        : json_null());
 	char *text = json_dumps(root.get(), JSON_COMPACT);
 	std::string out = text ? text : "";
 	free(text);
@@ -115,6 +120,15 @@ Result<CampaignReport> report_from_json(const std::string &text)
 		if (!row.ok())
 			return Error{row.error()};
 		report.rows.push_back(std::move(row).value());
+	}
+	json_t *scheduler = json_object_get(root.get(), "scheduler");
+	if (json_is_object(scheduler)) {
+		char *text = json_dumps(scheduler, JSON_COMPACT);
+		auto metrics = scheduler_metrics_from_json(text ? text : "");
+		free(text);
+		if (!metrics.ok())
+			return Error{metrics.error()};
+		report.scheduler = std::move(metrics).value();
 	}
 	return report;
 }

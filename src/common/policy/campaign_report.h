@@ -2,6 +2,7 @@
 // priority plugin from the core after each pass. No Slurm types.
 #pragma once
 
+#include "policy/scheduler_metrics.h"
 #include "util/result.h"
 
 #include <cstdint>
@@ -33,6 +34,8 @@ struct CampaignReport {
 	std::string policy;
 	int64_t generated_s = 0;
 	std::vector<CampaignRow> rows;
+	// sched/campaign's figures; none when it is not the scheduler (JSON null).
+	std::optional<SchedulerMetrics> scheduler;
 };
 
 std::string report_to_json(const CampaignReport &report);

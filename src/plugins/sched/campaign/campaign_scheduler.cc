@@ -8,6 +8,7 @@
 
 #include "config/scheduler_parameters.h"
 #include "plan/planner.h"
+#include "runtime/scheduler_metrics_board.h"
 #include "runtime/state_file.h"
 
 #include <chrono>
@@ -88,6 +89,7 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 {
 	PassFigures figures;
 	figures.queue_length = static_cast<uint32_t>(input.plan.pending.size());
+	figures.left_out_by_reason = input.plan.left_out;
 	if (!outcome.built)
 		return figures;
 	if (reconfigured_since(input)) {
@@ -121,6 +123,7 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 			if (!started.licenses_busy)
 				(void)keeper_->refused(id, input.now);
 			figures.refused++;
+			figures.refused_by_reason[started.refusal]++;
 			log_flag(BACKFILL, "sched/campaign: start of JobId=%u refused: %s",
 			         job_id_of(id), slurm_strerror(started.rc));
 		}
@@ -134,6 +137,8 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 	for (const plan::PlannedJob &queued : outcome.queue) {
 		if (!first_task(queued.id))
 			continue;
+		if (queued.status == plan::JobStatus::refused) // held out after a refusal
+			figures.left_out_by_reason["HeldAfterRefusal"]++;
 		publish_reason(queued.id, queued.status);
 	}
 	return figures;
@@ -175,6 +180,7 @@ void CampaignScheduler::tick()
 	}
 	set_cycle_active(false);
 	const std::string &state_dir = input.state_dir;
+	SchedulerMetrics metrics;
 	{
 		std::lock_guard<std::mutex> hold(mutex_);
 		stats_.passes++;
@@ -188,16 +194,26 @@ void CampaignScheduler::tick()
 			stats_.plans_kept = keeper_->updates();
 			stats_.plans_rebuilt = keeper_->rebuilds();
 		}
+		metrics_.add({.took_us = took_us,
+		              .queue_length = figures.queue_length,
+		              .started = figures.started,
+		              .reserved = figures.reserved,
+		              .refused = figures.refused_by_reason,
+		              .left_out = figures.left_out_by_reason});
+		metrics = metrics_.metrics();
 	}
+	// For scampaign, through priority/campaign's channel; no Slurm lock held here.
+	process_scheduler_metrics().publish(metrics);
 	log_flag(BACKFILL,
 	         "sched/campaign: pass over %u queued jobs: %u started, %u reserved, %u refused, "
 	         "%lu us",
 	         figures.queue_length, figures.started, figures.reserved, figures.refused,
 	         static_cast<unsigned long>(took_us));
-	publish_stats(state_dir);
+	publish_stats(state_dir, metrics);
 }
 
-void CampaignScheduler::publish_stats(const std::string &state_dir) const
+void CampaignScheduler::publish_stats(const std::string &state_dir,
+                                      const SchedulerMetrics &metrics) const
 {
 	const SchedulerStats now = stats();
 	const std::string json =
@@ -209,7 +225,8 @@ void CampaignScheduler::publish_stats(const std::string &state_dir) const
 	    ", \"last_reserved\": " + std::to_string(now.last_reserved) +
 	    ", \"refused\": " + std::to_string(now.refused) +
 	    ", \"plans_kept\": " + std::to_string(now.plans_kept) +
-	    ", \"plans_rebuilt\": " + std::to_string(now.plans_rebuilt) + "}\n";
+	    ", \"plans_rebuilt\": " + std::to_string(now.plans_rebuilt) +
+	    ", \"by_reason\": " + scheduler_metrics_to_json(metrics) + "}\n";
 	Status written = write_file_atomically(state_dir, "campaign_sched_stats.json", json);
 	if (!written.ok())
 		error("sched/campaign: %s", written.error().c_str());

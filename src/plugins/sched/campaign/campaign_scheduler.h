@@ -8,6 +8,7 @@
 #include "sched_pass.h"
 
 #include "plan/plan_keeper.h"
+#include "policy/scheduler_metrics.h"
 #include "util/parameters.h"
 
 #include <ctime>
@@ -46,15 +47,20 @@ private:
 	bool due(time_t now);
 	struct PassFigures {
 		uint32_t queue_length = 0, started = 0, refused = 0, reserved = 0;
+		ReasonCounts refused_by_reason, left_out_by_reason;
 	};
 	struct PlanOutcome plan_queue(const PassInput &input, const ParameterValues &parameters);
 	PassFigures apply_plan(const PassInput &input, const struct PlanOutcome &outcome,
 	                       const ParameterValues &parameters);
-	void publish_stats(const std::string &state_dir) const;
+	// campaign_sched_stats.json: the flat figures, then `metrics` under "by_reason".
+	void publish_stats(const std::string &state_dir, const SchedulerMetrics &metrics) const;
 
 	mutable std::mutex mutex_;
 	ParameterValues parameters_;
 	SchedulerStats stats_;
+	// Refusals and left-out jobs by reason over the last kRecentPasses passes, and in total.
+	static constexpr uint32_t kRecentPasses = 60;
+	SchedulerMetricsWindow metrics_{kRecentPasses};
 	time_t last_pass_ = 0;
 	UpdateStamps seen_updates_;
 	// The plan kept across passes (scheduler thread only); made anew when parameters change.

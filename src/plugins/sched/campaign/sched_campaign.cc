@@ -10,6 +10,7 @@
 #include "slurm_config.h"
 
 #include "config/scheduler_parameters.h"
+#include "runtime/scheduler_metrics_board.h"
 
 using namespace campaign;
 using namespace campaign::slurm;
@@ -120,6 +121,7 @@ __attribute__((visibility("default"))) int fini(void)
 			state->worker.stop();
 			delete state;
 			state = nullptr;
+			process_scheduler_metrics().clear(); // scampaign shows none, not stale ones
 		}
 		return SLURM_SUCCESS;
 	});
