@@ -95,13 +95,13 @@ std::vector<NodeAllocation> choose_nodes(const PendingJob &job,
 	return allocations;
 }
 
-std::optional<int64_t> GapSearch::last_blocked_end(const PendingJob &job, int64_t start_s,
+std::optional<int64_t> GapSearch::last_blocked_end(int64_t cpus, int64_t start_s,
                                                    int64_t end_s) const
 {
 	// Backwards from the window's end: on a busy machine the last blocked slot is near it.
 	const size_t first = profile_.slot_at(start_s);
 	for (size_t slot = profile_.slot_at(end_s - 1) + 1; slot-- > first;)
-		if (profile_.usable_free_cpus(slot) < job.cpus)
+		if (profile_.usable_free_cpus(slot) < cpus)
 			return profile_.slot_end_s(slot);
 	return std::nullopt;
 }
@@ -141,13 +141,16 @@ std::optional<Placement> GapSearch::try_window(const PendingJob &job,
 
 std::optional<Placement> GapSearch::earliest(const PendingJob &job,
                                              const std::vector<NodeIndex> &candidates,
-                                             int64_t from_s, int64_t until_s) const
+                                             int64_t from_s, int64_t until_s,
+                                             int32_t keep_free_cpus) const
 {
 	if (candidates.empty() || job.limit_s <= 0)
 		return std::nullopt;
+	const int64_t cpus_with_room = int64_t{job.cpus} + std::max(keep_free_cpus, 0);
 	int64_t start_s = std::max(from_s, profile_.origin_s());
 	while (start_s <= until_s && start_s < never_s) {
-		if (auto blocked_end = last_blocked_end(job, start_s, start_s + job.limit_s)) {
+		if (auto blocked_end =
+		        last_blocked_end(cpus_with_room, start_s, start_s + job.limit_s)) {
 			start_s = *blocked_end;
 			continue;
 		}
@@ -163,10 +166,20 @@ std::optional<Placement> GapSearch::earliest(const PendingJob &job,
 
 std::optional<Placement>
 GapSearch::earliest_in_place(const PendingJob &job, const std::vector<NodeAllocation> &allocations,
-                             int64_t from_s, int64_t until_s) const
+                             int64_t from_s, int64_t until_s, int32_t keep_free_cpus) const
 {
+	int64_t cpus_with_room = std::max(keep_free_cpus, 0);
+	for (const NodeAllocation &allocation : allocations)
+		cpus_with_room += allocation.cpus;
 	int64_t start_s = std::max(from_s, profile_.origin_s());
 	while (start_s <= until_s) {
+		if (keep_free_cpus > 0) {
+			if (auto room_end =
+			        last_blocked_end(cpus_with_room, start_s, start_s + job.limit_s)) {
+				start_s = *room_end;
+				continue;
+			}
+		}
 		const size_t first = profile_.slot_at(start_s);
 		std::optional<int64_t> blocked_end;
 		for (size_t slot = profile_.slot_at(start_s + job.limit_s - 1) + 1;

@@ -88,6 +88,13 @@ struct PlannerConfig {
 	// at the first rank below which no job can start now (each needs more CPUs than are free
 	// now). Jobs below get no placement, so the PlanKeeper never keeps such a plan.
 	bool starts_only = false;
+	// Room kept for short jobs, inside the plan (what a site's short or debug partition does):
+	// a job whose limit exceeds short_limit_s is placed only where it leaves this part of the
+	// machine's usable CPUs free for its whole limit, so a light user's few-CPU, short job that
+	// arrives while long jobs hold the machine can start (doc/fairness-results.md, mechanism
+	// 3). 0: off.
+	double short_room = 0;
+	int64_t short_limit_s = 3600;
 };
 
 enum class JobStatus {

@@ -3,6 +3,7 @@
 #include "plan/planner.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <string>
@@ -80,7 +81,17 @@ Result<Planner::Entry> Planner::make_entry(const PendingJob &job)
 	entry.candidates = candidate_cache_.candidates(allowed, profile_);
 	entry.fits_empty_machine =
 	    candidate_cache_.fits_empty_machine(entry.job, entry.candidates, profile_);
+	entry.keep_free_cpus = room_left_by(entry.job);
 	return entry;
+}
+
+// A long job leaves the room for short jobs free, or all it can if it is wider than the rest.
+int32_t Planner::room_left_by(const PendingJob &job) const
+{
+	if (short_room_cpus_ == 0 || job.limit_s <= config_.short_limit_s)
+		return 0;
+	const int64_t rest = std::max<int64_t>(usable_cpus_ - job.cpus, 0);
+	return static_cast<int32_t>(std::min<int64_t>(short_room_cpus_, rest));
 }
 
 Status Planner::advance(int64_t now_s, const char *event)
@@ -156,8 +167,8 @@ std::optional<Placement> Planner::search(const Entry &entry, int64_t from_s, int
 		start_s = std::max(start_s, memo->lower_bound(entry.job));
 	std::optional<Placement> found;
 	if (start_s <= until_s)
-		found =
-		    GapSearch(profile_).earliest(entry.job, *entry.candidates, start_s, until_s);
+		found = GapSearch(profile_).earliest(entry.job, *entry.candidates, start_s, until_s,
+		                                     entry.keep_free_cpus);
 	if (memo)
 		memo->record(entry.job, found ? found->start_s : until_s + 1);
 	return found;
@@ -249,6 +260,11 @@ Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &runn
 	cluster_ = cluster;
 	now_s_ = now_s;
 	profile_.reset(cluster_, now_s);
+	usable_cpus_ = 0;
+	for (size_t node = 0; node < profile_.node_count(); ++node)
+		if (profile_.usable(static_cast<NodeIndex>(node)))
+			usable_cpus_ += profile_.capacity(static_cast<NodeIndex>(node)).cpus;
+	short_room_cpus_ = static_cast<int32_t>(std::ceil(config_.short_room * usable_cpus_));
 	candidate_cache_.clear();
 	queue_.clear();
 	pending_ids_.clear();

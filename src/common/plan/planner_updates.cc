@@ -79,7 +79,7 @@ std::optional<Placement> Planner::search_ranges(const Entry &entry, std::vector<
 	const GapSearch gap_search(profile_);
 	for (const TimeRange &range : merged(std::move(ranges), std::max(now_s_, not_before_s)))
 		if (auto found = gap_search.earliest(entry.job, *entry.candidates, range.from_s,
-		                                     range.until_s))
+		                                     range.until_s, entry.keep_free_cpus))
 			return found;
 	return std::nullopt;
 }
@@ -126,8 +126,9 @@ std::optional<Placement> Planner::search_in_place(const Entry &entry, const Plac
 {
 	const GapSearch gap_search(profile_);
 	for (const TimeRange &range : merged(std::move(ranges), now_s_))
-		if (auto found = gap_search.earliest_in_place(entry.job, placement.allocations,
-		                                              range.from_s, range.until_s))
+		if (auto found =
+		        gap_search.earliest_in_place(entry.job, placement.allocations, range.from_s,
+		                                     range.until_s, entry.keep_free_cpus))
 			return found;
 	return std::nullopt;
 }

@@ -1,0 +1,84 @@
+// The room kept for short jobs (PlannerConfig::short_room): a job with a limit over short_limit_s
+// starts, is reserved and is moved earlier only where it leaves that part of the machine free;
+// shorter jobs use the room; a job wider than the rest is not shut out. Hand-worked on one node.
+#include "check_main.h"
+#include "plan_fixtures.h"
+
+using namespace plan_fixtures;
+
+namespace
+{
+
+// 10 CPUs, room 0.2 (2 CPUs) for jobs of at most 100 s.
+PlannerConfig room_config(ReservationMode mode)
+{
+	PlannerConfig result = config(mode);
+	result.short_room = 0.2;
+	result.short_limit_s = 100;
+	return result;
+}
+
+void check_ok(const campaign::Status &status)
+{
+	ck_assert_msg(status.ok(), "%s", status.ok() ? "" : status.error().c_str());
+}
+
+} // namespace
+
+// Long A (8 CPUs) starts and leaves the 2 CPUs of room; long B (1 CPU) would eat into it, so it is
+// reserved after A; short C (2 CPUs, 50 s) takes the room now. Without the room B starts now and
+// C waits for it.
+START_TEST(test_short_room_keeps_cpus_from_long_jobs_for_short_ones)
+{
+	const std::vector<PendingJob> queue = {job(1, 8, 1000), job(2, 1, 1000), job(3, 2, 50)};
+	Planner planner(room_config(ReservationMode::conservative));
+	check_ok(planner.rebuild(uniform_cluster(1, 10), {}, queue, 0));
+	Plan plan = planner.plan(0);
+	ck_assert(plan.starts_now == (std::vector<JobId>{1, 3}));
+	ck_assert_int_eq(plan.planned.at(2).start_s, 1000);
+
+	Planner without(config(ReservationMode::conservative));
+	check_ok(without.rebuild(uniform_cluster(1, 10), {}, queue, 0));
+	ck_assert(without.plan(0).starts_now == (std::vector<JobId>{1, 2}));
+}
+END_TEST
+
+// A long job of the whole machine leaves what it can (nothing) and is not shut out for ever.
+START_TEST(test_short_room_lets_a_job_wider_than_the_rest_run)
+{
+	Planner planner(room_config(ReservationMode::conservative));
+	check_ok(planner.rebuild(uniform_cluster(1, 10), {}, {job(1, 10, 1000)}, 0));
+	ck_assert(planner.plan(0).starts_now == std::vector<JobId>{1});
+}
+END_TEST
+
+// The kept plan moves a long job earlier only where the room stays free: R1 (5 CPUs) runs to 500,
+// R2 (3 CPUs) to 1000; long L (4 CPUs) needs 6 free, first at 500. R2 ending at 100 leaves 5 free:
+// L stays at 500 (without the room it would start at 100); R1 ending at 200 frees the machine.
+// Twice: L may move to any node (the first compress_search_depth reserved jobs), then in place.
+START_TEST(test_short_room_holds_when_the_kept_plan_is_compressed)
+{
+	PlannerConfig room = room_config(ReservationMode::conservative);
+	room.compress_search_depth = _i == 0 ? 16 : 0;
+	Planner planner(room);
+	check_ok(planner.rebuild(uniform_cluster(1, 10),
+	                         {running(11, 0, 5, 500), running(12, 0, 3, 1000)},
+	                         {job(1, 4, 1000)}, 0));
+	ck_assert_int_eq(planner.plan(0).planned.at(1).start_s, 500);
+	check_ok(planner.job_ended(12, 100));
+	ck_assert_int_eq(planner.plan(100).planned.at(1).start_s, 500);
+	check_ok(planner.job_ended(11, 200));
+	ck_assert(planner.plan(200).starts_now == std::vector<JobId>{1});
+}
+END_TEST
+
+int main()
+{
+	Suite *suite = suite_create("plan_short_room");
+	TCase *tc = tcase_create("hand_worked");
+	tcase_add_test(tc, test_short_room_keeps_cpus_from_long_jobs_for_short_ones);
+	tcase_add_test(tc, test_short_room_lets_a_job_wider_than_the_rest_run);
+	tcase_add_loop_test(tc, test_short_room_holds_when_the_kept_plan_is_compressed, 0, 2);
+	suite_add_tcase(suite, tc);
+	return run_suite(suite);
+}
