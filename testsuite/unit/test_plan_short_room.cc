@@ -1,6 +1,7 @@
-// The room kept for short jobs (PlannerConfig::short_room): a job with a limit over short_limit_s
-// starts, is reserved and is moved earlier only where it leaves that part of the machine free;
-// shorter jobs use the room; a job wider than the rest is not shut out. Hand-worked on one node.
+// The room kept for short jobs (PlannerConfig::short_room): long jobs (limit, or time left, over
+// short_limit_s) start, are reserved and move earlier only where their CPUs together stay out of
+// that part of the machine; shorter jobs use the room; a long job wider than the rest may still
+// run. Hand-worked on one node.
 #include "check_main.h"
 #include "plan_fixtures.h"
 
@@ -72,12 +73,24 @@ START_TEST(test_short_room_holds_when_the_kept_plan_is_compressed)
 }
 END_TEST
 
+// Short jobs in the room do not hold long ones back: S (2 CPUs, 50 s left) runs in the room, and
+// long L (8 CPUs) starts beside it at once (the room bounds long jobs' CPUs, not the free CPUs).
+START_TEST(test_short_room_is_a_bound_on_long_jobs_not_on_free_cpus)
+{
+	Planner planner(room_config(ReservationMode::conservative));
+	check_ok(
+	    planner.rebuild(uniform_cluster(1, 10), {running(11, 0, 2, 50)}, {job(1, 8, 1000)}, 0));
+	ck_assert(planner.plan(0).starts_now == std::vector<JobId>{1});
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("plan_short_room");
 	TCase *tc = tcase_create("hand_worked");
 	tcase_add_test(tc, test_short_room_keeps_cpus_from_long_jobs_for_short_ones);
 	tcase_add_test(tc, test_short_room_lets_a_job_wider_than_the_rest_run);
+	tcase_add_test(tc, test_short_room_is_a_bound_on_long_jobs_not_on_free_cpus);
 	tcase_add_loop_test(tc, test_short_room_holds_when_the_kept_plan_is_compressed, 0, 2);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);

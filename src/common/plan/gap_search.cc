@@ -106,6 +106,16 @@ std::optional<int64_t> GapSearch::last_blocked_end(int64_t cpus, int64_t start_s
 	return std::nullopt;
 }
 
+std::optional<int64_t> GapSearch::last_long_end(int64_t cpus, int64_t limit, int64_t start_s,
+                                                int64_t end_s) const
+{
+	const size_t first = profile_.slot_at(start_s);
+	for (size_t slot = profile_.slot_at(end_s - 1) + 1; slot-- > first;)
+		if (profile_.long_cpus(slot) + cpus > limit)
+			return profile_.slot_end_s(slot);
+	return std::nullopt;
+}
+
 std::optional<Placement> GapSearch::try_window(const PendingJob &job,
                                                const std::vector<NodeIndex> &candidates,
                                                int64_t start_s, int64_t &next_start_s) const
@@ -142,17 +152,22 @@ std::optional<Placement> GapSearch::try_window(const PendingJob &job,
 std::optional<Placement> GapSearch::earliest(const PendingJob &job,
                                              const std::vector<NodeIndex> &candidates,
                                              int64_t from_s, int64_t until_s,
-                                             int32_t keep_free_cpus) const
+                                             int64_t long_cpus_limit) const
 {
 	if (candidates.empty() || job.limit_s <= 0)
 		return std::nullopt;
-	const int64_t cpus_with_room = int64_t{job.cpus} + std::max(keep_free_cpus, 0);
 	int64_t start_s = std::max(from_s, profile_.origin_s());
 	while (start_s <= until_s && start_s < never_s) {
-		if (auto blocked_end =
-		        last_blocked_end(cpus_with_room, start_s, start_s + job.limit_s)) {
+		if (auto blocked_end = last_blocked_end(job.cpus, start_s, start_s + job.limit_s)) {
 			start_s = *blocked_end;
 			continue;
+		}
+		if (long_cpus_limit >= 0) {
+			if (auto long_end = last_long_end(job.cpus, long_cpus_limit, start_s,
+			                                  start_s + job.limit_s)) {
+				start_s = *long_end;
+				continue;
+			}
 		}
 		int64_t next_start_s = never_s;
 		if (auto placement = try_window(job, candidates, start_s, next_start_s))
@@ -166,17 +181,17 @@ std::optional<Placement> GapSearch::earliest(const PendingJob &job,
 
 std::optional<Placement>
 GapSearch::earliest_in_place(const PendingJob &job, const std::vector<NodeAllocation> &allocations,
-                             int64_t from_s, int64_t until_s, int32_t keep_free_cpus) const
+                             int64_t from_s, int64_t until_s, int64_t long_cpus_limit) const
 {
-	int64_t cpus_with_room = std::max(keep_free_cpus, 0);
+	int64_t cpus = 0;
 	for (const NodeAllocation &allocation : allocations)
-		cpus_with_room += allocation.cpus;
+		cpus += allocation.cpus;
 	int64_t start_s = std::max(from_s, profile_.origin_s());
 	while (start_s <= until_s) {
-		if (keep_free_cpus > 0) {
-			if (auto room_end =
-			        last_blocked_end(cpus_with_room, start_s, start_s + job.limit_s)) {
-				start_s = *room_end;
+		if (long_cpus_limit >= 0) {
+			if (auto long_end = last_long_end(cpus, long_cpus_limit, start_s,
+			                                  start_s + job.limit_s)) {
+				start_s = *long_end;
 				continue;
 			}
 		}

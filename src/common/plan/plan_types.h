@@ -45,6 +45,8 @@ struct RunningJob {
 	JobId id = 0;
 	std::vector<NodeAllocation> allocations;
 	int64_t expected_end_s = 0;
+	// Set by the planner, not the caller: booked as a long job (short_room), so given back so.
+	bool booked_long = false;
 };
 
 // A pending job, as the planner needs it. Memory needed on each node it uses =
@@ -89,10 +91,11 @@ struct PlannerConfig {
 	// now). Jobs below get no placement, so the PlanKeeper never keeps such a plan.
 	bool starts_only = false;
 	// Room kept for short jobs, inside the plan (what a site's short or debug partition does):
-	// a job whose limit exceeds short_limit_s is placed only where it leaves this part of the
-	// machine's usable CPUs free for its whole limit, so a light user's few-CPU, short job that
-	// arrives while long jobs hold the machine can start (doc/fairness-results.md, mechanism
-	// 3). 0: off.
+	// long jobs together never hold more than 1 - short_room of the machine's usable CPUs
+	// (a long job wider than that may run alone among long jobs), so a light user's few-CPU,
+	// short job that arrives while long jobs hold the machine can start
+	// (doc/fairness-results.md, mechanism 3). Long: a pending job whose limit exceeds
+	// short_limit_s, a running one with more than that left. 0: off.
 	double short_room = 0;
 	int64_t short_limit_s = 3600;
 };

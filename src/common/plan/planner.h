@@ -81,7 +81,7 @@ private:
 		PendingJob job;
 		NodeList candidates; // usable allowed nodes, sorted (shared: CandidateCache)
 		bool fits_empty_machine = false;
-		int32_t keep_free_cpus = 0; // room for short jobs it must leave (short_room)
+		int64_t long_cpus_limit = -1; // a long job (short_room): see GapSearch::earliest
 		JobStatus status = JobStatus::waiting;
 		Placement placement;
 		int64_t searched_from_s =
@@ -108,7 +108,8 @@ private:
 	void smallest_cpus_below(const std::vector<PendingJob> &pending_in_rank_order);
 	Status replace_running(const std::vector<RunningJob> &running);
 	Result<Entry> make_entry(const PendingJob &job);
-	int32_t room_left_by(const PendingJob &job) const;
+	int64_t long_cpus_limit_of(const PendingJob &job) const;
+	bool holds_long(int64_t held_s) const; // a running job with held_s left is long
 	Status check_running(const RunningJob &job) const;
 	Status advance(int64_t now_s, const char *event);
 	Status catch_up(int64_t now_s, const char *event);
@@ -152,7 +153,7 @@ private:
 	std::unordered_map<JobId, int64_t> refused_until_s_;
 	size_t booked_ = 0; // bookings so far (a cached bound on the profile is stale after one)
 	int64_t usable_cpus_ = 0;     // of the loaded machine
-	int32_t short_room_cpus_ = 0; // config_.short_room of usable_cpus_
+	int64_t short_room_cpus_ = 0; // config_.short_room of usable_cpus_
 };
 
 } // namespace campaign::plan
