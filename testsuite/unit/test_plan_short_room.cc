@@ -84,6 +84,22 @@ START_TEST(test_short_room_is_a_bound_on_long_jobs_not_on_free_cpus)
 }
 END_TEST
 
+// Two long half-machine jobs: kept out of the room, the second waits for the first; with
+// short_room_wide 0.5 both are wide enough to use the room and run side by side.
+START_TEST(test_short_room_wide_jobs_may_use_the_room)
+{
+	const std::vector<PendingJob> queue = {job(1, 5, 1000), job(2, 5, 1000)};
+	Planner narrow(room_config(ReservationMode::conservative));
+	check_ok(narrow.rebuild(uniform_cluster(1, 10), {}, queue, 0));
+	ck_assert(narrow.plan(0).starts_now == std::vector<JobId>{1});
+	PlannerConfig wide_config = room_config(ReservationMode::conservative);
+	wide_config.short_room_wide = 0.5;
+	Planner wide(wide_config);
+	check_ok(wide.rebuild(uniform_cluster(1, 10), {}, queue, 0));
+	ck_assert(wide.plan(0).starts_now == (std::vector<JobId>{1, 2}));
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("plan_short_room");
@@ -91,6 +107,7 @@ int main()
 	tcase_add_test(tc, test_short_room_keeps_cpus_from_long_jobs_for_short_ones);
 	tcase_add_test(tc, test_short_room_lets_a_job_wider_than_the_rest_run);
 	tcase_add_test(tc, test_short_room_is_a_bound_on_long_jobs_not_on_free_cpus);
+	tcase_add_test(tc, test_short_room_wide_jobs_may_use_the_room);
 	tcase_add_loop_test(tc, test_short_room_holds_when_the_kept_plan_is_compressed, 0, 2);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);

@@ -59,13 +59,14 @@ END_TEST
 
 START_TEST(test_short_room_keys_reach_the_planner)
 {
-	auto parsed =
-	    scheduler_parameter_schema().parse("campaign_short_room=0.05,campaign_short_limit=900");
+	auto parsed = scheduler_parameter_schema().parse(
+	    "campaign_short_room=0.05,campaign_short_limit=900,campaign_short_room_wide=0.25");
 	ck_assert_msg(parsed.ok(), "%s", parsed.ok() ? "" : parsed.error().c_str());
 	auto config = scheduler_plan_config(parsed.value());
 	ck_assert(config.ok());
 	ck_assert(config.value().planner.short_room == 0.05);
 	ck_assert_int_eq(config.value().planner.short_limit_s, 900);
+	ck_assert(config.value().planner.short_room_wide == 0.25);
 	auto defaults = scheduler_plan_config(scheduler_parameter_schema().parse("").value());
 	ck_assert(defaults.value().planner.short_room == 0);
 	auto too_much = scheduler_parameter_schema().parse("campaign_short_room=0.6");

@@ -55,6 +55,13 @@ ParameterSchema scheduler_parameter_schema()
 	         .description = "seconds of limit up to which a job may use campaign_short_room",
 	         .min_integer = 1,
 	         .max_integer = 31622400},
+	        {.key = "campaign_short_room_wide",
+	         .kind = ParameterKind::Real,
+	         .default_value = "1",
+	         .description = "part of the CPUs from which a longer job may use "
+	                        "campaign_short_room too",
+	         .min_real = 0,
+	         .max_real = 1},
 	    });
 }
 
@@ -70,6 +77,7 @@ Result<SchedulerPlanConfig> scheduler_plan_config(const ParameterValues &values)
 	config.planner.horizon_s = values.integer("campaign_horizon");
 	config.planner.short_room = values.real("campaign_short_room");
 	config.planner.short_limit_s = values.integer("campaign_short_limit");
+	config.planner.short_room_wide = values.real("campaign_short_room_wide");
 	config.warning = named.value().warning;
 	return config;
 }

@@ -98,6 +98,9 @@ struct PlannerConfig {
 	// short_limit_s, a running one with more than that left. 0: off.
 	double short_room = 0;
 	int64_t short_limit_s = 3600;
+	// Long jobs at least this part of the machine wide may use the room (they still count in
+	// long jobs' CPUs): two half-machine jobs would otherwise never run side by side.
+	double short_room_wide = 1;
 };
 
 enum class JobStatus {

@@ -81,6 +81,7 @@ Result<Planner::Entry> Planner::make_entry(const PendingJob &job)
 	entry.candidates = candidate_cache_.candidates(allowed, profile_);
 	entry.fits_empty_machine =
 	    candidate_cache_.fits_empty_machine(entry.job, entry.candidates, profile_);
+	entry.books_long = holds_long(entry.job.limit_s);
 	entry.long_cpus_limit = long_cpus_limit_of(entry.job);
 	return entry;
 }
@@ -88,7 +89,7 @@ Result<Planner::Entry> Planner::make_entry(const PendingJob &job)
 // Long jobs keep out of the room for short jobs; one wider than the rest may still run.
 int64_t Planner::long_cpus_limit_of(const PendingJob &job) const
 {
-	if (!holds_long(job.limit_s))
+	if (!holds_long(job.limit_s) || job.cpus >= wide_cpus_)
 		return -1;
 	return std::max<int64_t>(usable_cpus_ - short_room_cpus_, job.cpus);
 }
@@ -134,7 +135,7 @@ void Planner::book(Entry &entry, Placement placement)
 {
 	++booked_;
 	profile_.book(placement.allocations, placement.start_s,
-	              placement.start_s + entry.job.limit_s, entry.long_cpus_limit >= 0);
+	              placement.start_s + entry.job.limit_s, entry.books_long);
 	entry.placement = std::move(placement);
 }
 
@@ -144,7 +145,7 @@ Planner::FreedRegion Planner::unplace(Entry &entry)
 		return {};
 	const int64_t end_s = entry.placement.start_s + entry.job.limit_s;
 	profile_.release(entry.placement.allocations, entry.placement.start_s, end_s,
-	                 entry.long_cpus_limit >= 0);
+	                 entry.books_long);
 	FreedRegion region{nodes_of(entry.placement.allocations), entry.placement.start_s, end_s};
 	entry.placement = Placement{};
 	return region;
@@ -270,6 +271,7 @@ Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &runn
 		if (profile_.usable(static_cast<NodeIndex>(node)))
 			usable_cpus_ += profile_.capacity(static_cast<NodeIndex>(node)).cpus;
 	short_room_cpus_ = static_cast<int64_t>(std::ceil(config_.short_room * usable_cpus_));
+	wide_cpus_ = static_cast<int64_t>(std::ceil(config_.short_room_wide * usable_cpus_));
 	candidate_cache_.clear();
 	queue_.clear();
 	pending_ids_.clear();

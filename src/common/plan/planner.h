@@ -81,7 +81,8 @@ private:
 		PendingJob job;
 		NodeList candidates; // usable allowed nodes, sorted (shared: CandidateCache)
 		bool fits_empty_machine = false;
-		int64_t long_cpus_limit = -1; // a long job (short_room): see GapSearch::earliest
+		bool books_long = false;      // counted in long jobs' CPUs (short_room)
+		int64_t long_cpus_limit = -1; // kept out of the room: see GapSearch::earliest
 		JobStatus status = JobStatus::waiting;
 		Placement placement;
 		int64_t searched_from_s =
@@ -154,6 +155,7 @@ private:
 	size_t booked_ = 0; // bookings so far (a cached bound on the profile is stale after one)
 	int64_t usable_cpus_ = 0;     // of the loaded machine
 	int64_t short_room_cpus_ = 0; // config_.short_room of usable_cpus_
+	int64_t wide_cpus_ = 0;       // config_.short_room_wide of usable_cpus_
 };
 
 } // namespace campaign::plan

@@ -46,6 +46,7 @@ struct SimulationOptions {
 	int64_t horizon_s = 7 * 86400;
 	double short_room = 0; // plan::PlannerConfig::short_room, short_limit_s
 	int64_t short_limit_s = 3600;
+	double short_room_wide = 1;
 	std::function<void(double done_fraction)> progress; // optional
 };
 
