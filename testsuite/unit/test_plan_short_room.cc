@@ -3,7 +3,11 @@
 // that part of the machine; shorter jobs use the room; a long job wider than the rest may still
 // run. Hand-worked on one node.
 #include "check_main.h"
+#include "plan_checker.h"
 #include "plan_fixtures.h"
+#include "plan_random.h"
+
+#include <cmath>
 
 using namespace plan_fixtures;
 
@@ -100,6 +104,80 @@ START_TEST(test_short_room_wide_jobs_may_use_the_room)
 }
 END_TEST
 
+// Random instances, rebuilt with a room of a quarter of the machine: nothing is over-committed,
+// and wherever a planned long job runs (none as wide as the usable machine, which may use the
+// room), long jobs together hold at most the rest of the machine, or the widest planned one.
+START_TEST(test_short_room_bound_holds_on_random_instances)
+{
+	for (uint64_t seed = 1; seed <= 800; ++seed) {
+		plan_random::Instance instance = plan_random::random_instance(seed, 0);
+		instance.config.short_room = 0.25;
+		instance.config.short_limit_s = 30;
+		Planner planner(instance.config);
+		if (!planner.rebuild(instance.cluster, instance.running, instance.pending, 0).ok())
+			continue;
+		int64_t usable = 0;
+		for (const NodeSpec &node : instance.cluster.nodes)
+			if (node.state == NodeState::up)
+				usable += node.cpus;
+		const int64_t cap = usable - static_cast<int64_t>(std::ceil(0.25 * usable));
+		std::vector<plan_checker::Booking> bookings;
+		struct Long {
+			int64_t start_s, end_s, cpus;
+			bool planned;
+			bool exempt; // as wide as the usable machine (short_room_wide 1)
+		};
+		std::vector<Long> longs;
+		auto cpus_of = [](const std::vector<NodeAllocation> &allocations) {
+			int64_t cpus = 0;
+			for (const NodeAllocation &allocation : allocations)
+				cpus += allocation.cpus;
+			return cpus;
+		};
+		for (const RunningJob &job : instance.running) {
+			const int64_t end_s = std::max<int64_t>(job.expected_end_s, 1);
+			bookings.push_back({0, end_s, job.allocations});
+			if (end_s > 30)
+				longs.push_back({0, end_s, cpus_of(job.allocations), false, false});
+		}
+		for (const auto &[id, planned] : planner.plan(0).planned)
+			for (const PendingJob &job : instance.pending)
+				if (job.id == id) {
+					const int64_t end_s = planned.start_s + job.limit_s;
+					bookings.push_back(
+					    {planned.start_s, end_s, planned.allocations});
+					if (job.limit_s > 30)
+						longs.push_back(
+						    {planned.start_s, end_s,
+						     cpus_of(planned.allocations), true,
+						     std::max(job.cpus, job.nodes_min) >= usable});
+				}
+		const std::string over = plan_checker::overcommit(instance.cluster, bookings, 0);
+		ck_assert_msg(over.empty(), "seed %llu: %s", (unsigned long long)seed,
+		              over.c_str());
+		for (const Long &at : longs) {
+			const int64_t t = at.start_s;
+			int64_t held = 0, widest_planned = -1;
+			bool exempt = false;
+			for (const Long &other : longs)
+				if (other.start_s <= t && t < other.end_s) {
+					held += other.cpus;
+					exempt = exempt || other.exempt;
+					if (other.planned)
+						widest_planned =
+						    std::max(widest_planned, other.cpus);
+				}
+			if (widest_planned >= 0 && !exempt)
+				ck_assert_msg(
+				    held <= std::max(cap, widest_planned),
+				    "seed %llu: long jobs hold %lld CPUs at %lld, bound %lld",
+				    (unsigned long long)seed, (long long)held, (long long)t,
+				    (long long)std::max(cap, widest_planned));
+		}
+	}
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("plan_short_room");
@@ -108,6 +186,7 @@ int main()
 	tcase_add_test(tc, test_short_room_lets_a_job_wider_than_the_rest_run);
 	tcase_add_test(tc, test_short_room_is_a_bound_on_long_jobs_not_on_free_cpus);
 	tcase_add_test(tc, test_short_room_wide_jobs_may_use_the_room);
+	tcase_add_test(tc, test_short_room_bound_holds_on_random_instances);
 	tcase_add_loop_test(tc, test_short_room_holds_when_the_kept_plan_is_compressed, 0, 2);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);

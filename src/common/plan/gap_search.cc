@@ -28,6 +28,14 @@ int32_t usable_cpus(const PendingJob &job, const NodeFree &free, const NodeFree 
 namespace
 {
 
+int64_t cpus_of(const std::vector<NodeAllocation> &allocations)
+{
+	int64_t cpus = 0;
+	for (const NodeAllocation &allocation : allocations)
+		cpus += allocation.cpus;
+	return cpus;
+}
+
 NodeAllocation allocation_for(const PendingJob &job, NodeIndex node, int32_t cpus,
                               const ResourceProfile &profile)
 {
@@ -170,8 +178,19 @@ std::optional<Placement> GapSearch::earliest(const PendingJob &job,
 			}
 		}
 		int64_t next_start_s = never_s;
-		if (auto placement = try_window(job, candidates, start_s, next_start_s))
+		if (auto placement = try_window(job, candidates, start_s, next_start_s)) {
+			// An exclusive job holds whole nodes: more CPUs than it asked for.
+			const int64_t held = cpus_of(placement->allocations);
+			if (long_cpus_limit >= 0 && held > job.cpus) {
+				if (auto long_end =
+				        last_long_end(held, std::max(long_cpus_limit, held),
+				                      start_s, start_s + job.limit_s)) {
+					start_s = *long_end;
+					continue;
+				}
+			}
 			return placement;
+		}
 		if (next_start_s <= start_s)
 			break; // cannot happen: a minimum slot ends after the window start
 		start_s = next_start_s;
@@ -183,14 +202,12 @@ std::optional<Placement>
 GapSearch::earliest_in_place(const PendingJob &job, const std::vector<NodeAllocation> &allocations,
                              int64_t from_s, int64_t until_s, int64_t long_cpus_limit) const
 {
-	int64_t cpus = 0;
-	for (const NodeAllocation &allocation : allocations)
-		cpus += allocation.cpus;
+	const int64_t cpus = cpus_of(allocations);
 	int64_t start_s = std::max(from_s, profile_.origin_s());
 	while (start_s <= until_s) {
 		if (long_cpus_limit >= 0) {
-			if (auto long_end = last_long_end(cpus, long_cpus_limit, start_s,
-			                                  start_s + job.limit_s)) {
+			if (auto long_end = last_long_end(cpus, std::max(long_cpus_limit, cpus),
+			                                  start_s, start_s + job.limit_s)) {
 				start_s = *long_end;
 				continue;
 			}
