@@ -13,8 +13,10 @@
 #   bench/fairness_goal.sh [TRACE.swf.gz ...]      (default: the shared traces in TRACE_DIR)
 #
 # Env: BUILD_DIR ($repo/build), TRACE_DIR ($repo/data/traces), OUT (a directory kept for the
-# tables; default a temporary one), CANDIDATES ("POLICY[;PARAMETERS] ...", e.g.
-# "ostrich/per_campaign ostrich/conservative;usage_halflife_s=604800,usage_weight=3"), LOADS.
+# tables; default a temporary one), CANDIDATES ("POLICY[;PARAMETERS[;OPTIONS]] ...", e.g.
+# "ostrich/per_campaign ostrich/conservative;usage_halflife_s=604800,usage_weight=3
+# ostrich/conservative;;short-room=0.05,short-limit=1800": PARAMETERS for --parameters, OPTIONS
+# more campsim options, name=value with commas), LOADS.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$repo/build}
@@ -66,21 +68,39 @@ for trace in "${traces[@]}"; do
 			name="$name@$load"
 			load_option=(--load "$load")
 		fi
+		# The baselines once per trace and load; each candidate alone against them.
+		base=$out/$name/baselines
+		mkdir -p "$base"
+		if ! "$campsim" run --swf "$trace" --policy "fairshare/easy,fairtree/easy" "${load_option[@]}" \
+			--out "$base" >"$base/log" 2>&1; then
+			echo "fairness_goal: campsim failed on $name (see $base/log)" >&2
+			fails=$((fails + 1))
+			continue
+		fi
 		for index in "${!candidates[@]}"; do
 			candidate=${candidates[$index]}
 			policy=${candidate%%;*}
 			parameters=""
 			[[ $candidate == *";"* ]] && parameters=${candidate#*;}
+			options=()
+			if [[ $parameters == *";"* ]]; then
+				IFS=, read -r -a named <<<"${parameters#*;}"
+				for option in "${named[@]}"; do options+=("--${option%%=*}" "${option#*=}"); done
+				parameters=${parameters%%;*}
+			fi
 			dir=$out/$name/$index
 			mkdir -p "$dir"
-			if ! "$campsim" run --swf "$trace" --policy "fairshare/easy,fairtree/easy,$policy" \
-				"${load_option[@]}" ${parameters:+--parameters "$parameters"} --out "$dir" >"$dir/log" 2>&1; then
+			if ! "$campsim" run --swf "$trace" --policy "$policy" "${load_option[@]}" \
+				${parameters:+--parameters "$parameters"} "${options[@]}" \
+				--out "$dir" >"$dir/log" 2>&1; then
 				echo "fairness_goal: campsim failed on $name (see $dir/log)" >&2
 				fails=$((fails + 1))
 				continue
 			fi
-			table=$dir/comparison.txt
-			echo "== $name: $policy${parameters:+ ($parameters)} against fairshare/easy and fairtree/easy"
+			# Column 3 is the candidate, columns 1 and 2 the baselines, as the judges read.
+			paste -d' ' "$base/comparison.txt" <(awk '{ print $2 }' "$dir/comparison.txt") >"$dir/goal.txt"
+			table=$dir/goal.txt
+			echo "== $name: $policy${parameters:+ ($parameters)}${options[*]:+ ${options[*]}} against fairshare/easy and fairtree/easy"
 			stretch=bounded_campaign_stretch
 			judge "light users' p95 (by CPU-seconds)" "$(metric "$table" 3 $stretch.light_cpu.p95)" \
 				"$(better "$table" $stretch.light_cpu.p95)" 0.7 1.5 1.1

@@ -57,6 +57,24 @@ START_TEST(test_schema_parses_a_site_string)
 }
 END_TEST
 
+START_TEST(test_short_room_keys_reach_the_planner)
+{
+	auto parsed = scheduler_parameter_schema().parse(
+	    "campaign_short_room=0.05,campaign_short_limit=900,campaign_short_room_wide=0.25");
+	ck_assert_msg(parsed.ok(), "%s", parsed.ok() ? "" : parsed.error().c_str());
+	auto config = scheduler_plan_config(parsed.value());
+	ck_assert(config.ok());
+	ck_assert(config.value().planner.short_room == 0.05);
+	ck_assert_int_eq(config.value().planner.short_limit_s, 900);
+	ck_assert(config.value().planner.short_room_wide == 0.25);
+	auto defaults = scheduler_plan_config(scheduler_parameter_schema().parse("").value());
+	ck_assert(defaults.value().planner.short_room == 0);
+	auto too_much = scheduler_parameter_schema().parse("campaign_short_room=0.6");
+	ck_assert(!too_much.ok());
+	ck_assert(too_much.error().find("campaign_short_room") != std::string::npos);
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("scheduler_parameters");
@@ -64,6 +82,7 @@ int main()
 	tcase_add_test(tc, test_keyword_list_is_read);
 	tcase_add_test(tc, test_no_key_contains_a_slurm_keyword);
 	tcase_add_test(tc, test_schema_parses_a_site_string);
+	tcase_add_test(tc, test_short_room_keys_reach_the_planner);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

@@ -42,6 +42,26 @@ ParameterSchema scheduler_parameter_schema()
 	         .description = "seconds ahead a reservation may start",
 	         .min_integer = 60,
 	         .max_integer = 31622400},
+	        {.key = "campaign_short_room",
+	         .kind = ParameterKind::Real,
+	         .default_value = "0",
+	         .description = "part of the CPUs a job with a limit over campaign_short_limit "
+	                        "leaves free for shorter jobs (0: none)",
+	         .min_real = 0,
+	         .max_real = 0.5},
+	        {.key = "campaign_short_limit",
+	         .kind = ParameterKind::Integer,
+	         .default_value = "3600",
+	         .description = "seconds of limit up to which a job may use campaign_short_room",
+	         .min_integer = 1,
+	         .max_integer = 31622400},
+	        {.key = "campaign_short_room_wide",
+	         .kind = ParameterKind::Real,
+	         .default_value = "1",
+	         .description = "part of the CPUs from which a longer job may use "
+	                        "campaign_short_room too",
+	         .min_real = 0,
+	         .max_real = 1},
 	    });
 }
 
@@ -55,6 +75,9 @@ Result<SchedulerPlanConfig> scheduler_plan_config(const ParameterValues &values)
 	config.planner.mode = *plan::reservation_mode_of(named.value().mode);
 	config.planner.depth = static_cast<int32_t>(values.integer("campaign_depth"));
 	config.planner.horizon_s = values.integer("campaign_horizon");
+	config.planner.short_room = values.real("campaign_short_room");
+	config.planner.short_limit_s = values.integer("campaign_short_limit");
+	config.planner.short_room_wide = values.real("campaign_short_room_wide");
 	config.warning = named.value().warning;
 	return config;
 }

@@ -55,6 +55,14 @@ int32_t usable_cpus(const PendingJob &job, const NodeFree &free, const NodeFree 
 namespace
 {
 
+int64_t cpus_of(const std::vector<NodeAllocation> &allocations)
+{
+	int64_t cpus = 0;
+	for (const NodeAllocation &allocation : allocations)
+		cpus += allocation.cpus;
+	return cpus;
+}
+
 NodeAllocation allocation_for(const PendingJob &job, NodeIndex node, int32_t cpus,
                               const ResourceProfile &profile)
 {
@@ -124,13 +132,23 @@ std::vector<NodeAllocation> choose_nodes(const PendingJob &job,
 	return allocations;
 }
 
-std::optional<int64_t> GapSearch::last_blocked_end(const PendingJob &job, int64_t start_s,
+std::optional<int64_t> GapSearch::last_blocked_end(int64_t cpus, int64_t start_s,
                                                    int64_t end_s) const
 {
 	// Backwards from the window's end: on a busy machine the last blocked slot is near it.
 	const size_t first = profile_.slot_at(start_s);
 	for (size_t slot = profile_.slot_at(end_s - 1) + 1; slot-- > first;)
-		if (profile_.usable_free_cpus(slot) < job.cpus)
+		if (profile_.usable_free_cpus(slot) < cpus)
+			return profile_.slot_end_s(slot);
+	return std::nullopt;
+}
+
+std::optional<int64_t> GapSearch::last_long_end(int64_t cpus, int64_t limit, int64_t start_s,
+                                                int64_t end_s) const
+{
+	const size_t first = profile_.slot_at(start_s);
+	for (size_t slot = profile_.slot_at(end_s - 1) + 1; slot-- > first;)
+		if (profile_.long_cpus(slot) + cpus > limit)
 			return profile_.slot_end_s(slot);
 	return std::nullopt;
 }
@@ -172,19 +190,38 @@ std::optional<Placement> GapSearch::try_window(const PendingJob &job,
 
 std::optional<Placement> GapSearch::earliest(const PendingJob &job,
                                              const std::vector<NodeIndex> &candidates,
-                                             int64_t from_s, int64_t until_s) const
+                                             int64_t from_s, int64_t until_s,
+                                             int64_t long_cpus_limit) const
 {
 	if (candidates.empty() || job.limit_s <= 0)
 		return std::nullopt;
 	int64_t start_s = std::max(from_s, profile_.origin_s());
 	while (start_s <= until_s && start_s < never_s) {
-		if (auto blocked_end = last_blocked_end(job, start_s, start_s + job.limit_s)) {
+		if (auto blocked_end = last_blocked_end(job.cpus, start_s, start_s + job.limit_s)) {
 			start_s = *blocked_end;
 			continue;
 		}
+		if (long_cpus_limit >= 0) {
+			if (auto long_end = last_long_end(job.cpus, long_cpus_limit, start_s,
+			                                  start_s + job.limit_s)) {
+				start_s = *long_end;
+				continue;
+			}
+		}
 		int64_t next_start_s = never_s;
-		if (auto placement = try_window(job, candidates, start_s, next_start_s))
+		if (auto placement = try_window(job, candidates, start_s, next_start_s)) {
+			// An exclusive job holds whole nodes: more CPUs than it asked for.
+			const int64_t held = cpus_of(placement->allocations);
+			if (long_cpus_limit >= 0 && held > job.cpus) {
+				if (auto long_end =
+				        last_long_end(held, std::max(long_cpus_limit, held),
+				                      start_s, start_s + job.limit_s)) {
+					start_s = *long_end;
+					continue;
+				}
+			}
 			return placement;
+		}
 		if (next_start_s <= start_s)
 			break; // cannot happen: a minimum slot ends after the window start
 		start_s = next_start_s;
@@ -194,10 +231,18 @@ std::optional<Placement> GapSearch::earliest(const PendingJob &job,
 
 std::optional<Placement>
 GapSearch::earliest_in_place(const PendingJob &job, const std::vector<NodeAllocation> &allocations,
-                             int64_t from_s, int64_t until_s) const
+                             int64_t from_s, int64_t until_s, int64_t long_cpus_limit) const
 {
+	const int64_t cpus = cpus_of(allocations);
 	int64_t start_s = std::max(from_s, profile_.origin_s());
 	while (start_s <= until_s) {
+		if (long_cpus_limit >= 0) {
+			if (auto long_end = last_long_end(cpus, std::max(long_cpus_limit, cpus),
+			                                  start_s, start_s + job.limit_s)) {
+				start_s = *long_end;
+				continue;
+			}
+		}
 		const size_t first = profile_.slot_at(start_s);
 		std::optional<int64_t> blocked_end;
 		for (size_t slot = profile_.slot_at(start_s + job.limit_s - 1) + 1;

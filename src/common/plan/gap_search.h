@@ -33,21 +33,27 @@ public:
 	explicit GapSearch(const ResourceProfile &profile) : profile_(profile) {}
 
 	// Earliest start in [from_s, until_s] (candidates: the job's usable allowed nodes, sorted).
+	// long_cpus_limit >= 0 (a long job under the planner's short_room): also where the CPUs
+	// of long jobs, its own included, stay within it over the whole window.
 	std::optional<Placement> earliest(const PendingJob &job,
 	                                  const std::vector<NodeIndex> &candidates, int64_t from_s,
-	                                  int64_t until_s) const;
+	                                  int64_t until_s, int64_t long_cpus_limit = -1) const;
 
 	// Earliest start in [from_s, until_s] keeping exactly these allocations (same nodes, same
 	// CPUs, memory and GRES): the cheap search used to compress a job in place.
 	std::optional<Placement> earliest_in_place(const PendingJob &job,
 	                                           const std::vector<NodeAllocation> &allocations,
-	                                           int64_t from_s, int64_t until_s) const;
+	                                           int64_t from_s, int64_t until_s,
+	                                           int64_t long_cpus_limit = -1) const;
 
 private:
-	// If some slot in [start_s, end_s) cannot hold the job's CPUs whatever the node choice,
-	// the end of the last such slot; otherwise nullopt.
-	std::optional<int64_t> last_blocked_end(const PendingJob &job, int64_t start_s,
-	                                        int64_t end_s) const;
+	// If some slot in [start_s, end_s) has fewer than `cpus` usable free CPUs, the end of the
+	// last such slot; otherwise nullopt.
+	std::optional<int64_t> last_blocked_end(int64_t cpus, int64_t start_s, int64_t end_s) const;
+	// If some slot in [start_s, end_s) holds more than `limit` - `cpus` CPUs of long jobs, the
+	// end of the last such slot; otherwise nullopt.
+	std::optional<int64_t> last_long_end(int64_t cpus, int64_t limit, int64_t start_s,
+	                                     int64_t end_s) const;
 	// Try the window at start_s. On failure, returns the next start worth trying.
 	std::optional<Placement> try_window(const PendingJob &job,
 	                                    const std::vector<NodeIndex> &candidates,

@@ -67,6 +67,8 @@ struct RunningJob {
 	JobId id = 0;
 	std::vector<NodeAllocation> allocations;
 	int64_t expected_end_s = 0;
+	// Set by the planner, not the caller: booked as a long job (short_room), so given back so.
+	bool booked_long = false;
 };
 
 // A pending job, as the planner needs it. Memory needed on each node it uses =
@@ -116,6 +118,17 @@ struct PlannerConfig {
 	// at the first rank below which no job can start now (each needs more CPUs than are free
 	// now). Jobs below get no placement, so the PlanKeeper never keeps such a plan.
 	bool starts_only = false;
+	// Room kept for short jobs, inside the plan (what a site's short or debug partition does):
+	// long jobs together never hold more than 1 - short_room of the machine's usable CPUs
+	// (a long job wider than that may run alone among long jobs), so a light user's few-CPU,
+	// short job that arrives while long jobs hold the machine can start
+	// (doc/fairness-results.md, mechanism 3). Long: a pending job whose limit exceeds
+	// short_limit_s, a running one with more than that left. 0: off.
+	double short_room = 0;
+	int64_t short_limit_s = 3600;
+	// Long jobs at least this part of the machine wide may use the room (they still count in
+	// long jobs' CPUs): two half-machine jobs would otherwise never run side by side.
+	double short_room_wide = 1;
 };
 
 enum class JobStatus {

@@ -3,6 +3,7 @@
 #include "plan/planner.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <string>
@@ -87,7 +88,22 @@ Result<Planner::Entry> Planner::make_entry(const PendingJob &job)
 	entry.candidates = candidate_cache_.candidates(allowed, profile_);
 	entry.fits_empty_machine =
 	    candidate_cache_.fits_empty_machine(entry.job, entry.candidates, profile_);
+	entry.books_long = holds_long(entry.job.limit_s);
+	entry.long_cpus_limit = long_cpus_limit_of(entry.job);
 	return entry;
+}
+
+// Long jobs keep out of the room for short jobs; one wider than the rest may still run.
+int64_t Planner::long_cpus_limit_of(const PendingJob &job) const
+{
+	if (!holds_long(job.limit_s) || job.cpus >= wide_cpus_)
+		return -1;
+	return std::max<int64_t>(usable_cpus_ - short_room_cpus_, job.cpus);
+}
+
+bool Planner::holds_long(int64_t held_s) const
+{
+	return short_room_cpus_ > 0 && held_s > config_.short_limit_s;
 }
 
 Status Planner::advance(int64_t now_s, const char *event)
@@ -126,7 +142,7 @@ void Planner::book(Entry &entry, Placement placement)
 {
 	++booked_;
 	profile_.book(placement.allocations, placement.start_s,
-	              placement.start_s + entry.job.limit_s);
+	              placement.start_s + entry.job.limit_s, entry.books_long);
 	entry.placement = std::move(placement);
 }
 
@@ -135,7 +151,8 @@ Planner::FreedRegion Planner::unplace(Entry &entry)
 	if (!entry.placed())
 		return {};
 	const int64_t end_s = entry.placement.start_s + entry.job.limit_s;
-	profile_.release(entry.placement.allocations, entry.placement.start_s, end_s);
+	profile_.release(entry.placement.allocations, entry.placement.start_s, end_s,
+	                 entry.books_long);
 	FreedRegion region{nodes_of(entry.placement.allocations), entry.placement.start_s, end_s};
 	entry.placement = Placement{};
 	return region;
@@ -163,8 +180,8 @@ std::optional<Placement> Planner::search(const Entry &entry, int64_t from_s, int
 		start_s = std::max(start_s, memo->lower_bound(entry.job));
 	std::optional<Placement> found;
 	if (start_s <= until_s)
-		found =
-		    GapSearch(profile_).earliest(entry.job, *entry.candidates, start_s, until_s);
+		found = GapSearch(profile_).earliest(entry.job, *entry.candidates, start_s, until_s,
+		                                     entry.long_cpus_limit);
 	if (memo)
 		memo->record(entry.job, found ? found->start_s : until_s + 1);
 	return found;
@@ -296,6 +313,12 @@ Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &runn
 	cluster_ = cluster;
 	now_s_ = now_s;
 	profile_.reset(cluster_, now_s);
+	usable_cpus_ = 0;
+	for (size_t node = 0; node < profile_.node_count(); ++node)
+		if (profile_.usable(static_cast<NodeIndex>(node)))
+			usable_cpus_ += profile_.capacity(static_cast<NodeIndex>(node)).cpus;
+	short_room_cpus_ = static_cast<int64_t>(std::ceil(config_.short_room * usable_cpus_));
+	wide_cpus_ = static_cast<int64_t>(std::ceil(config_.short_room_wide * usable_cpus_));
 	candidate_cache_.clear();
 	queue_.clear();
 	pending_ids_.clear();
@@ -311,7 +334,8 @@ Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &runn
 		RunningJob &kept = running_.data()[i];
 		kept.expected_end_s =
 		    std::max(kept.expected_end_s, now_s + 1); // overrunning: ends soon
-		held.push_back({&kept.allocations, kept.expected_end_s});
+		kept.booked_long = holds_long(kept.expected_end_s - now_s);
+		held.push_back({&kept.allocations, kept.expected_end_s, kept.booked_long});
 	}
 	profile_.book_from_origin(std::move(held)); // running_ does not change meanwhile
 	return book_unavailable();

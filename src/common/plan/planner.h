@@ -82,6 +82,8 @@ private:
 		int64_t limit_s = 0; // the job's own limit
 		NodeList candidates; // usable allowed nodes, sorted (shared: CandidateCache)
 		bool fits_empty_machine = false;
+		bool books_long = false;      // counted in long jobs' CPUs (short_room)
+		int64_t long_cpus_limit = -1; // kept out of the room: see GapSearch::earliest
 		JobStatus status = JobStatus::waiting;
 		Placement placement;
 		int64_t searched_from_s =
@@ -109,6 +111,8 @@ private:
 	void smallest_cpus_below(const std::vector<PendingJob> &pending_in_rank_order);
 	Status replace_running(const std::vector<RunningJob> &running);
 	Result<Entry> make_entry(const PendingJob &job);
+	int64_t long_cpus_limit_of(const PendingJob &job) const;
+	bool holds_long(int64_t held_s) const; // a running job with held_s left is long
 	Status check_running(const RunningJob &job) const;
 	Status advance(int64_t now_s, const char *event);
 	Status catch_up(int64_t now_s, const char *event);
@@ -152,6 +156,9 @@ private:
 	RunningSet running_;
 	std::unordered_map<JobId, int64_t> refused_until_s_;
 	size_t booked_ = 0; // bookings so far (a cached bound on the profile is stale after one)
+	int64_t usable_cpus_ = 0;     // of the loaded machine
+	int64_t short_room_cpus_ = 0; // config_.short_room of usable_cpus_
+	int64_t wide_cpus_ = 0;       // config_.short_room_wide of usable_cpus_
 };
 
 } // namespace campaign::plan

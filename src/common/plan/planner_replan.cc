@@ -52,7 +52,7 @@ Status Planner::replace_running(const std::vector<RunningJob> &running)
 		const RunningJob &kept = running_.data()[i];
 		if (std::binary_search(scratch_ids_.begin(), scratch_ids_.end(), kept.id))
 			continue;
-		profile_.release(kept.allocations, now_s_, kept.expected_end_s);
+		profile_.release(kept.allocations, now_s_, kept.expected_end_s, kept.booked_long);
 		running_.erase(kept.id);
 	}
 	for (const RunningJob &job : running) {
@@ -60,14 +60,17 @@ Status Planner::replace_running(const std::vector<RunningJob> &running)
 		RunningJob *kept = running_.find(job.id);
 		if (kept && kept->allocations == job.allocations && kept->expected_end_s == end_s)
 			continue;
+		const bool long_job = holds_long(end_s - now_s_);
 		if (kept) {
-			profile_.release(kept->allocations, now_s_, kept->expected_end_s);
+			profile_.release(kept->allocations, now_s_, kept->expected_end_s,
+			                 kept->booked_long);
 			kept->allocations = job.allocations;
 			kept->expected_end_s = end_s;
+			kept->booked_long = long_job;
 		} else {
-			running_.insert(RunningJob{job.id, job.allocations, end_s});
+			running_.insert(RunningJob{job.id, job.allocations, end_s, long_job});
 		}
-		profile_.book(job.allocations, now_s_, end_s);
+		profile_.book(job.allocations, now_s_, end_s, long_job);
 	}
 	return ok_status();
 }

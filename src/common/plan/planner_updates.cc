@@ -79,7 +79,7 @@ std::optional<Placement> Planner::search_ranges(const Entry &entry, std::vector<
 	const GapSearch gap_search(profile_);
 	for (const TimeRange &range : merged(std::move(ranges), std::max(now_s_, not_before_s)))
 		if (auto found = gap_search.earliest(entry.job, *entry.candidates, range.from_s,
-		                                     range.until_s))
+		                                     range.until_s, entry.long_cpus_limit))
 			return found;
 	return std::nullopt;
 }
@@ -126,8 +126,9 @@ std::optional<Placement> Planner::search_in_place(const Entry &entry, const Plac
 {
 	const GapSearch gap_search(profile_);
 	for (const TimeRange &range : merged(std::move(ranges), now_s_))
-		if (auto found = gap_search.earliest_in_place(entry.job, placement.allocations,
-		                                              range.from_s, range.until_s))
+		if (auto found =
+		        gap_search.earliest_in_place(entry.job, placement.allocations, range.from_s,
+		                                     range.until_s, entry.long_cpus_limit))
 			return found;
 	return std::nullopt;
 }
@@ -244,6 +245,7 @@ Status Planner::job_started(const RunningJob &job, int64_t now_s)
 		return Error{"job_started: job " + std::to_string(job.id) + " is already running"};
 	RunningJob kept = job;
 	kept.expected_end_s = std::max(job.expected_end_s, now_s_ + 1);
+	kept.booked_long = holds_long(kept.expected_end_s - now_s_); // as a planned long job
 	std::vector<FreedRegion> freed;
 	const size_t index = pending_index(job.id);
 	if (index < queue_.size()) {
@@ -261,7 +263,7 @@ Status Planner::job_started(const RunningJob &job, int64_t now_s)
 		queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
 		pending_ids_.erase(kept.id);
 	}
-	profile_.book(kept.allocations, now_s_, kept.expected_end_s);
+	profile_.book(kept.allocations, now_s_, kept.expected_end_s, kept.booked_long);
 	const bool conflicts =
 	    profile_.overcommitted(kept.allocations, now_s_, kept.expected_end_s);
 	running_.insert(std::move(kept));
@@ -281,7 +283,7 @@ Status Planner::job_ended(JobId id, int64_t now_s)
 		return Error{"job_ended: job " + std::to_string(id) + " is not running"};
 	std::vector<FreedRegion> freed;
 	if (job->expected_end_s > now_s_) {
-		profile_.release(job->allocations, now_s_, job->expected_end_s);
+		profile_.release(job->allocations, now_s_, job->expected_end_s, job->booked_long);
 		freed.push_back({nodes_of(job->allocations), now_s_, job->expected_end_s});
 	}
 	running_.erase(id);

@@ -73,7 +73,9 @@ int64_t ResourceProfile::first_short_of(int64_t from_s, int64_t cpus) const
 
 ResourceProfile::Slot ResourceProfile::copy_of(const Slot &source)
 {
-	Slot copy{.start_s = source.start_s, .usable_free_cpus = source.usable_free_cpus};
+	Slot copy{.start_s = source.start_s,
+	          .usable_free_cpus = source.usable_free_cpus,
+	          .long_cpus = source.long_cpus};
 	if (!spare_.empty()) {
 		copy.nodes = std::move(spare_.back());
 		spare_.pop_back();
@@ -104,7 +106,8 @@ void ResourceProfile::merge_with_previous(size_t slot)
 {
 	if (slot == 0 || slot >= slots_.size())
 		return;
-	if (slots_[slot].nodes == slots_[slot - 1].nodes) {
+	if (slots_[slot].nodes == slots_[slot - 1].nodes &&
+	    slots_[slot].long_cpus == slots_[slot - 1].long_cpus) {
 		recycle(slots_[slot]);
 		slots_.erase(slots_.begin() + static_cast<std::ptrdiff_t>(slot));
 		starts_.erase(starts_.begin() + static_cast<std::ptrdiff_t>(slot));
@@ -112,7 +115,7 @@ void ResourceProfile::merge_with_previous(size_t slot)
 }
 
 void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int64_t start_s,
-                            int64_t end_s, int sign)
+                            int64_t end_s, int sign, bool long_job)
 {
 	start_s = std::max(start_s, origin_s());
 	end_s = std::min(end_s, never_s);
@@ -120,8 +123,13 @@ void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int6
 		return;
 	const size_t first = split_at(start_s);
 	const size_t last = split_at(end_s); // first slot after the interval
+	int64_t cpus = 0;
+	if (long_job)
+		for (const NodeAllocation &allocation : allocations)
+			cpus += allocation.cpus;
 	for (size_t slot = first; slot < last; ++slot) {
 		Slot &target = slots_[slot];
+		target.long_cpus += sign * cpus;
 		for (const NodeAllocation &allocation : allocations) {
 			NodeFree &free = target.nodes[allocation.node];
 			const int32_t before = std::max(free.cpus, 0);
@@ -138,28 +146,30 @@ void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int6
 }
 
 void ResourceProfile::book(const std::vector<NodeAllocation> &allocations, int64_t start_s,
-                           int64_t end_s)
+                           int64_t end_s, bool long_job)
 {
-	apply(allocations, start_s, end_s, +1);
+	apply(allocations, start_s, end_s, +1, long_job);
 }
 
 void ResourceProfile::release(const std::vector<NodeAllocation> &allocations, int64_t start_s,
-                              int64_t end_s)
+                              int64_t end_s, bool long_job)
 {
-	apply(allocations, start_s, end_s, -1);
+	apply(allocations, start_s, end_s, -1, long_job);
 }
 
 void ResourceProfile::book_from_origin(std::vector<Held> held)
 {
 	if (slots_.size() != 1) { // not a fresh profile: book one by one
 		for (const Held &job : held)
-			book(*job.allocations, origin_s(), job.end_s);
+			book(*job.allocations, origin_s(), job.end_s, job.long_job);
 		return;
 	}
 	std::sort(held.begin(), held.end(),
 	          [](const Held &a, const Held &b) { return a.end_s < b.end_s; });
-	auto change = [this](Slot &slot, const std::vector<NodeAllocation> &allocations, int sign) {
-		for (const NodeAllocation &allocation : allocations) {
+	auto change = [this](Slot &slot, const Held &job, int sign) {
+		for (const NodeAllocation &allocation : *job.allocations) {
+			if (job.long_job)
+				slot.long_cpus += sign * allocation.cpus;
 			NodeFree &free = slot.nodes[allocation.node];
 			const int32_t before = std::max(free.cpus, 0);
 			free.cpus -= sign * allocation.cpus;
@@ -173,15 +183,16 @@ void ResourceProfile::book_from_origin(std::vector<Held> held)
 	const int64_t origin = origin_s();
 	for (const Held &job : held)
 		if (job.end_s > origin)
-			change(slots_.front(), *job.allocations, +1);
+			change(slots_.front(), job, +1);
 	for (size_t i = 0; i < held.size();) {
 		const int64_t end_s = std::min(held[i].end_s, never_s);
 		Slot next = copy_of(slots_.back());
 		next.start_s = end_s;
 		for (; i < held.size() && std::min(held[i].end_s, never_s) == end_s; ++i)
 			if (held[i].end_s > origin)
-				change(next, *held[i].allocations, -1);
-		if (end_s <= origin || next.nodes == slots_.back().nodes) {
+				change(next, held[i], -1);
+		if (end_s <= origin || (next.nodes == slots_.back().nodes &&
+		                        next.long_cpus == slots_.back().long_cpus)) {
 			recycle(next);
 			continue; // nothing changes there: no new slot (as book() would merge it)
 		}

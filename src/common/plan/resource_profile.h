@@ -38,16 +38,20 @@ public:
 	void reset(const Cluster &cluster, int64_t origin_s);
 
 	// Book (or give back) allocations over [start_s, end_s). Free amounts may go negative when
-	// the caller's snapshot over-commits a node; such a node simply has nothing to offer.
-	void book(const std::vector<NodeAllocation> &allocations, int64_t start_s, int64_t end_s);
-	void release(const std::vector<NodeAllocation> &allocations, int64_t start_s,
-	             int64_t end_s);
+	// the caller's snapshot over-commits a node; such a node simply has nothing to offer. A
+	// long job's CPUs are also counted in long_cpus (the planner's short_room); give back
+	// with the flag it was booked with.
+	void book(const std::vector<NodeAllocation> &allocations, int64_t start_s, int64_t end_s,
+	          bool long_job = false);
+	void release(const std::vector<NodeAllocation> &allocations, int64_t start_s, int64_t end_s,
+	             bool long_job = false);
 	// Books allocations held from the origin to their own end (a snapshot's running jobs) in
 	// one sweep over their sorted ends: the profile booking them one by one gives, in
 	// O(n log n + slots x nodes) instead of a split and a pass over earlier slots per job.
 	struct Held {
 		const std::vector<NodeAllocation> *allocations = nullptr;
 		int64_t end_s = 0;
+		bool long_job = false;
 	};
 	void book_from_origin(std::vector<Held> held);
 	// Forget the past: the first slot starts at now_s.
@@ -67,6 +71,8 @@ public:
 	const std::vector<NodeFree> &free_nodes(size_t slot) const { return slots_[slot].nodes; }
 	// Sum of positive free CPUs over usable nodes: an upper bound for any job in this slot.
 	int64_t usable_free_cpus(size_t slot) const { return slots_[slot].usable_free_cpus; }
+	// CPUs booked by long jobs in this slot.
+	int64_t long_cpus(size_t slot) const { return slots_[slot].long_cpus; }
 	// The least usable_free_cpus of the slots in [from_s, until_s): an upper bound on the CPUs
 	// of any job held over that whole window.
 	int64_t least_usable_free_cpus(int64_t from_s, int64_t until_s) const;
@@ -81,11 +87,12 @@ private:
 	struct Slot {
 		int64_t start_s = 0;
 		int64_t usable_free_cpus = 0;
+		int64_t long_cpus = 0;
 		std::vector<NodeFree> nodes;
 	};
 
 	void apply(const std::vector<NodeAllocation> &allocations, int64_t start_s, int64_t end_s,
-	           int sign);
+	           int sign, bool long_job);
 	size_t split_at(int64_t time_s);
 	// A copy of `source` whose node list reuses spare storage.
 	Slot copy_of(const Slot &source);

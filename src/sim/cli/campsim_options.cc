@@ -44,6 +44,9 @@ const char *campsim_usage()
 	       "  --f F                   f-model factor (default 2)\n"
 	       "  --parameters STR        more PriorityParameters for the core policies\n"
 	       "  --depth N --horizon S   reservation depth and horizon of the planner\n"
+	       "  --short-room F --short-limit S --short-room-wide W   part of the CPUs\n"
+	       "                          jobs with limits over S leave free for shorter jobs,\n"
+	       "                          unless W of the machine wide (default 0, 3600, 1)\n"
 	       "  --calc-period S         core policies rank afresh at most every S simulated\n"
 	       "                          seconds and after job ends, as priority/campaign\n"
 	       "                          (default 5); 0: at every scheduling pass\n"
@@ -231,6 +234,33 @@ const std::map<std::string, Setter> &setters()
 			     return Status(Error{"option " + option + ": '" + v +
 			                         "' is not seconds in 0..86400"});
 		     o.simulation.calc_period_s = period.value();
+		     return ok_status();
+	     }},
+	    {"--short-room",
+	     [](auto &o, auto &option, auto &v) {
+		     auto room = number<double>(option, v);
+		     if (!room || !(room.value() >= 0 && room.value() <= 0.5))
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not a part of the CPUs in 0..0.5"});
+		     o.simulation.short_room = room.value();
+		     return ok_status();
+	     }},
+	    {"--short-room-wide",
+	     [](auto &o, auto &option, auto &v) {
+		     auto wide = number<double>(option, v);
+		     if (!wide || !(wide.value() >= 0 && wide.value() <= 1))
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not a part of the CPUs in 0..1"});
+		     o.simulation.short_room_wide = wide.value();
+		     return ok_status();
+	     }},
+	    {"--short-limit",
+	     [](auto &o, auto &option, auto &v) {
+		     auto limit = number<int64_t>(option, v);
+		     if (!limit || limit.value() <= 0)
+			     return Status(
+			         Error{"option " + option + ": '" + v + "' is not seconds > 0"});
+		     o.simulation.short_limit_s = limit.value();
 		     return ok_status();
 	     }},
 	    {"--horizon",

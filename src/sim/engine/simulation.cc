@@ -185,6 +185,9 @@ Status Simulation::prepare()
 	plan::PlannerConfig config;
 	config.depth = options_.depth;
 	config.horizon_s = options_.horizon_s;
+	config.short_room = options_.short_room;
+	config.short_limit_s = options_.short_limit_s;
+	config.short_room_wide = options_.short_room_wide;
 	const BackfillKind backfill =
 	    setup_.paper_blocks ? BackfillKind::no_backfill : options_.backfill;
 	auto dispatch = make_dispatch(workload_.machine_cpus, backfill, config, std::move(jobs));

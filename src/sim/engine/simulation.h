@@ -44,6 +44,9 @@ struct SimulationOptions {
 	int64_t calc_period_s = 5;
 	int32_t depth = 100000; // reservation depth (conservative, per_campaign)
 	int64_t horizon_s = 7 * 86400;
+	double short_room = 0; // plan::PlannerConfig::short_room, short_limit_s
+	int64_t short_limit_s = 3600;
+	double short_room_wide = 1;
 	std::function<void(double done_fraction)> progress; // optional
 };
 

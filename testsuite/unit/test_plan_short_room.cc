@@ -1,0 +1,193 @@
+// The room kept for short jobs (PlannerConfig::short_room): long jobs (limit, or time left, over
+// short_limit_s) start, are reserved and move earlier only where their CPUs together stay out of
+// that part of the machine; shorter jobs use the room; a long job wider than the rest may still
+// run. Hand-worked on one node.
+#include "check_main.h"
+#include "plan_checker.h"
+#include "plan_fixtures.h"
+#include "plan_random.h"
+
+#include <cmath>
+
+using namespace plan_fixtures;
+
+namespace
+{
+
+// 10 CPUs, room 0.2 (2 CPUs) for jobs of at most 100 s.
+PlannerConfig room_config(ReservationMode mode)
+{
+	PlannerConfig result = config(mode);
+	result.short_room = 0.2;
+	result.short_limit_s = 100;
+	return result;
+}
+
+void check_ok(const campaign::Status &status)
+{
+	ck_assert_msg(status.ok(), "%s", status.ok() ? "" : status.error().c_str());
+}
+
+} // namespace
+
+// Long A (8 CPUs) starts and leaves the 2 CPUs of room; long B (1 CPU) would eat into it, so it is
+// reserved after A; short C (2 CPUs, 50 s) takes the room now. Without the room B starts now and
+// C waits for it.
+START_TEST(test_short_room_keeps_cpus_from_long_jobs_for_short_ones)
+{
+	const std::vector<PendingJob> queue = {job(1, 8, 1000), job(2, 1, 1000), job(3, 2, 50)};
+	Planner planner(room_config(ReservationMode::conservative));
+	check_ok(planner.rebuild(uniform_cluster(1, 10), {}, queue, 0));
+	Plan plan = planner.plan(0);
+	ck_assert(plan.starts_now == (std::vector<JobId>{1, 3}));
+	ck_assert_int_eq(plan.planned.at(2).start_s, 1000);
+
+	Planner without(config(ReservationMode::conservative));
+	check_ok(without.rebuild(uniform_cluster(1, 10), {}, queue, 0));
+	ck_assert(without.plan(0).starts_now == (std::vector<JobId>{1, 2}));
+}
+END_TEST
+
+// A long job of the whole machine leaves what it can (nothing) and is not shut out for ever.
+START_TEST(test_short_room_lets_a_job_wider_than_the_rest_run)
+{
+	Planner planner(room_config(ReservationMode::conservative));
+	check_ok(planner.rebuild(uniform_cluster(1, 10), {}, {job(1, 10, 1000)}, 0));
+	ck_assert(planner.plan(0).starts_now == std::vector<JobId>{1});
+}
+END_TEST
+
+// The kept plan moves a long job earlier only where the room stays free: R1 (5 CPUs) runs to 500,
+// R2 (3 CPUs) to 1000; long L (4 CPUs) needs 6 free, first at 500. R2 ending at 100 leaves 5 free:
+// L stays at 500 (without the room it would start at 100); R1 ending at 200 frees the machine.
+// Twice: L may move to any node (the first compress_search_depth reserved jobs), then in place.
+START_TEST(test_short_room_holds_when_the_kept_plan_is_compressed)
+{
+	PlannerConfig room = room_config(ReservationMode::conservative);
+	room.compress_search_depth = _i == 0 ? 16 : 0;
+	Planner planner(room);
+	check_ok(planner.rebuild(uniform_cluster(1, 10),
+	                         {running(11, 0, 5, 500), running(12, 0, 3, 1000)},
+	                         {job(1, 4, 1000)}, 0));
+	ck_assert_int_eq(planner.plan(0).planned.at(1).start_s, 500);
+	check_ok(planner.job_ended(12, 100));
+	ck_assert_int_eq(planner.plan(100).planned.at(1).start_s, 500);
+	check_ok(planner.job_ended(11, 200));
+	ck_assert(planner.plan(200).starts_now == std::vector<JobId>{1});
+}
+END_TEST
+
+// Short jobs in the room do not hold long ones back: S (2 CPUs, 50 s left) runs in the room, and
+// long L (8 CPUs) starts beside it at once (the room bounds long jobs' CPUs, not the free CPUs).
+START_TEST(test_short_room_is_a_bound_on_long_jobs_not_on_free_cpus)
+{
+	Planner planner(room_config(ReservationMode::conservative));
+	check_ok(
+	    planner.rebuild(uniform_cluster(1, 10), {running(11, 0, 2, 50)}, {job(1, 8, 1000)}, 0));
+	ck_assert(planner.plan(0).starts_now == std::vector<JobId>{1});
+}
+END_TEST
+
+// Two long half-machine jobs: kept out of the room, the second waits for the first; with
+// short_room_wide 0.5 both are wide enough to use the room and run side by side.
+START_TEST(test_short_room_wide_jobs_may_use_the_room)
+{
+	const std::vector<PendingJob> queue = {job(1, 5, 1000), job(2, 5, 1000)};
+	Planner narrow(room_config(ReservationMode::conservative));
+	check_ok(narrow.rebuild(uniform_cluster(1, 10), {}, queue, 0));
+	ck_assert(narrow.plan(0).starts_now == std::vector<JobId>{1});
+	PlannerConfig wide_config = room_config(ReservationMode::conservative);
+	wide_config.short_room_wide = 0.5;
+	Planner wide(wide_config);
+	check_ok(wide.rebuild(uniform_cluster(1, 10), {}, queue, 0));
+	ck_assert(wide.plan(0).starts_now == (std::vector<JobId>{1, 2}));
+}
+END_TEST
+
+// Random instances, rebuilt with a room of a quarter of the machine: nothing is over-committed,
+// and wherever a planned long job runs (none as wide as the usable machine, which may use the
+// room), long jobs together hold at most the rest of the machine, or the widest planned one.
+START_TEST(test_short_room_bound_holds_on_random_instances)
+{
+	for (uint64_t seed = 1; seed <= 800; ++seed) {
+		plan_random::Instance instance = plan_random::random_instance(seed, 0);
+		instance.config.short_room = 0.25;
+		instance.config.short_limit_s = 30;
+		Planner planner(instance.config);
+		if (!planner.rebuild(instance.cluster, instance.running, instance.pending, 0).ok())
+			continue;
+		int64_t usable = 0;
+		for (const NodeSpec &node : instance.cluster.nodes)
+			if (node.state == NodeState::up)
+				usable += node.cpus;
+		const int64_t cap = usable - static_cast<int64_t>(std::ceil(0.25 * usable));
+		std::vector<plan_checker::Booking> bookings;
+		struct Long {
+			int64_t start_s, end_s, cpus;
+			bool planned;
+			bool exempt; // as wide as the usable machine (short_room_wide 1)
+		};
+		std::vector<Long> longs;
+		auto cpus_of = [](const std::vector<NodeAllocation> &allocations) {
+			int64_t cpus = 0;
+			for (const NodeAllocation &allocation : allocations)
+				cpus += allocation.cpus;
+			return cpus;
+		};
+		for (const RunningJob &job : instance.running) {
+			const int64_t end_s = std::max<int64_t>(job.expected_end_s, 1);
+			bookings.push_back({0, end_s, job.allocations});
+			if (end_s > 30)
+				longs.push_back({0, end_s, cpus_of(job.allocations), false, false});
+		}
+		for (const auto &[id, planned] : planner.plan(0).planned)
+			for (const PendingJob &job : instance.pending)
+				if (job.id == id) {
+					const int64_t end_s = planned.start_s + job.limit_s;
+					bookings.push_back(
+					    {planned.start_s, end_s, planned.allocations});
+					if (job.limit_s > 30)
+						longs.push_back(
+						    {planned.start_s, end_s,
+						     cpus_of(planned.allocations), true,
+						     std::max(job.cpus, job.nodes_min) >= usable});
+				}
+		const std::string over = plan_checker::overcommit(instance.cluster, bookings, 0);
+		ck_assert_msg(over.empty(), "seed %llu: %s", (unsigned long long)seed,
+		              over.c_str());
+		for (const Long &at : longs) {
+			const int64_t t = at.start_s;
+			int64_t held = 0, widest_planned = -1;
+			bool exempt = false;
+			for (const Long &other : longs)
+				if (other.start_s <= t && t < other.end_s) {
+					held += other.cpus;
+					exempt = exempt || other.exempt;
+					if (other.planned)
+						widest_planned =
+						    std::max(widest_planned, other.cpus);
+				}
+			if (widest_planned >= 0 && !exempt)
+				ck_assert_msg(
+				    held <= std::max(cap, widest_planned),
+				    "seed %llu: long jobs hold %lld CPUs at %lld, bound %lld",
+				    (unsigned long long)seed, (long long)held, (long long)t,
+				    (long long)std::max(cap, widest_planned));
+		}
+	}
+}
+END_TEST
+
+int main()
+{
+	Suite *suite = suite_create("plan_short_room");
+	TCase *tc = tcase_create("hand_worked");
+	tcase_add_test(tc, test_short_room_keeps_cpus_from_long_jobs_for_short_ones);
+	tcase_add_test(tc, test_short_room_lets_a_job_wider_than_the_rest_run);
+	tcase_add_test(tc, test_short_room_is_a_bound_on_long_jobs_not_on_free_cpus);
+	tcase_add_test(tc, test_short_room_wide_jobs_may_use_the_room);
+	tcase_add_test(tc, test_short_room_bound_holds_on_random_instances);
+	tcase_add_loop_test(tc, test_short_room_holds_when_the_kept_plan_is_compressed, 0, 2);
+	suite_add_tcase(suite, tc);
+	return run_suite(suite);
+}
