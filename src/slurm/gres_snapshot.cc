@@ -28,8 +28,7 @@ struct PerNode {
 	bool spread = false;
 };
 
-PerNode per_node_of(const gres_job_state_t *request, const job_details_t *details,
-                    int32_t nodes)
+PerNode per_node_of(const gres_job_state_t *request, const job_details_t *details, int32_t nodes)
 {
 	const uint64_t node_count = static_cast<uint64_t>(std::max(nodes, 1));
 	if (request->gres_per_node)
