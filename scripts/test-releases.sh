@@ -122,7 +122,8 @@ for tarball in "${tarballs[@]}"; do
 			echo "$test@$version 1 0" >>"$results"
 			continue
 		fi
-		lane_tests+=("$test@$version=SLURM_PREFIX='$prefix' PLUGIN_DIR='$work/plugins-slurm-$version' bash '$repo/testsuite/cluster/$test.sh'")
+		# WORK_DIR: the 22.05 install (test_visibility runs its scampaign), not the lanes' directory.
+		lane_tests+=("$test@$version=SLURM_PREFIX='$prefix' PLUGIN_DIR='$work/plugins-slurm-$version' WORK_DIR='$work' bash '$repo/testsuite/cluster/$test.sh'")
 	done
 	if [ "${RELEASE_SLURM_SUITE:-0}" = 1 ] && [ $built -eq 0 ]; then
 		if [ -d "$tree/testsuite/expect" ]; then

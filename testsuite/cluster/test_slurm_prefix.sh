@@ -23,16 +23,17 @@ quiet() { "$@" >/dev/null; }
 
 echo "== the cluster's daemons and commands are the prefix's"
 check_equal "the recorded prefix" "$prefix" "$("$localcluster" path slurm-prefix)"
-check_equal "slurmctld runs $prefix/sbin/slurmctld" "$prefix/sbin/slurmctld" \
+# Debian's daemons are links (slurmctld -> slurmctld-wlm): the process runs the link's target.
+check_equal "slurmctld runs $prefix/sbin/slurmctld" "$(realpath "$prefix/sbin/slurmctld")" \
 	"$(readlink "/proc/$(cat "$run/slurmctld.pid")/exe")"
-check_equal "slurmd n1 runs $prefix/sbin/slurmd" "$prefix/sbin/slurmd" \
+check_equal "slurmd n1 runs $prefix/sbin/slurmd" "$(realpath "$prefix/sbin/slurmd")" \
 	"$(readlink "/proc/$(cat "$run/slurmd.n1.pid")/exe")"
-[ ${#accounting[@]} -eq 0 ] || check_equal "slurmdbd runs $prefix/sbin/slurmdbd" "$prefix/sbin/slurmdbd" \
+[ ${#accounting[@]} -eq 0 ] || check_equal "slurmdbd runs $prefix/sbin/slurmdbd" "$(realpath "$prefix/sbin/slurmdbd")" \
 	"$(readlink "/proc/$(cat "$run/slurmdbd.pid")/exe")"
 for command in sbatch squeue scontrol sprio sshare; do
 	check_equal "$command comes from $prefix/bin through PATH" "$prefix/bin/$command" "$(command -v "$command")"
 done
-check_equal "scontrol -V is the release's" "slurm $release" "$(scontrol -V)"
+check_equal "scontrol -V is the release's" "$release" "$(scontrol -V | awk '{print $2}')"
 plugin_dir=$(sed -n 's/^PluginDir=//p' "$SLURM_CONF")
 check "slurmctld mapped priority_multifactor.so from the prefix's PluginDir ($plugin_dir)" \
 	grep -q "$plugin_dir/priority_multifactor.so" "/proc/$(cat "$run/slurmctld.pid")/maps"
