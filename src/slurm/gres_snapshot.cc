@@ -138,7 +138,7 @@ bool GresKinds::add_request(const job_record_t *job, plan::PendingJob &pending,
 	list_itr_t *states = list_iterator_create(job->gres_list_req);
 	while (auto *state = static_cast<gres_state_t *>(list_next(states))) {
 		const auto *gres = static_cast<const gres_job_state_t *>(state->gres_data);
-		if (!gres || (gres->flags & GRES_NO_CONSUME))
+		if (!gres || !gres_request_consumes(gres))
 			continue;
 		const PerNode per_node = per_node_of(gres, details, pending.nodes_min);
 		if (per_node.count == 0)

@@ -65,11 +65,10 @@ StartOutcome start_job_now(job_record_t *job, part_record_t *partition, uint32_t
 		if (const Runnable runnable = runnable_now(job); runnable != Runnable::yes) {
 			outcome.rc = ESLURM_NOT_SUPPORTED;
 			outcome.licenses_busy = runnable == Runnable::licenses_busy;
-			outcome.refusal = outcome.licenses_busy
-			                      ? "Licenses"
-			                      : std::string("NotRunnable: ") +
-			                            job_reason_string(static_cast<job_state_reason>(
-			                                job->state_reason));
+			outcome.refusal =
+			    outcome.licenses_busy
+			        ? "Licenses"
+			        : std::string("NotRunnable: ") + reason_name(job->state_reason);
 			break;
 		}
 		outcome.rc = select_and_launch(job);

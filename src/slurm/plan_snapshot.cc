@@ -265,8 +265,7 @@ void count_unqueued(const std::unordered_set<uint32_t> &queued, ReasonCounts &le
 	list_itr_t *jobs = list_iterator_create(job_list);
 	while (auto *job = static_cast<job_record_t *>(list_next(jobs)))
 		if (IS_JOB_PENDING(job) && !queued.contains(job->job_id))
-			left_out[job_reason_string(
-			    static_cast<job_state_reason>(job->state_reason))]++;
+			left_out[reason_name(job->state_reason)]++;
 	list_iterator_destroy(jobs);
 }
 
@@ -309,8 +308,7 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 			continue;
 		}
 		if (held_by_limits(job, record->part_ptr)) {
-			input.left_out[job_reason_string(static_cast<job_state_reason>(
-			    job->state_reason))]++; // acct_policy set it
+			input.left_out[reason_name(job->state_reason)]++; // acct_policy set it
 			continue;
 		}
 		const std::optional<plan::PendingJob> planned =

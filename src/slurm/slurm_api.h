@@ -39,7 +39,6 @@ extern "C" {
 
 #include "src/common/assoc_mgr.h"
 #include "src/common/bitstring.h"
-#include "src/common/gres.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
 #include "src/common/xmalloc.h"
@@ -53,9 +52,13 @@ extern "C" {
 #include "src/slurmctld/slurmctld.h"
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
 #include "src/common/job_state_reason.h"
+// gres.h brings in slurmstepd_job.h, which defines _GNU_SOURCE again (g++ already has it as 1).
+#undef _GNU_SOURCE
+#include "src/interfaces/gres.h"
 #include "src/interfaces/priority.h"
 #include "src/slurmctld/proc_req.h" // srun_allocate
 #else
+#include "src/common/gres.h"
 #include "src/common/power.h"
 #include "src/common/slurm_priority.h"
 #include "src/slurmctld/srun_comm.h"

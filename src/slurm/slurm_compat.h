@@ -109,6 +109,30 @@ inline int select_nodes_to_start(job_record_t *job)
 #endif
 }
 
+// A pending reason's name (as squeue prints it): job_reason_string until 22.05, then
+// job_state_reason_string in src/common/job_state_reason.h.
+inline const char *reason_name(uint32_t reason)
+{
+#if SC_SLURM_24
+	return job_state_reason_string(static_cast<job_state_reason>(reason));
+#else
+	return job_reason_string(static_cast<job_state_reason>(reason));
+#endif
+}
+
+// A job's GRES request that takes nothing from the node (--gres=NAME:no_consume): a request flag
+// until 22.05; from 24.11 only the node's GRES is marked no_consume, and such a kind is not
+// counted by the plan (a job asking for it is left to Slurm's checks).
+inline bool gres_request_consumes(const gres_job_state_t *request)
+{
+#if SC_SLURM_24
+	(void)request;
+	return true;
+#else
+	return !(request->flags & GRES_NO_CONSUME);
+#endif
+}
+
 // The power plugin API is gone from 24.11.
 inline void power_job_start(job_record_t *job)
 {
