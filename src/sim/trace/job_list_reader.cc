@@ -125,12 +125,12 @@ private:
 	const std::string &path_;
 	const JobListOptions &options_;
 	SubmitWindow window_;
-	std::string first_malformed_;
 	std::unordered_map<int64_t, std::string> where_of_job_;
 	std::vector<ListedJob> kept_;
 	Numbering users_;
 	Numbering accounts_;
 	Workload workload_;
+	MalformedInput malformed_{options_.lenient, workload_.counts.malformed_skipped};
 };
 
 Status JobListBuilder::add(Result<ListedJob> listed, const std::string &where)
@@ -170,13 +170,7 @@ Status JobListBuilder::add(Result<ListedJob> listed, const std::string &where)
 
 Status JobListBuilder::reject(const std::string &where, const std::string &problem)
 {
-	const std::string message = where + ": " + problem;
-	if (!options_.lenient)
-		return Error{message};
-	++workload_.counts.malformed_skipped;
-	if (first_malformed_.empty())
-		first_malformed_ = message;
-	return ok_status();
+	return malformed_.reject(where + ": " + problem);
 }
 
 SimJob to_sim_job(const ListedJob &listed, const Numbering &users, const Numbering &accounts)
@@ -230,9 +224,7 @@ void JobListBuilder::state_notes(const std::string &format, const std::string &m
 	notes.push_back("jobs: " + count(counts.lines) + " listed, " + count(counts.kept) +
 	                " kept; each dropped job is counted once, by the first rule below");
 	if (options_.lenient)
-		notes.push_back("malformed jobs: " + count(counts.malformed_skipped) +
-		                " skipped (lenient)" +
-		                (first_malformed_.empty() ? "" : "; first: " + first_malformed_));
+		notes.push_back(malformed_.note("jobs"));
 	if (window_.bounded())
 		notes.push_back("submit window " + window_.describe() + ": " +
 		                count(counts.outside_window) + " dropped outside");

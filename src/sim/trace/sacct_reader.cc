@@ -143,12 +143,12 @@ private:
 	std::optional<size_t> index_[column_count];
 	size_t column_total_ = 0;
 	bool trailing_bar_ = false; // --parsable (not 2) ends every line with '|'
-	std::string first_malformed_;
 	NameNumbers users_, accounts_, partitions_;
 	std::unordered_map<std::string, size_t> job_of_key_;
 	std::vector<SacctJob> jobs_; // in order of first appearance
 	std::unordered_map<uint64_t, uint64_t> line_of_id_;
 	Workload workload_;
+	MalformedInput malformed_{options_.lenient, workload_.counts.malformed_skipped};
 };
 
 Result<Workload> SacctReader::read()
@@ -410,13 +410,7 @@ Status SacctReader::add_job(const SacctJob &job)
 
 Status SacctReader::reject(uint64_t line, const std::string &problem)
 {
-	const std::string message = file_.path() + ":" + std::to_string(line) + ": " + problem;
-	if (!options_.lenient)
-		return Error{message};
-	++workload_.counts.malformed_skipped;
-	if (first_malformed_.empty())
-		first_malformed_ = message;
-	return ok_status();
+	return malformed_.reject(file_.path() + ":" + std::to_string(line) + ": " + problem);
 }
 
 void SacctReader::state_notes()
@@ -436,9 +430,7 @@ void SacctReader::state_notes()
 	                " dropped; the job keeps its last record's run and its first record's "
 	                "arrival");
 	if (options_.lenient)
-		notes.push_back("malformed lines: " + count(counts.malformed_skipped) +
-		                " skipped (lenient)" +
-		                (first_malformed_.empty() ? "" : "; first: " + first_malformed_));
+		notes.push_back(malformed_.note("lines"));
 	notes.push_back("pending, running, requeued or suspended at export: " +
 	                count(counts.unfinished_dropped) + " dropped");
 	if (window_.bounded())

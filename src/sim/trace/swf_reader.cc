@@ -236,9 +236,9 @@ private:
 	std::optional<int64_t> max_procs_;
 	std::optional<int64_t> max_nodes_;
 	std::string machine_source_;
-	std::string first_malformed_;
 	std::unordered_map<uint64_t, uint64_t> line_of_job_;
 	Workload workload_;
+	MalformedInput malformed_{options_.lenient, workload_.counts.malformed_skipped};
 };
 
 Result<Workload> SwfReader::read()
@@ -306,13 +306,7 @@ Status SwfReader::read_data_line(std::string_view line)
 // A malformed line: the error, or (lenient) counted and skipped.
 Status SwfReader::reject(const std::string &problem)
 {
-	const Error error = file_.error_here(problem);
-	if (!options_.lenient)
-		return error;
-	++workload_.counts.malformed_skipped;
-	if (first_malformed_.empty())
-		first_malformed_ = error.message;
-	return ok_status();
+	return malformed_.reject(file_.error_here(problem).message);
 }
 
 void SwfReader::count_drop(Verdict verdict)
@@ -367,9 +361,7 @@ void SwfReader::state_notes()
 	notes.push_back("lines with every field -1: " + count(counts.placeholder_dropped) +
 	                " dropped");
 	if (options_.lenient)
-		notes.push_back("malformed lines: " + count(counts.malformed_skipped) +
-		                " skipped (lenient)" +
-		                (first_malformed_.empty() ? "" : "; first: " + first_malformed_));
+		notes.push_back(malformed_.note("lines"));
 	if (window_.bounded())
 		notes.push_back("submit window " + window_.describe() + ": " +
 		                count(counts.outside_window) + " dropped outside");

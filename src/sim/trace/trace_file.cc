@@ -161,4 +161,22 @@ std::string limit_cut_text(const InputCounts &counts)
 	       std::to_string(counts.work_cpu_s) + " CPU-seconds lost (" + share + " %)";
 }
 
+Status MalformedInput::reject(std::string message)
+{
+	if (!lenient_)
+		return Error{std::move(message)};
+	++skipped_;
+	if (first_.empty())
+		first_ = std::move(message);
+	return ok_status();
+}
+
+std::string MalformedInput::note(const std::string &what) const
+{
+	if (!lenient_)
+		return "";
+	return "malformed " + what + ": " + std::to_string(skipped_) + " skipped (lenient)" +
+	       (first_.empty() ? "" : "; first: " + first_);
+}
+
 } // namespace campaign::sim

@@ -42,6 +42,23 @@ private:
 	Status status_ = ok_status();
 };
 
+// A malformed record: without --lenient the error; with it, counted in counts.malformed_skipped
+// and skipped, the first one kept for the note. The three readers share it.
+class MalformedInput
+{
+public:
+	MalformedInput(bool lenient, uint64_t &skipped) : lenient_(lenient), skipped_(skipped) {}
+
+	Status reject(std::string message);
+	// "malformed WHAT: N skipped (lenient); first: ..." (empty without --lenient).
+	std::string note(const std::string &what) const;
+
+private:
+	bool lenient_;
+	uint64_t &skipped_;
+	std::string first_;
+};
+
 // The whole file as text (plain or gzip).
 Result<std::string> read_whole_file(const std::string &path);
 
