@@ -143,7 +143,9 @@ END_TEST
 START_TEST(test_sacct_requeued_job_keeps_first_arrival_and_last_run)
 {
 	TempDir dir;
-	const SimJob &job = job_with_id(read_ok(dir.write("month.txt", lines(every_case))), 300);
+	// The workload is kept: job_with_id returns a reference into it.
+	const Workload workload = read_ok(dir.write("month.txt", lines(every_case)));
+	const SimJob &job = job_with_id(workload, 300);
 	ck_assert_int_eq(job.submit_s, nov1 + 120);      // the first record's arrival
 	ck_assert_int_eq(job.trace_start_s, nov1 + 300); // the last record's run
 	ck_assert_int_eq(job.runtime_s, 120);
@@ -155,7 +157,9 @@ END_TEST
 START_TEST(test_sacct_cancelled_while_running_kept_with_its_run)
 {
 	TempDir dir;
-	const SimJob &job = job_with_id(read_ok(dir.write("month.txt", lines(every_case))), 401);
+	// The workload is kept: job_with_id returns a reference into it.
+	const Workload workload = read_ok(dir.write("month.txt", lines(every_case)));
+	const SimJob &job = job_with_id(workload, 401);
 	ck_assert_int_eq(job.runtime_s, 50);
 	ck_assert_int_eq(job.status, 5);
 	ck_assert_int_eq(job.limit_s, -1); // UNLIMITED
@@ -183,8 +187,10 @@ START_TEST(test_sacct_anonymise_names_users_in_order_of_appearance)
 	options.anonymise = true;
 	const Workload workload = read_ok(dir.write("month.txt", lines(every_case)), options);
 	ck_assert_uint_eq(workload.user_names.size(), 6);
-	for (const auto &[number, name] : workload.user_names)
-		ck_assert_str_eq(name.c_str(), ("u" + std::to_string(number)).c_str());
+	for (const auto &[number, name] : workload.user_names) {
+		const std::string pseudonym = "u" + std::to_string(number); // outlives the check
+		ck_assert_str_eq(name.c_str(), pseudonym.c_str());
+	}
 	ck_assert_uint_eq(job_with_id(workload, 300).user, 3);
 	ck_assert(noted(workload.notes, "named u1, u2, ... (--anonymise)"));
 }
