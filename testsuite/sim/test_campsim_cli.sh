@@ -28,6 +28,7 @@ check "unknown backfill is named" fails_naming "'maybe'" run --generate faircamp
 check "unknown estimate is named" fails_naming "'guess'" run --generate faircamp-zipf --estimate guess
 check "short room out of range is named" fails_naming "--short-room: '0.7'" run --generate faircamp-zipf --short-room 0.7
 check "short room width out of range is named" fails_naming "--short-room-wide: '2'" run --generate faircamp-zipf --short-room-wide 2
+check "short room window out of range is named" fails_naming "--short-room-recent: '-5'" run --generate faircamp-zipf --short-room-recent -5
 check "missing value is named" fails_naming "--seed needs a value" run --generate faircamp-zipf --seed
 check "two workloads are refused" fails_naming "exactly one workload" run --generate faircamp-zipf --swf x.swf
 check "--load out of range is named" fails_naming "--load: '0'" run --generate faircamp-zipf --load 0

@@ -104,6 +104,49 @@ START_TEST(test_short_room_wide_jobs_may_use_the_room)
 }
 END_TEST
 
+// The adaptive room (short_room_recent_s): no short job pending in the window, no room: long B
+// starts beside long A as without a room. A short job of 1 CPU pending: a room of 1 CPU, B (1
+// CPU) still fits in the other 9 with A; a short job of 2 CPUs: the whole room of 2, B waits.
+// Short jobs of more CPUs: still the room of 2 (the cap).
+START_TEST(test_short_room_recent_follows_the_short_demand)
+{
+	PlannerConfig adaptive = room_config(ReservationMode::conservative);
+	adaptive.short_room_recent_s = 600;
+	auto starts = [&](std::vector<PendingJob> queue) {
+		Planner planner(adaptive);
+		check_ok(planner.rebuild(uniform_cluster(1, 10), {}, queue, 0));
+		return planner.plan(0).starts_now;
+	};
+	ck_assert(starts({job(1, 8, 1000), job(2, 1, 1000)}) == (std::vector<JobId>{1, 2}));
+	ck_assert(starts({job(1, 8, 1000), job(2, 1, 1000), job(3, 1, 50)}) ==
+	          (std::vector<JobId>{1, 2, 3}));
+	ck_assert(starts({job(1, 8, 1000), job(2, 1, 1000), job(3, 2, 50)}) ==
+	          (std::vector<JobId>{1, 3}));
+	// 5 short CPUs ask for more than the cap of 2: long A and B (4 CPUs each) still hold 8
+	// (a room of 5 would keep B back).
+	ck_assert(starts({job(1, 4, 1000), job(2, 4, 1000), job(3, 5, 50)}) ==
+	          (std::vector<JobId>{1, 2}));
+}
+END_TEST
+
+// The room outlives the short jobs by the window: a short job pending at 0 keeps 2 CPUs from
+// long jobs until 600 s later. Long A (8 CPUs) runs; long B (1 CPU) is kept out of the room at
+// 300 s (no short job pending then) and starts at 700 s, when the window has passed.
+START_TEST(test_short_room_recent_keeps_the_room_for_the_window)
+{
+	PlannerConfig adaptive = room_config(ReservationMode::conservative);
+	adaptive.short_room_recent_s = 600;
+	Planner planner(adaptive);
+	check_ok(planner.rebuild(uniform_cluster(1, 10), {}, {job(1, 8, 5000), job(3, 2, 50)}, 0));
+	ck_assert(planner.plan(0).starts_now == (std::vector<JobId>{1, 3}));
+	const std::vector<RunningJob> a = {running(1, 0, 8, 5000)};
+	check_ok(planner.rebuild(uniform_cluster(1, 10), a, {job(2, 1, 1000)}, 300));
+	ck_assert(planner.plan(300).starts_now.empty());
+	check_ok(planner.replan(a, {job(2, 1, 1000)}, 700));
+	ck_assert(planner.plan(700).starts_now == std::vector<JobId>{2});
+}
+END_TEST
+
 // Random instances, rebuilt with a room of a quarter of the machine: nothing is over-committed,
 // and wherever a planned long job runs (none as wide as the usable machine, which may use the
 // room), long jobs together hold at most the rest of the machine, or the widest planned one.
@@ -187,6 +230,8 @@ int main()
 	tcase_add_test(tc, test_short_room_is_a_bound_on_long_jobs_not_on_free_cpus);
 	tcase_add_test(tc, test_short_room_wide_jobs_may_use_the_room);
 	tcase_add_test(tc, test_short_room_bound_holds_on_random_instances);
+	tcase_add_test(tc, test_short_room_recent_follows_the_short_demand);
+	tcase_add_test(tc, test_short_room_recent_keeps_the_room_for_the_window);
 	tcase_add_loop_test(tc, test_short_room_holds_when_the_kept_plan_is_compressed, 0, 2);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);

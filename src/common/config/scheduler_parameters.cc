@@ -62,6 +62,13 @@ ParameterSchema scheduler_parameter_schema()
 	                        "campaign_short_room too",
 	         .min_real = 0,
 	         .max_real = 1},
+	        {.key = "campaign_short_room_recent",
+	         .kind = ParameterKind::Integer,
+	         .default_value = "0",
+	         .description = "seconds over which short pending jobs' CPUs size "
+	                        "campaign_short_room, which is then at most that (0: fixed room)",
+	         .min_integer = 0,
+	         .max_integer = 31622400},
 	    });
 }
 
@@ -78,6 +85,7 @@ Result<SchedulerPlanConfig> scheduler_plan_config(const ParameterValues &values)
 	config.planner.short_room = values.real("campaign_short_room");
 	config.planner.short_limit_s = values.integer("campaign_short_limit");
 	config.planner.short_room_wide = values.real("campaign_short_room_wide");
+	config.planner.short_room_recent_s = values.integer("campaign_short_room_recent");
 	config.warning = named.value().warning;
 	return config;
 }

@@ -129,6 +129,11 @@ struct PlannerConfig {
 	// Long jobs at least this part of the machine wide may use the room (they still count in
 	// long jobs' CPUs): two half-machine jobs would otherwise never run side by side.
 	double short_room_wide = 1;
+	// Adaptive room: over 0, the room is kept only as far as short work asks for it: its CPUs
+	// are the most CPUs of short pending jobs seen at any plan of the last short_room_recent_s
+	// seconds, at most short_room of the machine (sized at each rebuild and replan). A log
+	// with few short jobs then keeps (nearly) no room. 0: the room is always short_room.
+	int64_t short_room_recent_s = 0;
 };
 
 enum class JobStatus {

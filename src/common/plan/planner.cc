@@ -96,14 +96,40 @@ Result<Planner::Entry> Planner::make_entry(const PendingJob &job)
 // Long jobs keep out of the room for short jobs; one wider than the rest may still run.
 int64_t Planner::long_cpus_limit_of(const PendingJob &job) const
 {
-	if (!holds_long(job.limit_s) || job.cpus >= wide_cpus_)
+	if (short_room_cpus_ == 0 || !holds_long(job.limit_s) || job.cpus >= wide_cpus_)
 		return -1;
 	return std::max<int64_t>(usable_cpus_ - short_room_cpus_, job.cpus);
 }
 
+// Counted whenever a room may be kept, so that an adaptive room can grow on a kept profile.
 bool Planner::holds_long(int64_t held_s) const
 {
-	return short_room_cpus_ > 0 && held_s > config_.short_limit_s;
+	return room_cap_cpus_ > 0 && held_s > config_.short_limit_s;
+}
+
+int64_t Planner::short_cpus(const PendingJob &job) const
+{
+	return job.limit_s <= config_.short_limit_s ? std::max(job.cpus, job.nodes_min) : 0;
+}
+
+void Planner::record_short_demand(int64_t short_pending_cpus)
+{
+	while (!short_demand_.empty() && short_demand_.back().second <= short_pending_cpus)
+		short_demand_.pop_back(); // never the window's most again
+	short_demand_.emplace_back(now_s_, short_pending_cpus);
+}
+
+void Planner::size_room()
+{
+	if (config_.short_room_recent_s <= 0) {
+		short_room_cpus_ = room_cap_cpus_;
+		return;
+	}
+	while (!short_demand_.empty() &&
+	       short_demand_.front().first < now_s_ - config_.short_room_recent_s)
+		short_demand_.pop_front();
+	const int64_t demand = short_demand_.empty() ? 0 : short_demand_.front().second;
+	short_room_cpus_ = std::min(room_cap_cpus_, demand);
 }
 
 Status Planner::advance(int64_t now_s, const char *event)
@@ -317,7 +343,8 @@ Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &runn
 	for (size_t node = 0; node < profile_.node_count(); ++node)
 		if (profile_.usable(static_cast<NodeIndex>(node)))
 			usable_cpus_ += profile_.capacity(static_cast<NodeIndex>(node)).cpus;
-	short_room_cpus_ = static_cast<int64_t>(std::ceil(config_.short_room * usable_cpus_));
+	room_cap_cpus_ = static_cast<int64_t>(std::ceil(config_.short_room * usable_cpus_));
+	size_room();
 	wide_cpus_ = static_cast<int64_t>(std::ceil(config_.short_room_wide * usable_cpus_));
 	candidate_cache_.clear();
 	queue_.clear();
@@ -386,6 +413,13 @@ Status Planner::plan_queue(const std::vector<PendingJob> &pending_in_rank_order,
 	}
 	if (config_.starts_only)
 		smallest_cpus_below(pending_in_rank_order);
+	if (config_.short_room_recent_s > 0 && room_cap_cpus_ > 0) {
+		int64_t short_pending_cpus = 0;
+		for (const PendingJob &job : pending_in_rank_order)
+			short_pending_cpus += short_cpus(job);
+		record_short_demand(short_pending_cpus);
+		size_room();
+	}
 	queue_.reserve(config_.starts_only ? 16 : pending_in_rank_order.size());
 	pending_ids_.reserve(queue_.capacity());
 	SearchMemo memo;
@@ -439,6 +473,7 @@ Status Planner::plan_walk(PendingSource &source, const char *event)
 	queue_.clear();
 	pending_ids_.clear();
 	policy_.reset();
+	size_room();
 	SearchMemo memo;
 	while (const PendingJob *job = source.next(*this)) {
 		const RestBound rest = source.rest();
@@ -447,6 +482,14 @@ Status Planner::plan_walk(PendingSource &source, const char *event)
 		if (Status added = add_pending(*job, event); !added)
 			return added;
 		place(queue_.back(), &memo);
+	}
+	// An adaptive room is sized before the walk, so it counts the short jobs this walk lists
+	// (the source passes over some) from the next plan on.
+	if (config_.short_room_recent_s > 0 && room_cap_cpus_ > 0) {
+		int64_t short_pending_cpus = 0;
+		for (const Entry &entry : queue_)
+			short_pending_cpus += short_cpus(entry.job);
+		record_short_demand(short_pending_cpus);
 	}
 	return ok_status();
 }

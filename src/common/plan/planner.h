@@ -12,8 +12,10 @@
 #include "plan/search_memo.h"
 #include "util/result.h"
 
+#include <deque>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace campaign::plan
@@ -113,6 +115,11 @@ private:
 	Result<Entry> make_entry(const PendingJob &job);
 	int64_t long_cpus_limit_of(const PendingJob &job) const;
 	bool holds_long(int64_t held_s) const; // a running job with held_s left is long
+	// short_room_recent_s: records the short pending CPUs seen at now_s_ (record_short_demand)
+	// and sets the room to the window's most, at most room_cap_cpus_ (size_room).
+	void record_short_demand(int64_t short_pending_cpus);
+	void size_room();
+	int64_t short_cpus(const PendingJob &job) const;
 	Status check_running(const RunningJob &job) const;
 	Status advance(int64_t now_s, const char *event);
 	Status catch_up(int64_t now_s, const char *event);
@@ -157,8 +164,12 @@ private:
 	std::unordered_map<JobId, int64_t> refused_until_s_;
 	size_t booked_ = 0; // bookings so far (a cached bound on the profile is stale after one)
 	int64_t usable_cpus_ = 0;     // of the loaded machine
-	int64_t short_room_cpus_ = 0; // config_.short_room of usable_cpus_
-	int64_t wide_cpus_ = 0;       // config_.short_room_wide of usable_cpus_
+	int64_t short_room_cpus_ = 0; // the room now: room_cap_cpus_, or less when adaptive
+	int64_t room_cap_cpus_ = 0;   // config_.short_room of usable_cpus_
+	// short_room_recent_s: (plan time, short pending CPUs) of the window, the CPUs strictly
+	// decreasing, so the front is the window's most.
+	std::deque<std::pair<int64_t, int64_t>> short_demand_;
+	int64_t wide_cpus_ = 0; // config_.short_room_wide of usable_cpus_
 };
 
 } // namespace campaign::plan

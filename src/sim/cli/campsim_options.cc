@@ -47,6 +47,8 @@ const char *campsim_usage()
 	       "  --short-room F --short-limit S --short-room-wide W   part of the CPUs\n"
 	       "                          jobs with limits over S leave free for shorter jobs,\n"
 	       "                          unless W of the machine wide (default 0, 3600, 1)\n"
+	       "  --short-room-recent S   the room is at most the CPUs of short jobs pending\n"
+	       "                          in the last S seconds (default 0: fixed room)\n"
 	       "  --calc-period S         core policies rank afresh at most every S simulated\n"
 	       "                          seconds and after job ends, as priority/campaign\n"
 	       "                          (default 5); 0: at every scheduling pass\n"
@@ -252,6 +254,15 @@ const std::map<std::string, Setter> &setters()
 			     return Status(Error{"option " + option + ": '" + v +
 			                         "' is not a part of the CPUs in 0..1"});
 		     o.simulation.short_room_wide = wide.value();
+		     return ok_status();
+	     }},
+	    {"--short-room-recent",
+	     [](auto &o, auto &option, auto &v) {
+		     auto window = number<int64_t>(option, v);
+		     if (!window || window.value() < 0 || window.value() > 31622400)
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not seconds in 0..31622400"});
+		     o.simulation.short_room_recent_s = window.value();
 		     return ok_status();
 	     }},
 	    {"--short-limit",

@@ -188,6 +188,7 @@ Status Simulation::prepare()
 	config.short_room = options_.short_room;
 	config.short_limit_s = options_.short_limit_s;
 	config.short_room_wide = options_.short_room_wide;
+	config.short_room_recent_s = options_.short_room_recent_s;
 	const BackfillKind backfill =
 	    setup_.paper_blocks ? BackfillKind::no_backfill : options_.backfill;
 	auto dispatch = make_dispatch(workload_.machine_cpus, backfill, config, std::move(jobs));

@@ -47,6 +47,7 @@ struct SimulationOptions {
 	double short_room = 0; // plan::PlannerConfig::short_room, short_limit_s
 	int64_t short_limit_s = 3600;
 	double short_room_wide = 1;
+	int64_t short_room_recent_s = 0; // plan::PlannerConfig::short_room_recent_s
 	std::function<void(double done_fraction)> progress; // optional
 };
 
