@@ -36,11 +36,14 @@ qos)
 	sacctmgr -i add qos low PreemptMode=requeue >/dev/null
 	sacctmgr -i add qos high Preempt=low >/dev/null
 	sacctmgr -i modify user camp1,camp2,camp3 set qos+=low,high >/dev/null
+	# slurmdbd has the preemption; slurmctld has both QOS (scontrol shows no Preempt list).
 	high_preempts_low() {
-		scontrol show assoc_mgr flags=qos 2>/dev/null | grep -A30 '^QOS=high(' |
-			grep -q 'Preempt=low'
+		[ "$(sacctmgr -n -P show qos high format=preempt 2>/dev/null)" = low ] &&
+			scontrol show assoc_mgr flags=qos 2>/dev/null | grep -q '^QOS=high(' &&
+			scontrol show assoc_mgr flags=qos 2>/dev/null | grep -q '^QOS=low('
 	}
-	check "slurmctld sees QOS 'high' preempt QOS 'low'" wait_until 20 high_preempts_low
+	check "slurmdbd has QOS 'high' preempt QOS 'low', slurmctld has both" \
+		wait_until 20 high_preempts_low
 	low_opts=(-p batch --qos=low)
 	high_opts=(-p batch --qos=high)
 	;;
