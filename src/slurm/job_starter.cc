@@ -1,6 +1,8 @@
 // start_job_now: the start sequence of job_scheduler.c's _schedule(), for one job.
 #include "job_starter.h"
 
+#include "preemption.h"
+
 #include <ctime>
 
 namespace campaign::slurm
@@ -73,7 +75,9 @@ StartOutcome start_job_now(job_record_t *job, part_record_t *partition, uint32_t
 		}
 		outcome.rc = select_and_launch(job);
 		if (outcome.rc != SLURM_SUCCESS) {
-			outcome.refusal = slurm_strerror(outcome.rc);
+			outcome.preempting = preemption_under_way(job, outcome.rc, time(nullptr));
+			if (!outcome.preempting)
+				outcome.refusal = slurm_strerror(outcome.rc);
 			break;
 		}
 		outcome.started++;

@@ -11,6 +11,9 @@ struct StartOutcome {
 	int rc = SLURM_SUCCESS;     // select_nodes' answer for the last task tried
 	uint32_t started = 0;       // jobs (array tasks count one each) started
 	bool licenses_busy = false; // not started: its licenses are taken (rc ESLURM_NOT_SUPPORTED)
+	// Not started yet: select_nodes preempted for it (or its preemption is still under way)
+	// and answered ESLURM_NODES_BUSY while the preemptees are removed. Progress, not a refusal.
+	bool preempting = false;
 	// Not started: why, as a metric's reason: select_nodes' error text, or the pre-start check
 	// that failed ("Licenses", "NotRunnable: " and the job's pending reason).
 	std::string refusal;

@@ -1,14 +1,15 @@
 // plan_input_from: Slurm's nodes, allocations and queue as plan types. Memory is planned when
 // the select plugin counts it (CR_*_Memory); otherwise node and job memory are 0. GRES are
-// planned as counts per node (gres_snapshot.h). As
-// sched/backfill, jobs
-// whose licenses are not free now and jobs of unschedulable partitions are left out of the pass,
-// advanced reservations active now bound where a job may go, and those that start later are
-// windows of their nodes no job outside them may use (job_test_resv's rule).
+// planned as counts per node (gres_snapshot.h), and a job that may preempt with the running jobs
+// it may preempt (preemption.h). As sched/backfill, jobs whose licenses are not free now and
+// jobs of unschedulable partitions are left out of the pass, advanced reservations active now bound
+// where a job may go, and those that start later are windows of their nodes no job outside them may
+// use (job_test_resv's rule).
 #include "plan_snapshot.h"
 
 #include "gres_snapshot.h"
 #include "job_snapshot.h"
+#include "preemption.h"
 
 #include "runtime/campaign_directory.h"
 
@@ -284,6 +285,7 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 	list_iterator_destroy(jobs);
 
 	const Bitmap reserved_now = reserved_nodes_now(now);
+	PreemptableJobs preemptable;
 	std::unordered_set<uint32_t> seen; // multi-partition jobs: the first record (best) wins
 	list_itr_t *records = list_iterator_create(queue);
 	while (auto *record = static_cast<job_queue_rec_t *>(list_next(records))) {
@@ -311,7 +313,7 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 			input.left_out[reason_name(job->state_reason)]++; // acct_policy set it
 			continue;
 		}
-		const std::optional<plan::PendingJob> planned =
+		std::optional<plan::PendingJob> planned =
 		    pending_of(job, part, reserved_now.get(), limit_cap_s, gres_kinds);
 		if (!planned) {
 			input.left_out["GresNotCounted"]++;
@@ -321,6 +323,7 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 			input.left_out["NoUsableNodes"]++;
 			continue; // no node will do now: Slurm's own reason stays
 		}
+		planned->preemptable = preemptable.of(job, record->part_ptr, now);
 		const plan::PendingJob &pending = *planned;
 		const uint32_t tasks = array_tasks_to_plan(job);
 		for (uint32_t task = 0; task < tasks; task++) {

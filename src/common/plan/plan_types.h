@@ -93,6 +93,11 @@ struct PendingJob {
 	// consumable resource): a node must have no memory allocated to anyone else.
 	bool all_memory = false;
 	uint64_t campaign_id = 0; // 0: no campaign (all such jobs share one pseudo-campaign)
+	// Running jobs this job may preempt (Slurm's PreemptType), sorted. Their resources count
+	// as free to this job now, and to no other: a job that cannot start now otherwise starts
+	// now over them (the caller's start preempts them); its booking then overlaps theirs, so
+	// their nodes offer nothing to anyone else until they end.
+	std::vector<JobId> preemptable;
 };
 
 // How many queued jobs get a reservation (a planned future start no lower-ranked job may delay).

@@ -230,6 +230,9 @@ void Planner::place(Entry &entry, SearchMemo *memo)
 	if (!placement || placement->start_s > now_s_)
 		if (auto shortened = start_now_shortened(entry))
 			placement = std::move(shortened); // entry.job.limit_s is its limit now
+	if (!placement || placement->start_s > now_s_)
+		if (auto preempting = start_now_preempting(entry))
+			placement = std::move(preempting);
 	if (placement) {
 		book(entry, std::move(*placement));
 		settle_status(entry);
@@ -271,6 +274,30 @@ std::optional<Placement> Planner::start_now_shortened(Entry &entry) const
 	}
 	entry.job.limit_s = std::min(entry.limit_s, least_s + 60 * fits);
 	return best;
+}
+
+// Preemption, as sched/backfill's test with preemptee candidates: where the job fits now with
+// the running jobs it may preempt given back. They are booked again whatever the answer, so
+// their resources stay taken for every other job; the caller's start preempts them.
+std::optional<Placement> Planner::start_now_preempting(const Entry &entry)
+{
+	if (entry.job.preemptable.empty())
+		return std::nullopt;
+	std::vector<const RunningJob *> given_back;
+	for (const JobId id : entry.job.preemptable) {
+		const RunningJob *job = running_.find(id);
+		if (!job || job->expected_end_s <= now_s_)
+			continue;
+		profile_.release(job->allocations, now_s_, job->expected_end_s, job->booked_long);
+		given_back.push_back(job);
+	}
+	if (given_back.empty())
+		return std::nullopt;
+	std::optional<Placement> found = GapSearch(profile_).earliest(
+	    entry.job, *entry.candidates, now_s_, now_s_, entry.long_cpus_limit);
+	for (const RunningJob *job : given_back)
+		profile_.book(job->allocations, now_s_, job->expected_end_s, job->booked_long);
+	return found;
 }
 
 void Planner::plan_from(size_t first_index)

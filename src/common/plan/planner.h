@@ -128,6 +128,7 @@ private:
 
 	void place(Entry &entry, SearchMemo *memo);
 	std::optional<Placement> start_now_shortened(Entry &entry) const;
+	std::optional<Placement> start_now_preempting(const Entry &entry);
 	void place_again(Entry &entry, const std::vector<FreedRegion> &freed, SearchMemo &memo);
 	void move_earlier(Entry &entry, std::vector<FreedRegion> &freed, SearchMemo &memo,
 	                  bool anywhere);

@@ -116,6 +116,14 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 		if (started.started) { // the kept plan books it as planned
 			(void)keeper_->started(
 			    {id, planned.allocations, input.now + planned.limit_s}, input.now);
+		} else if (started.preempting) {
+			// Slurm is removing the jobs it preempts for this one: no refusal, so it
+			// keeps its rank and claim, and starts in a later pass once they are gone.
+			figures.preempting++;
+			log_flag(BACKFILL,
+			         "sched/campaign: JobId=%u preempting: starts when its "
+			         "preemptees are gone",
+			         job_id_of(id));
 		} else {
 			// A refusal holds the job out of the plan for a while; one for licenses
 			// need not: the next snapshot leaves it out for as long as its licenses are
@@ -204,11 +212,12 @@ void CampaignScheduler::tick()
 	}
 	// For scampaign, through priority/campaign's channel; no Slurm lock held here.
 	process_scheduler_metrics().publish(metrics);
-	log_flag(BACKFILL,
-	         "sched/campaign: pass over %u queued jobs: %u started, %u reserved, %u refused, "
-	         "%lu us",
-	         figures.queue_length, figures.started, figures.reserved, figures.refused,
-	         static_cast<unsigned long>(took_us));
+	log_flag(
+	    BACKFILL,
+	    "sched/campaign: pass over %u queued jobs: %u started, %u preempting, %u reserved, "
+	    "%u refused, %lu us",
+	    figures.queue_length, figures.started, figures.preempting, figures.reserved,
+	    figures.refused, static_cast<unsigned long>(took_us));
 	publish_stats(state_dir, metrics);
 }
 

@@ -47,6 +47,7 @@ private:
 	bool due(time_t now);
 	struct PassFigures {
 		uint32_t queue_length = 0, started = 0, refused = 0, reserved = 0;
+		uint32_t preempting = 0; // starts answered busy while Slurm removes preemptees
 		ReasonCounts refused_by_reason, left_out_by_reason;
 	};
 	struct PlanOutcome plan_queue(const PassInput &input, const ParameterValues &parameters);
