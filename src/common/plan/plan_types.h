@@ -93,6 +93,13 @@ struct PendingJob {
 	// consumable resource): a node must have no memory allocated to anyone else.
 	bool all_memory = false;
 	uint64_t campaign_id = 0; // 0: no campaign (all such jobs share one pseudo-campaign)
+	// Not before this time (Slurm's --begin); 0: now. With `after`: the later of the two.
+	int64_t earliest_start_s = 0;
+	// Starts no earlier than the end of each of these jobs (a dependency): a running job's
+	// expected end, a pending job's planned end (its start plus its planned limit). A pending
+	// one should be ranked above this job, which is planned after it; one that is neither
+	// running nor placed leaves this job without a place (JobStatus::blocked).
+	std::vector<JobId> after;
 };
 
 // How many queued jobs get a reservation (a planned future start no lower-ranked job may delay).
@@ -138,6 +145,7 @@ enum class JobStatus {
 	beyond_horizon, // entitled to a reservation but no start found within the horizon
 	cannot_run,     // does not fit even on an empty machine (allowed nodes too small or down)
 	refused,        // the caller reported its start as refused; held for refusal_hold_s
+	blocked,        // a job it waits for (PendingJob::after) has no place in the plan
 };
 
 struct PlannedJob {
