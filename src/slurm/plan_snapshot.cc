@@ -7,9 +7,12 @@
 // use (job_test_resv's rule).
 #include "plan_snapshot.h"
 
+#include "dependency_snapshot.h"
 #include "gres_snapshot.h"
 #include "job_snapshot.h"
 #include "preemption.h"
+
+#include "plan/dependency_order.h"
 
 #include "runtime/campaign_directory.h"
 
@@ -270,6 +273,29 @@ void count_unqueued(const std::unordered_set<uint32_t> &queued, ReasonCounts &le
 	list_iterator_destroy(jobs);
 }
 
+// Each job after the pending jobs it waits for (plan/dependency_order.h); one that waits for a
+// job the plan leaves out is left out too.
+void order_by_dependencies(PlanInput &input)
+{
+	std::unordered_set<plan::JobId> running;
+	for (const plan::RunningJob &job : input.running)
+		running.insert(job.id);
+	const plan::DependencyOrder order = plan::order_after_waited_for(input.pending, running);
+	if (order.dropped.empty() && std::is_sorted(order.order.begin(), order.order.end()))
+		return;
+	std::vector<plan::PendingJob> pending;
+	std::vector<part_record_t *> partition_of;
+	for (const size_t index : order.order) {
+		pending.push_back(std::move(input.pending[index]));
+		partition_of.push_back(input.partition_of[index]);
+	}
+	for (const size_t index : order.dropped)
+		if (first_task(input.pending[index].id))
+			input.left_out["PredecessorNotPlanned"]++;
+	input.pending = std::move(pending);
+	input.partition_of = std::move(partition_of);
+}
+
 } // namespace
 
 PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
@@ -286,6 +312,7 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 
 	const Bitmap reserved_now = reserved_nodes_now(now);
 	PreemptableJobs preemptable;
+	WaitReader wait_reader(now);
 	std::unordered_set<uint32_t> seen; // multi-partition jobs: the first record (best) wins
 	list_itr_t *records = list_iterator_create(queue);
 	while (auto *record = static_cast<job_queue_rec_t *>(list_next(records))) {
@@ -309,7 +336,15 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 			input.left_out["ReservationLater"]++;
 			continue;
 		}
-		if (held_by_limits(job, record->part_ptr)) {
+		Waits waits = wait_reader.waits_of(job);
+		if (waits.not_planned) {
+			input.left_out[waits.not_planned]++;
+			continue;
+		}
+		// A limit that holds now says nothing of a job that waits (and its test would
+		// replace Slurm's Dependency or BeginTime reason).
+		const bool waits_now = waits.earliest_start_s > now;
+		if (!waits_now && held_by_limits(job, record->part_ptr)) {
 			input.left_out[reason_name(job->state_reason)]++; // acct_policy set it
 			continue;
 		}
@@ -324,7 +359,9 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 			continue; // no node will do now: Slurm's own reason stays
 		}
 		planned->preemptable = preemptable.of(job, record->part_ptr, now);
-		const plan::PendingJob &pending = *planned;
+		plan::PendingJob pending = *planned;
+		pending.earliest_start_s = waits.earliest_start_s;
+		pending.after = std::move(waits.after);
 		const uint32_t tasks = array_tasks_to_plan(job);
 		for (uint32_t task = 0; task < tasks; task++) {
 			input.pending.push_back(pending);
@@ -334,6 +371,7 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 	}
 	list_iterator_destroy(records);
 	count_unqueued(seen, input.left_out);
+	order_by_dependencies(input);
 	return input;
 }
 

@@ -2,6 +2,8 @@
 // estimates and reasons squeue shows. Jobs are always found again by id.
 #include "sched_pass.h"
 
+#include "dependency_snapshot.h"
+
 #include "runtime/priority_plugin_parameters.h"
 
 namespace campaign::slurm
@@ -81,6 +83,7 @@ PassInput copy_pass_input()
 	PassInput input;
 	list_for_each(job_list, clear_estimate, nullptr);
 	list_t *queue = build_job_queue(true, false);
+	queue_waiting_jobs(queue, time(nullptr)); // dependencies and begin times: planned later
 	sort_job_queue(queue);
 	input.now = time(nullptr);
 	// Unset and INFINITE limits as the priority counts them (the config read lock is held).
@@ -114,6 +117,9 @@ std::optional<StartOutcome> start_planned(plan::JobId id, const std::string &par
 	part_record_t *partition = name.empty() ? nullptr : find_part_record(name.data());
 	if (!job || !job->details || !partition)
 		return std::nullopt;
+	if (job->state_reason == WAIT_DEPENDENCY || job->details->begin_time > time(nullptr))
+		return std::nullopt; // select_nodes does not test either: the plan never starts it
+		                     // now
 	return start_on(job, partition, allocations, shortened_limit_s);
 }
 

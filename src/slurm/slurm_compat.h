@@ -32,6 +32,18 @@ inline constexpr uint64_t kSelectMemory = SELECT_MEMORY;
 inline constexpr uint64_t kSelectMemory = CR_MEMORY;
 #endif
 
+// A queue record carries the QOS it is for from 24.11 (a job may ask for several); 22.05 has
+// no such field. build_job_queue's records name the job's own.
+inline void set_queue_record_qos(job_queue_rec_t *record, job_record_t *job)
+{
+#if SC_SLURM_24
+	record->qos_ptr = job->qos_ptr;
+#else
+	(void)record;
+	(void)job;
+#endif
+}
+
 // The direct_prio of cached factors: 22.05 keeps one there; 24.11 has none (the job's
 // direct_set_prio alone says so).
 inline uint32_t cached_direct_prio(const JobFactors *factors)

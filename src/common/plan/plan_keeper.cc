@@ -30,7 +30,8 @@ bool same_shape(const PendingJob &a, const PendingJob &b)
 	       a.limit_s == b.limit_s && a.limit_min_s == b.limit_min_s &&
 	       a.allowed_nodes == b.allowed_nodes && a.exclusive == b.exclusive &&
 	       a.all_memory == b.all_memory && a.campaign_id == b.campaign_id &&
-	       a.preemptable == b.preemptable;
+	       a.preemptable == b.preemptable &&
+	       a.earliest_start_s == b.earliest_start_s && a.after == b.after;
 }
 
 constexpr size_t kMaxInsertsAbove = 8;

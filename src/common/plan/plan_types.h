@@ -98,6 +98,13 @@ struct PendingJob {
 	// now over them (the caller's start preempts them); its booking then overlaps theirs, so
 	// their nodes offer nothing to anyone else until they end.
 	std::vector<JobId> preemptable;
+	// Not before this time (Slurm's --begin); 0: now. With `after`: the later of the two.
+	int64_t earliest_start_s = 0;
+	// Starts no earlier than the end of each of these jobs (a dependency): a running job's
+	// expected end, a pending job's planned end (its start plus its planned limit). A pending
+	// one should be ranked above this job, which is planned after it; one that is neither
+	// running nor placed leaves this job without a place (JobStatus::blocked).
+	std::vector<JobId> after;
 };
 
 // How many queued jobs get a reservation (a planned future start no lower-ranked job may delay).
@@ -148,6 +155,7 @@ enum class JobStatus {
 	beyond_horizon, // entitled to a reservation but no start found within the horizon
 	cannot_run,     // does not fit even on an empty machine (allowed nodes too small or down)
 	refused,        // the caller reported its start as refused; held for refusal_hold_s
+	blocked,        // a job it waits for (PendingJob::after) has no place in the plan
 };
 
 struct PlannedJob {

@@ -68,6 +68,11 @@ Result<Planner::Entry> Planner::make_entry(const PendingJob &job)
 	if (job.limit_min_s < 0 || job.limit_min_s > job.limit_s)
 		return Error{who() + ": minimum time limit " + std::to_string(job.limit_min_s) +
 		             " s outside [0, " + std::to_string(job.limit_s) + " s]"};
+	if (job.earliest_start_s < 0)
+		return Error{who() + ": negative earliest start " +
+		             std::to_string(job.earliest_start_s) + " s"};
+	if (std::find(job.after.begin(), job.after.end(), job.id) != job.after.end())
+		return Error{who() + ": waits for its own end"};
 	if (job.nodes_max > 0 && job.nodes_max < job.nodes_min)
 		return Error{who() + ": nodes_max " + std::to_string(job.nodes_max) +
 		             " below nodes_min " + std::to_string(job.nodes_min)};
@@ -164,6 +169,33 @@ bool Planner::held_by_refusal(const Entry &entry) const
 	return found != refused_until_s_.end() && now_s_ < found->second;
 }
 
+// The earliest start the job's own rules allow: now, its earliest_start_s, and the end of each
+// job it waits for (after); never_s when one of those has no place. Linear in the queue for each
+// job waited for: dependent jobs are few.
+int64_t Planner::not_before_s(const Entry &entry) const
+{
+	int64_t from_s = std::max(now_s_, entry.job.earliest_start_s);
+	for (const JobId id : entry.job.after) {
+		if (const RunningJob *running = running_.find(id)) { // has not ended: not now
+			from_s = std::max({from_s, running->expected_end_s, now_s_ + 1});
+			continue;
+		}
+		const size_t index = pending_index(id);
+		if (index == queue_.size() || !queue_[index].placed())
+			return never_s;
+		const Entry &before = queue_[index];
+		from_s = std::max(from_s, before.placement.start_s + before.job.limit_s);
+	}
+	return from_s;
+}
+
+// A job not free to start now for reasons other than resources: its searches are its own (a
+// search memo records bounds that hold for every job of a shape).
+bool Planner::waits_for_others(const Entry &entry) const
+{
+	return !entry.job.after.empty() || entry.job.earliest_start_s > now_s_;
+}
+
 void Planner::book(Entry &entry, Placement placement)
 {
 	++booked_;
@@ -224,10 +256,18 @@ void Planner::place(Entry &entry, SearchMemo *memo)
 		return;
 	}
 	entry.job.limit_s = entry.limit_s;
+	const int64_t from_s = not_before_s(entry);
+	if (from_s == never_s) {
+		entry.status = JobStatus::blocked; // takes no reservation: it has no start to hold
+		entry.searched_from_s = never_s;
+		return;
+	}
 	const bool may_reserve = policy_.may_reserve(entry.job);
 	const int64_t until_s = may_reserve ? now_s_ + config_.horizon_s : now_s_;
-	std::optional<Placement> placement = search(entry, now_s_, until_s, memo);
-	if (!placement || placement->start_s > now_s_)
+	const bool own_search = waits_for_others(entry);
+	std::optional<Placement> placement =
+	    search(entry, from_s, until_s, own_search ? nullptr : memo);
+	if (from_s == now_s_ && (!placement || placement->start_s > now_s_))
 		if (auto shortened = start_now_shortened(entry))
 			placement = std::move(shortened); // entry.job.limit_s is its limit now
 	if (!placement || placement->start_s > now_s_)
@@ -241,7 +281,8 @@ void Planner::place(Entry &entry, SearchMemo *memo)
 	entry.status = may_reserve ? JobStatus::beyond_horizon : JobStatus::waiting;
 	if (may_reserve)
 		policy_.record_reservation(entry.job); // holds its place: no one overtakes the role
-	entry.searched_from_s = now_s_;
+	// A job that waits for others is searched afresh from its bound each time (it moves).
+	entry.searched_from_s = own_search ? never_s : now_s_;
 	entry.searched_until_s = until_s;
 }
 

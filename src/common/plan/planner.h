@@ -133,7 +133,8 @@ private:
 	void move_earlier(Entry &entry, std::vector<FreedRegion> &freed, SearchMemo &memo,
 	                  bool anywhere);
 	std::optional<Placement> search_in_place(const Entry &entry, const Placement &placement,
-	                                         std::vector<TimeRange> ranges) const;
+	                                         std::vector<TimeRange> ranges,
+	                                         int64_t not_before_s) const;
 	void book(Entry &entry, Placement placement);
 	FreedRegion unplace(Entry &entry);
 	void settle_status(Entry &entry);
@@ -146,6 +147,8 @@ private:
 	                                    const std::vector<FreedRegion> &freed,
 	                                    int64_t until_s) const;
 	bool held_by_refusal(const Entry &entry) const;
+	int64_t not_before_s(const Entry &entry) const;
+	bool waits_for_others(const Entry &entry) const;
 
 	void plan_from(size_t first_index);
 	void compress(std::vector<FreedRegion> freed);

@@ -88,7 +88,10 @@ void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed, Search
                            bool anywhere)
 {
 	const int64_t old_start_s = entry.placement.start_s;
-	const int64_t not_before_s = anywhere ? memo.lower_bound(entry.job) : now_s_;
+	const bool own_search = waits_for_others(entry);
+	const int64_t own_bound_s = own_search ? this->not_before_s(entry) : now_s_;
+	const int64_t not_before_s =
+	    std::max(own_bound_s, anywhere ? memo.lower_bound(entry.job) : now_s_);
 	if (old_start_s <= now_s_ || not_before_s >= old_start_s)
 		return;
 	Entry in_place = entry; // in place, only the job's own nodes matter
@@ -107,25 +110,26 @@ void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed, Search
 	if (anywhere)
 		found = search_ranges(entry, std::move(ranges), not_before_s);
 	else
-		found = search_in_place(entry, old_placement, ranges);
+		found = search_in_place(entry, old_placement, ranges, not_before_s);
 	if (found && found->start_s < old_start_s) {
 		memo.clear(); // the old place is given back: bounds found so far no longer hold
-		if (anywhere)
+		if (anywhere && !own_search)
 			memo.record(entry.job, found->start_s);
 		book(entry, std::move(*found));
 		freed.push_back(std::move(old_region));
 		return;
 	}
-	if (anywhere)
+	if (anywhere && !own_search)
 		memo.record(entry.job, old_start_s);
 	book(entry, std::move(old_placement));
 }
 
 std::optional<Placement> Planner::search_in_place(const Entry &entry, const Placement &placement,
-                                                  std::vector<TimeRange> ranges) const
+                                                  std::vector<TimeRange> ranges,
+                                                  int64_t not_before_s) const
 {
 	const GapSearch gap_search(profile_);
-	for (const TimeRange &range : merged(std::move(ranges), now_s_))
+	for (const TimeRange &range : merged(std::move(ranges), std::max(now_s_, not_before_s)))
 		if (auto found =
 		        gap_search.earliest_in_place(entry.job, placement.allocations, range.from_s,
 		                                     range.until_s, entry.long_cpus_limit))
@@ -140,9 +144,16 @@ void Planner::place_again(Entry &entry, const std::vector<FreedRegion> &freed, S
 		place(entry, &memo);
 		return;
 	}
+	const int64_t own_bound_s = this->not_before_s(entry);
+	if (own_bound_s == never_s) {
+		entry.status = JobStatus::blocked;
+		entry.searched_from_s = never_s;
+		return;
+	}
+	const bool own_search = waits_for_others(entry);
 	const bool may_reserve = policy_.may_reserve(entry.job);
 	const int64_t until_s = may_reserve ? now_s_ + config_.horizon_s : now_s_;
-	const int64_t not_before_s = memo.lower_bound(entry.job);
+	const int64_t not_before_s = std::max(own_bound_s, memo.lower_bound(entry.job));
 	std::optional<Placement> placement;
 	if (not_before_s <= until_s) {
 		std::vector<TimeRange> ranges = freed_ranges(entry, freed, until_s);
@@ -152,7 +163,8 @@ void Planner::place_again(Entry &entry, const std::vector<FreedRegion> &freed, S
 		if (new_from_s <= until_s)
 			ranges.push_back({new_from_s, until_s});
 		placement = search_ranges(entry, std::move(ranges), not_before_s);
-		memo.record(entry.job, placement ? placement->start_s : until_s + 1);
+		if (!own_search)
+			memo.record(entry.job, placement ? placement->start_s : until_s + 1);
 	}
 	if (placement) {
 		book(entry, std::move(*placement));
@@ -162,7 +174,7 @@ void Planner::place_again(Entry &entry, const std::vector<FreedRegion> &freed, S
 	entry.status = may_reserve ? JobStatus::beyond_horizon : JobStatus::waiting;
 	if (may_reserve)
 		policy_.record_reservation(entry.job);
-	entry.searched_from_s = now_s_;
+	entry.searched_from_s = own_search ? never_s : now_s_;
 	entry.searched_until_s = until_s;
 }
 // Two passes in rank order. First the kept starts (commitments) move earlier where resources
@@ -176,7 +188,10 @@ void Planner::compress(std::vector<FreedRegion> freed)
 	for (Entry &entry : queue_) {
 		if (!entry.placed())
 			continue;
-		if (entry.placement.start_s < now_s_) { // a start that did not happen
+		// A start that did not happen, or one before the end of a job it waits for (that
+		// job lost its place or starts later than planned): placed again below.
+		if (entry.placement.start_s < now_s_ ||
+		    (!entry.job.after.empty() && entry.placement.start_s < not_before_s(entry))) {
 			freed.push_back(unplace(entry));
 			move_memo.clear();
 			entry.status = JobStatus::waiting;

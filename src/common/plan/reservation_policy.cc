@@ -63,6 +63,8 @@ const char *to_string(JobStatus status)
 		return "cannot_run";
 	case JobStatus::refused:
 		return "refused";
+	case JobStatus::blocked:
+		return "blocked";
 	}
 	return "unknown";
 }

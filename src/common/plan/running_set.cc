@@ -47,6 +47,12 @@ RunningJob *RunningSet::find(JobId id)
 	return at < size_ ? &jobs_[at] : nullptr;
 }
 
+const RunningJob *RunningSet::find(JobId id) const
+{
+	const size_t at = position(id);
+	return at < size_ ? &jobs_[at] : nullptr;
+}
+
 bool RunningSet::insert(RunningJob job)
 {
 	const size_t at = lower_bound(job.id);

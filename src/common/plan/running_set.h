@@ -20,6 +20,7 @@ public:
 	std::optional<JobId> assign(const std::vector<RunningJob> &jobs);
 	bool contains(JobId id) const { return position(id) < size_; }
 	RunningJob *find(JobId id);
+	const RunningJob *find(JobId id) const;
 	// False if a job with that id is already there.
 	bool insert(RunningJob job);
 	void erase(JobId id);
