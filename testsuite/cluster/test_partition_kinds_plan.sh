@@ -5,10 +5,11 @@
 # together (one pass plans them all): the excl job takes all of n1 and the batch jobs wait for it
 # (or, ranked first, they run and the excl job waits); never side by side, and no start refused.
 # With only the job's own --exclusive read (as before), the plan put them side by side on n1 and
-# Slurm refused the starts. low and high (n3-n4, PriorityTier=1 and 10): Slurm's queue orders by
-# tier before priority, and so does the plan: a whole-machine job of high submitted after one of
-# low is reserved first and starts first once a filler ends. With the plan ordered by priority
-# alone, ignoring tiers, the low job went first (the order checks fail).
+# Slurm refused 3 starts (the refusal check fails). low and high (n3-n4, PriorityTier=1 and 10): Slurm's queue orders by
+# tier before priority, and so does the plan (priority/campaign also ranks a higher tier first):
+# a whole-machine job of high submitted after one of low is reserved first and starts first once
+# a filler ends. With the plan's queue re-sorted by priority alone this check still passed (the
+# ranking carries the tier): it guards both together.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
