@@ -48,6 +48,9 @@ plan::Cluster cluster_now(GresKinds &gres_kinds)
 			                             ? node->real_memory - node->mem_spec_limit
 			                             : 0);
 		spec.gres = gres_kinds.node_counts(node);
+		// Select fills the lightest nodes first, by the weight of the node's config record
+		// (node sets are built from it; scontrol update Weight= changes only that one).
+		spec.weight = node->config_ptr ? node->config_ptr->weight : node->weight;
 		if (bit_test(avail_node_bitmap, node->index))
 			spec.state = plan::NodeState::up;
 		else if (bit_test(up_node_bitmap, node->index))
@@ -196,6 +199,13 @@ std::vector<plan::NodeIndex> allowed_nodes_of(job_record_t *job, const part_reco
 	return allowed;
 }
 
+// --exclusive, or any job of an OverSubscribe=EXCLUSIVE partition (max_share 0): Slurm gives it
+// whole nodes (_resolve_shared_status sets whole_node at the start).
+bool takes_whole_nodes(const job_record_t *job, const part_record_t *part)
+{
+	return (job->details->whole_node & WHOLE_NODE_REQUIRED) || (part && part->max_share == 0);
+}
+
 // nullopt: the job asks for a GRES kind the plan does not count (no node has it, or beyond
 // plan::gres_kinds_max): it is left out of the plan, to Slurm's own checks.
 std::optional<plan::PendingJob> pending_of(job_record_t *job, const part_record_t *part,
@@ -213,7 +223,7 @@ std::optional<plan::PendingJob> pending_of(job_record_t *job, const part_record_
 		pending.limit_min_s =
 		    std::min<int64_t>(pending.limit_s, int64_t{job->time_min} * 60);
 	pending.allowed_nodes = allowed_nodes_of(job, part, reserved_now);
-	pending.exclusive = details->whole_node & WHOLE_NODE_REQUIRED;
+	pending.exclusive = takes_whole_nodes(job, part);
 	if (memory_counted()) { // pn_min_memory as select/cons_tres reads it
 		const uint64_t memory = details->pn_min_memory;
 		if (memory & MEM_PER_CPU)
@@ -260,6 +270,50 @@ bool held_by_limits(job_record_t *job, part_record_t *part)
 	                   !acct_policy_job_runnable_post_select(job, job->tres_req_cnt, false));
 	job->part_ptr = own;
 	return held;
+}
+
+// The partitions of each job queued in several (-p a,b), in queue order: build_job_queue makes
+// a record per partition, sort_job_queue orders them by tier and priority.
+using PartitionsOf = std::unordered_map<uint32_t, std::vector<part_record_t *>>;
+PartitionsOf partitions_of_multi_partition_jobs(list_t *queue)
+{
+	PartitionsOf partitions;
+	list_itr_t *records = list_iterator_create(queue);
+	while (auto *record = static_cast<job_queue_rec_t *>(list_next(records)))
+		if (record->job_ptr && record->job_ptr->part_ptr_list && record->part_ptr)
+			partitions[record->job_ptr->job_id].push_back(record->part_ptr);
+	list_iterator_destroy(records);
+	return partitions;
+}
+
+// A job queued in several partitions is planned in whichever starts it first, as backfill.c
+// tries each of its records: the node sets of its other (scheduling) partitions go with the
+// first, and `partitions` names the partition of each set. A partition no node of which will do
+// adds no set. If the first has none, the first that has takes its place.
+void add_other_partitions(job_record_t *job, part_record_t *first, const PartitionsOf &later,
+                          bitstr_t *reserved_now, plan::PendingJob &pending,
+                          std::vector<part_record_t *> &partitions)
+{
+	auto found = later.find(job->job_id);
+	if (found == later.end())
+		return;
+	for (part_record_t *part : found->second) {
+		// One job shape for every set: a partition that would give it whole nodes when
+		// the first does not (or the other way round) is left to Slurm's checks.
+		if (part == first || !(part->state_up & PARTITION_SCHED) ||
+		    takes_whole_nodes(job, part) != pending.exclusive)
+			continue;
+		std::vector<plan::NodeIndex> nodes = allowed_nodes_of(job, part, reserved_now);
+		if (nodes.empty())
+			continue;
+		if (pending.allowed_nodes.empty()) {
+			pending.allowed_nodes = std::move(nodes);
+			partitions[0] = part;
+		} else {
+			pending.other_node_sets.push_back(std::move(nodes));
+			partitions.push_back(part);
+		}
+	}
 }
 
 // Pending jobs build_job_queue did not queue (dependency, begin time, held, ...), by Slurm's
@@ -313,17 +367,21 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 	const Bitmap reserved_now = reserved_nodes_now(now);
 	PreemptableJobs preemptable;
 	WaitReader wait_reader(now);
-	std::unordered_set<uint32_t> seen; // multi-partition jobs: the first record (best) wins
+	const PartitionsOf later_partitions = partitions_of_multi_partition_jobs(queue);
+	std::unordered_set<uint32_t> seen; // multi-partition jobs: planned at their first record
 	list_itr_t *records = list_iterator_create(queue);
 	while (auto *record = static_cast<job_queue_rec_t *>(list_next(records))) {
 		job_record_t *job = record->job_ptr;
-		if (!job || !job->details || !seen.insert(job->job_id).second)
+		if (!job || !job->details || seen.contains(job->job_id))
 			continue;
+		const part_record_t *part = record->part_ptr;
+		if (part && !(part->state_up & PARTITION_SCHED) && job->part_ptr_list)
+			continue; // planned at its next record, in a partition that schedules
+		seen.insert(job->job_id);
 		if (job->het_job_id) {
 			input.left_out["HeterogeneousJob"]++;
 			continue;
 		}
-		const part_record_t *part = record->part_ptr;
 		if (part && !(part->state_up & PARTITION_SCHED)) {
 			input.left_out["PartitionNotScheduling"]++;
 			continue; // as backfill.c: a partition that schedules nothing now
@@ -354,19 +412,22 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 			input.left_out["GresNotCounted"]++;
 			continue; // a GRES kind the plan does not count: Slurm's own checks
 		}
-		if (planned->allowed_nodes.empty()) {
+		plan::PendingJob pending = *planned;
+		std::vector<part_record_t *> partitions{record->part_ptr};
+		add_other_partitions(job, record->part_ptr, later_partitions, reserved_now.get(),
+		                     pending, partitions);
+		if (pending.allowed_nodes.empty()) {
 			input.left_out["NoUsableNodes"]++;
 			continue; // no node will do now: Slurm's own reason stays
 		}
-		planned->preemptable = preemptable.of(job, record->part_ptr, now);
-		plan::PendingJob pending = *planned;
+		pending.preemptable = preemptable.of(job, record->part_ptr, now);
 		pending.earliest_start_s = waits.earliest_start_s;
 		pending.after = std::move(waits.after);
 		const uint32_t tasks = array_tasks_to_plan(job);
 		for (uint32_t task = 0; task < tasks; task++) {
 			input.pending.push_back(pending);
 			input.pending.back().id = plan_id(job->job_id, task);
-			input.partition_of.push_back(record->part_ptr);
+			input.partitions_of.push_back(partitions);
 		}
 	}
 	list_iterator_destroy(records);

@@ -15,8 +15,10 @@ namespace campaign::slurm
 struct PlanInput {
 	plan::Cluster cluster;
 	std::vector<plan::RunningJob> running;
-	std::vector<plan::PendingJob> pending;     // rank order; array records: one per task
-	std::vector<part_record_t *> partition_of; // pending[i]'s partition (valid under the lock)
+	std::vector<plan::PendingJob> pending; // rank order; array records: one per task
+	// pending[i]'s partitions (valid under the lock): [0] that of allowed_nodes, [k] that of
+	// other_node_sets[k - 1] (a job submitted to several partitions), so [node_set].
+	std::vector<std::vector<part_record_t *>> partitions_of;
 	// Pending jobs not planned, by reason: Slurm's pending reason for the jobs build_job_queue
 	// or a QOS/association limit held back, our own name for the pass's other pre-checks.
 	ReasonCounts left_out;

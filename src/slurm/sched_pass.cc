@@ -92,9 +92,12 @@ PassInput copy_pass_input()
 	                    slurm_conf.priority_params ? slurm_conf.priority_params : "");
 	input.plan = plan_input_from(queue, input.now, limit_cap_s);
 	FREE_NULL_LIST(queue);
-	for (part_record_t *partition : input.plan.partition_of)
-		input.partitions.push_back(partition && partition->name ? partition->name : "");
-	input.plan.partition_of.clear(); // valid under this lock only
+	for (const std::vector<part_record_t *> &partitions : input.plan.partitions_of) {
+		std::vector<std::string> &names = input.partitions.emplace_back();
+		for (part_record_t *partition : partitions)
+			names.push_back(partition && partition->name ? partition->name : "");
+	}
+	input.plan.partitions_of.clear(); // valid under this lock only
 	input.conf_update = slurm_conf.last_update;
 	input.node_count = static_cast<uint32_t>(node_record_count);
 	input.state_dir = slurm_conf.state_save_location ? slurm_conf.state_save_location : "";

@@ -21,7 +21,8 @@ namespace campaign::slurm
 // What crosses the unlocked planning step: plain values only.
 struct PassInput {
 	PlanInput plan;
-	std::vector<std::string> partitions; // plan.pending[i]'s partition, by name
+	// plan.pending[i]'s partitions by name, one per node set (PlanInput::partitions_of)
+	std::vector<std::vector<std::string>> partitions;
 	time_t now = 0;
 	time_t conf_update = 0; // slurm.conf's last update: a reconfigure renumbers nodes
 	uint32_t node_count = 0;

@@ -75,16 +75,39 @@ NodeAllocation allocation_for(const PendingJob &job, NodeIndex node, int32_t cpu
 	        job.gres_per_node};
 }
 
+// The lightest weight among the nodes that can take some of the job: select tries those
+// first (node_scheduler.c offers node sets in weight order, cons_tres takes the lightest set).
+uint32_t lightest_weight(const std::vector<NodeIndex> &candidates,
+                         const std::vector<int32_t> &available_cpus, const ResourceProfile &profile)
+{
+	uint32_t lightest = std::numeric_limits<uint32_t>::max();
+	for (size_t i = 0; i < candidates.size(); ++i)
+		if (available_cpus[i] > 0)
+			lightest = std::min(lightest, profile.weight(candidates[i]));
+	return lightest;
+}
+
+// Best fit: the fewest spare CPUs, then the lowest index. By weight: among the lightest nodes
+// only (Slurm takes several light nodes before one heavier node that alone would do), or, for
+// a job of one node at most, the lightest node that can hold it (cons_tres passes over the
+// nodes too small for a last node).
 std::optional<NodeAllocation> best_single_node(const PendingJob &job,
                                                const std::vector<NodeIndex> &candidates,
                                                const std::vector<int32_t> &available_cpus,
-                                               const ResourceProfile &profile)
+                                               const ResourceProfile &profile, bool by_weight)
 {
+	const bool lightest_only = by_weight && job.nodes_max != 1;
+	const uint32_t lightest =
+	    lightest_only ? lightest_weight(candidates, available_cpus, profile) : 0;
+	auto weight_of = [&](size_t i) { return by_weight ? profile.weight(candidates[i]) : 0; };
 	size_t best = candidates.size();
 	for (size_t i = 0; i < candidates.size(); ++i) {
 		if (available_cpus[i] < job.cpus)
 			continue;
-		if (best == candidates.size() || available_cpus[i] < available_cpus[best])
+		if (lightest_only && weight_of(i) != lightest)
+			continue;
+		if (best == candidates.size() || weight_of(i) < weight_of(best) ||
+		    (weight_of(i) == weight_of(best) && available_cpus[i] < available_cpus[best]))
 			best = i;
 	}
 	if (best == candidates.size())
@@ -92,24 +115,33 @@ std::optional<NodeAllocation> best_single_node(const PendingJob &job,
 	return allocation_for(job, candidates[best], job.cpus, profile);
 }
 
-} // namespace
-
-std::vector<NodeAllocation> choose_nodes(const PendingJob &job,
-                                         const std::vector<NodeIndex> &candidates,
-                                         const std::vector<int32_t> &available_cpus,
-                                         const ResourceProfile &profile)
+// choose_nodes in one node order: by weight (lightest first) or not.
+std::vector<NodeAllocation> choose_in_order(const PendingJob &job,
+                                            const std::vector<NodeIndex> &candidates,
+                                            const std::vector<int32_t> &available_cpus,
+                                            const ResourceProfile &profile, bool by_weight)
 {
 	const int32_t nodes_needed = std::max(job.nodes_min, 1);
 	if (nodes_needed == 1) {
-		if (auto single = best_single_node(job, candidates, available_cpus, profile))
+		if (auto single =
+		        best_single_node(job, candidates, available_cpus, profile, by_weight))
 			return {*single};
 	}
 	std::vector<size_t> order;
 	for (size_t i = 0; i < candidates.size(); ++i)
 		if (available_cpus[i] > 0)
 			order.push_back(i);
-	std::stable_sort(order.begin(), order.end(),
-	                 [&](size_t a, size_t b) { return available_cpus[a] > available_cpus[b]; });
+	if (by_weight)
+		std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+			const uint32_t weight_a = profile.weight(candidates[a]);
+			const uint32_t weight_b = profile.weight(candidates[b]);
+			return weight_a != weight_b ? weight_a < weight_b
+			                            : available_cpus[a] > available_cpus[b];
+		});
+	else
+		std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+			return available_cpus[a] > available_cpus[b];
+		});
 	size_t covering = 0;
 	int64_t covered_cpus = 0;
 	while (covering < order.size() && covered_cpus < job.cpus)
@@ -130,6 +162,24 @@ std::vector<NodeAllocation> choose_nodes(const PendingJob &job,
 	std::sort(allocations.begin(), allocations.end(),
 	          [](const NodeAllocation &a, const NodeAllocation &b) { return a.node < b.node; });
 	return allocations;
+}
+
+} // namespace
+
+// Weights only order the choice: where the lightest-first order finds no fit within nodes_max,
+// the unweighted one is tried, so a job fits wherever it would without weights (without a
+// nodes_max both orders fail alike: the same CPUs, and at least as many nodes either way).
+std::vector<NodeAllocation> choose_nodes(const PendingJob &job,
+                                         const std::vector<NodeIndex> &candidates,
+                                         const std::vector<int32_t> &available_cpus,
+                                         const ResourceProfile &profile)
+{
+	if (profile.weighted()) {
+		auto allocations = choose_in_order(job, candidates, available_cpus, profile, true);
+		if (!allocations.empty() || job.nodes_max == 0)
+			return allocations;
+	}
+	return choose_in_order(job, candidates, available_cpus, profile, false);
 }
 
 std::optional<int64_t> GapSearch::last_blocked_end(int64_t cpus, int64_t start_s,

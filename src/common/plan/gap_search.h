@@ -14,6 +14,7 @@ namespace campaign::plan
 struct Placement {
 	int64_t start_s = never_s;
 	std::vector<NodeAllocation> allocations;
+	int32_t node_set = 0; // which of the job's node sets (PlannedJob::node_set)
 };
 
 // CPUs a job could take on one node given that node's free CPUs, memory and GRES (0 if none).
@@ -21,7 +22,9 @@ int32_t usable_cpus(const PendingJob &job, const NodeFree &free, const NodeFree 
 
 // Node choice given, for each candidate node, the CPUs the job could hold there for its whole
 // duration. One node if one suffices (best fit: the fewest spare CPUs, then the lowest index);
-// otherwise the fewest nodes, largest first. Empty if the job does not fit.
+// otherwise the fewest nodes, largest first. Nodes of unequal Weight: lightest first, as select
+// does (a single node only among the lightest that can take part of the job; several light
+// nodes before one heavier node). Empty if the job does not fit.
 std::vector<NodeAllocation> choose_nodes(const PendingJob &job,
                                          const std::vector<NodeIndex> &candidates,
                                          const std::vector<int32_t> &available_cpus,

@@ -17,7 +17,8 @@ bool same_nodes(const Cluster &a, const Cluster &b)
 	for (size_t i = 0; i < a.nodes.size(); ++i)
 		if (a.nodes[i].cpus != b.nodes[i].cpus ||
 		    a.nodes[i].memory_mb != b.nodes[i].memory_mb ||
-		    a.nodes[i].gres != b.nodes[i].gres || a.nodes[i].state != b.nodes[i].state)
+		    a.nodes[i].gres != b.nodes[i].gres || a.nodes[i].state != b.nodes[i].state ||
+		    a.nodes[i].weight != b.nodes[i].weight) // the node choice follows weights
 			return false;
 	return a.unavailable == b.unavailable; // a window booked in the kept plan
 }
@@ -28,9 +29,9 @@ bool same_shape(const PendingJob &a, const PendingJob &b)
 	       a.memory_per_node_mb == b.memory_per_node_mb &&
 	       a.memory_per_cpu_mb == b.memory_per_cpu_mb && a.gres_per_node == b.gres_per_node &&
 	       a.limit_s == b.limit_s && a.limit_min_s == b.limit_min_s &&
-	       a.allowed_nodes == b.allowed_nodes && a.exclusive == b.exclusive &&
-	       a.all_memory == b.all_memory && a.campaign_id == b.campaign_id &&
-	       a.preemptable == b.preemptable &&
+	       a.allowed_nodes == b.allowed_nodes && a.other_node_sets == b.other_node_sets &&
+	       a.exclusive == b.exclusive && a.all_memory == b.all_memory &&
+	       a.campaign_id == b.campaign_id && a.preemptable == b.preemptable &&
 	       a.earliest_start_s == b.earliest_start_s && a.after == b.after;
 }
 

@@ -34,6 +34,9 @@ struct NodeSpec {
 	int64_t memory_mb = 0;
 	NodeState state = NodeState::up;
 	GresCounts gres{}; // per kind of Cluster::gres_kinds
+	// Slurm's node Weight: a job goes on the lowest-weight nodes it fits on, as select does
+	// (choose_nodes); only the order of weights matters.
+	uint32_t weight = 1;
 };
 
 // Nodes no planned job may use from start_s to end_s (an advanced reservation that starts
@@ -88,6 +91,11 @@ struct PendingJob {
 	// limit from this up that fits (whole minutes over it), as sched/backfill does.
 	int64_t limit_min_s = 0;
 	std::vector<NodeIndex> allowed_nodes; // partition nodes ∩ constraints; empty: every node
+	// A job submitted to several partitions: the node sets of the others, in the caller's order
+	// (each as allowed_nodes). It is planned in whichever set gives the earliest start, the
+	// first on ties (allowed_nodes before these), as sched/backfill tries each partition;
+	// PlannedJob::node_set says which.
+	std::vector<std::vector<NodeIndex>> other_node_sets;
 	bool exclusive = false;
 	// Every MB of each node it uses, whatever the node has (Slurm's --mem=0 with memory as a
 	// consumable resource): a node must have no memory allocated to anyone else.
@@ -163,7 +171,8 @@ struct PlannedJob {
 	JobStatus status = JobStatus::waiting;
 	int64_t start_s = never_s; // never_s unless starts_now or reserved
 	std::vector<NodeAllocation> allocations;
-	int64_t limit_s = 0; // planned: below the job's own for a --time-min job started shorter
+	int64_t limit_s = 0;  // planned: below the job's own for a --time-min job started shorter
+	int32_t node_set = 0; // 0: allowed_nodes; i: other_node_sets[i - 1]
 };
 
 struct Plan {

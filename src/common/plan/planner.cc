@@ -80,19 +80,30 @@ Result<Planner::Entry> Planner::make_entry(const PendingJob &job)
 	entry.job = job;
 	entry.limit_s = job.limit_s;
 	entry.job.cpus = std::max(job.cpus, job.nodes_min); // at least one CPU per node
-	std::vector<NodeIndex> &allowed = entry.job.allowed_nodes;
-	if (std::adjacent_find(allowed.begin(), allowed.end(), std::greater_equal<NodeIndex>()) !=
-	    allowed.end()) {
-		std::sort(allowed.begin(), allowed.end());
-		allowed.erase(std::unique(allowed.begin(), allowed.end()), allowed.end());
-	}
-	for (NodeIndex node : allowed)
-		if (node < 0 || static_cast<size_t>(node) >= cluster_.nodes.size())
-			return Error{who() + ": allowed node index " + std::to_string(node) +
-			             " is not in the cluster"};
-	entry.candidates = candidate_cache_.candidates(allowed, profile_);
+	auto sorted_in_cluster = [&](std::vector<NodeIndex> &allowed) -> Status {
+		if (std::adjacent_find(allowed.begin(), allowed.end(),
+		                       std::greater_equal<NodeIndex>()) != allowed.end()) {
+			std::sort(allowed.begin(), allowed.end());
+			allowed.erase(std::unique(allowed.begin(), allowed.end()), allowed.end());
+		}
+		for (NodeIndex node : allowed)
+			if (node < 0 || static_cast<size_t>(node) >= cluster_.nodes.size())
+				return Error{who() + ": allowed node index " +
+				             std::to_string(node) + " is not in the cluster"};
+		return ok_status();
+	};
+	if (Status valid = sorted_in_cluster(entry.job.allowed_nodes); !valid)
+		return Error{valid.error()};
+	entry.candidates = candidate_cache_.candidates(entry.job.allowed_nodes, profile_);
 	entry.fits_empty_machine =
 	    candidate_cache_.fits_empty_machine(entry.job, entry.candidates, profile_);
+	for (std::vector<NodeIndex> &other : entry.job.other_node_sets) {
+		if (Status valid = sorted_in_cluster(other); !valid)
+			return Error{valid.error()};
+		entry.other_candidates.push_back(candidate_cache_.candidates(other, profile_));
+		entry.fits_empty_machine |= candidate_cache_.fits_empty_machine(
+		    entry.job, entry.other_candidates.back(), profile_);
+	}
 	entry.books_long = holds_long(entry.job.limit_s);
 	entry.long_cpus_limit = long_cpus_limit_of(entry.job);
 	return entry;
@@ -238,10 +249,29 @@ std::optional<Placement> Planner::search(const Entry &entry, int64_t from_s, int
 		start_s = std::max(start_s, memo->lower_bound(entry.job));
 	std::optional<Placement> found;
 	if (start_s <= until_s)
-		found = GapSearch(profile_).earliest(entry.job, *entry.candidates, start_s, until_s,
-		                                     entry.long_cpus_limit);
+		found = earliest_in_sets(entry, start_s, until_s, entry.long_cpus_limit);
 	if (memo)
 		memo->record(entry.job, found ? found->start_s : until_s + 1);
+	return found;
+}
+
+std::optional<Placement> Planner::earliest_in_sets(const Entry &entry, int64_t from_s,
+                                                   int64_t until_s, int64_t long_cpus_limit) const
+{
+	const GapSearch gap_search(profile_);
+	std::optional<Placement> found =
+	    gap_search.earliest(entry.job, *entry.candidates, from_s, until_s, long_cpus_limit);
+	for (size_t set = 0; set < entry.other_candidates.size(); ++set) {
+		// Only a strictly earlier start in a later set wins.
+		const int64_t before_s = found ? std::min(until_s, found->start_s - 1) : until_s;
+		if (before_s < from_s)
+			break;
+		if (auto earlier = gap_search.earliest(entry.job, *entry.other_candidates[set],
+		                                       from_s, before_s, long_cpus_limit)) {
+			found = std::move(earlier);
+			found->node_set = static_cast<int32_t>(set + 1);
+		}
+	}
 	return found;
 }
 
@@ -296,7 +326,7 @@ std::optional<Placement> Planner::start_now_shortened(Entry &entry) const
 		return std::nullopt;
 	auto fit_now = [&](int64_t limit_s) {
 		entry.job.limit_s = limit_s;
-		return GapSearch(profile_).earliest(entry.job, *entry.candidates, now_s_, now_s_);
+		return earliest_in_sets(entry, now_s_, now_s_);
 	};
 	std::optional<Placement> best = fit_now(least_s);
 	if (!best) {
@@ -623,7 +653,8 @@ Plan Planner::plan(int64_t now_s)
 			result.starts_now.push_back(entry.job.id);
 		result.planned.emplace(
 		    entry.job.id, PlannedJob{entry.job.id, entry.status, entry.placement.start_s,
-		                             entry.placement.allocations, entry.job.limit_s});
+		                             entry.placement.allocations, entry.job.limit_s,
+		                             entry.placement.node_set});
 	}
 	return result;
 }
@@ -634,7 +665,8 @@ std::vector<PlannedJob> Planner::queue() const
 	jobs.reserve(queue_.size());
 	for (const Entry &entry : queue_)
 		jobs.push_back(PlannedJob{entry.job.id, entry.status, entry.placement.start_s,
-		                          entry.placement.allocations, entry.job.limit_s});
+		                          entry.placement.allocations, entry.job.limit_s,
+		                          entry.placement.node_set});
 	return jobs;
 }
 

@@ -83,6 +83,7 @@ private:
 		PendingJob job;      // job.limit_s: as placed (shorter for a --time-min start)
 		int64_t limit_s = 0; // the job's own limit
 		NodeList candidates; // usable allowed nodes, sorted (shared: CandidateCache)
+		std::vector<NodeList> other_candidates; // of job.other_node_sets, the same way
 		bool fits_empty_machine = false;
 		bool books_long = false;      // counted in long jobs' CPUs (short_room)
 		int64_t long_cpus_limit = -1; // kept out of the room: see GapSearch::earliest
@@ -140,6 +141,11 @@ private:
 	void settle_status(Entry &entry);
 	std::optional<Placement> search(const Entry &entry, int64_t from_s, int64_t until_s,
 	                                SearchMemo *memo) const;
+	// GapSearch::earliest over each of the entry's node sets: the earliest start, the first
+	// set on ties (Placement::node_set).
+	std::optional<Placement> earliest_in_sets(const Entry &entry, int64_t from_s,
+	                                          int64_t until_s,
+	                                          int64_t long_cpus_limit = -1) const;
 	static std::vector<TimeRange> merged(std::vector<TimeRange> ranges, int64_t not_before_s);
 	std::optional<Placement> search_ranges(const Entry &entry, std::vector<TimeRange> ranges,
 	                                       int64_t not_before_s) const;

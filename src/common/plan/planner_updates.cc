@@ -29,6 +29,17 @@ bool touches(const std::vector<NodeIndex> &sorted_candidates, const std::vector<
 	return false;
 }
 
+// Whether any of the entry's node sets holds one of these nodes.
+template <typename Entry> bool touches_any(const Entry &entry, const std::vector<NodeIndex> &nodes)
+{
+	if (touches(*entry.candidates, nodes))
+		return true;
+	for (const auto &other : entry.other_candidates)
+		if (touches(*other, nodes))
+			return true;
+	return false;
+}
+
 } // namespace
 
 // The union of the ranges, from not_before_s on, in time order.
@@ -63,7 +74,7 @@ std::vector<Planner::TimeRange> Planner::freed_ranges(const Entry &entry,
 		return ranges;
 	}
 	for (const FreedRegion &region : freed) {
-		if (region.end_s <= region.start_s || !touches(*entry.candidates, region.nodes))
+		if (region.end_s <= region.start_s || !touches_any(entry, region.nodes))
 			continue;
 		const int64_t from_s = std::max(now_s_, region.start_s - entry.job.limit_s + 1);
 		const int64_t to_s = std::min(region.end_s - 1, until_s);
@@ -76,10 +87,9 @@ std::vector<Planner::TimeRange> Planner::freed_ranges(const Entry &entry,
 std::optional<Placement> Planner::search_ranges(const Entry &entry, std::vector<TimeRange> ranges,
                                                 int64_t not_before_s) const
 {
-	const GapSearch gap_search(profile_);
 	for (const TimeRange &range : merged(std::move(ranges), std::max(now_s_, not_before_s)))
-		if (auto found = gap_search.earliest(entry.job, *entry.candidates, range.from_s,
-		                                     range.until_s, entry.long_cpus_limit))
+		if (auto found =
+		        earliest_in_sets(entry, range.from_s, range.until_s, entry.long_cpus_limit))
 			return found;
 	return std::nullopt;
 }
@@ -100,6 +110,7 @@ void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed, Search
 		std::sort(own.begin(), own.end());
 		in_place.candidates =
 		    std::make_shared<const std::vector<NodeIndex>>(std::move(own));
+		in_place.other_candidates.clear();
 	}
 	std::vector<TimeRange> ranges = freed_ranges(in_place, freed, old_start_s - 1);
 	if (ranges.empty())
@@ -132,8 +143,10 @@ std::optional<Placement> Planner::search_in_place(const Entry &entry, const Plac
 	for (const TimeRange &range : merged(std::move(ranges), std::max(now_s_, not_before_s)))
 		if (auto found =
 		        gap_search.earliest_in_place(entry.job, placement.allocations, range.from_s,
-		                                     range.until_s, entry.long_cpus_limit))
+		                                     range.until_s, entry.long_cpus_limit)) {
+			found->node_set = placement.node_set; // the same nodes, so the same set
 			return found;
+		}
 	return std::nullopt;
 }
 // A job without a placement gets one if it may now: searched again only where it could newly fit.

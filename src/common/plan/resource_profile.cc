@@ -20,6 +20,8 @@ void ResourceProfile::reset(const Cluster &cluster, int64_t origin_s)
 	starts_.clear();
 	capacity_.clear();
 	usable_.clear();
+	weights_.clear();
+	weighted_ = false;
 	Slot first{.start_s = origin_s};
 	if (!spare_.empty()) {
 		first.nodes = std::move(spare_.back());
@@ -30,6 +32,8 @@ void ResourceProfile::reset(const Cluster &cluster, int64_t origin_s)
 		const bool up = node.state == NodeState::up;
 		capacity_.push_back({node.cpus, node.memory_mb, node.gres});
 		usable_.push_back(up);
+		weighted_ |= !weights_.empty() && node.weight != weights_.front();
+		weights_.push_back(node.weight);
 		first.nodes.push_back({node.cpus, node.memory_mb, node.gres});
 		if (up)
 			first.usable_free_cpus += std::max(node.cpus, 0);

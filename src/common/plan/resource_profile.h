@@ -82,6 +82,9 @@ public:
 	int64_t first_short_of(int64_t from_s, int64_t cpus) const;
 	const NodeFree &capacity(NodeIndex node) const { return capacity_[node]; }
 	bool usable(NodeIndex node) const { return usable_[node]; }
+	uint32_t weight(NodeIndex node) const { return weights_[node]; }
+	// Not every node has the same weight: node choice must order by it.
+	bool weighted() const { return weighted_; }
 
 private:
 	struct Slot {
@@ -101,6 +104,8 @@ private:
 
 	std::vector<NodeFree> capacity_;
 	std::vector<bool> usable_;
+	std::vector<uint32_t> weights_;
+	bool weighted_ = false;
 	std::vector<Slot> slots_;
 	std::vector<int64_t> starts_; // slots_[i].start_s, contiguous for binary search
 	std::vector<std::vector<NodeFree>> spare_; // node lists of dropped slots, for reuse

@@ -28,6 +28,8 @@ bool SearchMemo::needs_at_least(const PendingJob &job, const Shape &shape)
 
 int64_t SearchMemo::lower_bound(const PendingJob &job) const
 {
+	if (!job.other_node_sets.empty())
+		return 0; // the key names one node set: such a job is never pruned
 	auto found =
 	    shapes_.find(Key(job.exclusive, job.all_memory, job.gres_per_node, job.allowed_nodes));
 	if (found == shapes_.end())

@@ -16,6 +16,19 @@
 
 namespace campaign::slurm
 {
+namespace
+{
+
+// The partition of the node set the plan chose (a job queued in several partitions starts in
+// the one it was planned in); "" when there is none (the start is then skipped).
+std::string partition_of(const std::vector<std::string> &partitions, int32_t node_set)
+{
+	return node_set >= 0 && static_cast<size_t>(node_set) < partitions.size()
+	           ? partitions[static_cast<size_t>(node_set)]
+	           : std::string();
+}
+
+} // namespace
 
 CampaignScheduler::CampaignScheduler(ParameterValues parameters)
     : parameters_(std::move(parameters))
@@ -106,7 +119,8 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 			break;
 		const plan::PlannedJob &planned = plan.planned.at(id);
 		std::optional<StartOutcome> outcome_of_start = start_planned(
-		    id, input.partitions[index.at(id)], planned.allocations,
+		    id, partition_of(input.partitions[index.at(id)], planned.node_set),
+		    planned.allocations,
 		    planned.limit_s < input.plan.pending[index.at(id)].limit_s ? planned.limit_s
 		                                                               : 0);
 		if (!outcome_of_start)
