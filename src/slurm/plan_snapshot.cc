@@ -338,16 +338,16 @@ void order_by_dependencies(PlanInput &input)
 	if (order.dropped.empty() && std::is_sorted(order.order.begin(), order.order.end()))
 		return;
 	std::vector<plan::PendingJob> pending;
-	std::vector<part_record_t *> partition_of;
+	std::vector<std::vector<part_record_t *>> partitions_of;
 	for (const size_t index : order.order) {
 		pending.push_back(std::move(input.pending[index]));
-		partition_of.push_back(input.partition_of[index]);
+		partitions_of.push_back(std::move(input.partitions_of[index]));
 	}
 	for (const size_t index : order.dropped)
 		if (first_task(input.pending[index].id))
 			input.left_out["PredecessorNotPlanned"]++;
 	input.pending = std::move(pending);
-	input.partition_of = std::move(partition_of);
+	input.partitions_of = std::move(partitions_of);
 }
 
 } // namespace
