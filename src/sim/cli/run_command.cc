@@ -2,6 +2,7 @@
 #include "cli/run_command.h"
 
 #include "cli/workload_loader.h"
+#include "engine/observed_run.h"
 #include "report/comparison_table.h"
 #include "report/plots.h"
 #include "report/progress_bar.h"
@@ -153,6 +154,16 @@ int run_command(const CampsimOptions &options)
 	if (!runs) {
 		std::fprintf(stderr, "campsim: %s\n", runs.error().c_str());
 		return 1;
+	}
+	if (options.observed) {
+		auto observed = observed_run(workload, options.simulation);
+		if (!observed) {
+			std::fprintf(stderr, "campsim: %s\n", observed.error().c_str());
+			return 1;
+		}
+		RunMetrics scored = compute_metrics(workload, observed.value(), metric_options);
+		runs.value().insert(runs.value().begin(),
+		                    {std::move(observed).value(), std::move(scored)});
 	}
 	std::vector<RunMetrics> metrics;
 	for (const PolicyRun &run : runs.value())
