@@ -192,8 +192,13 @@ def cluster_env():
 def make_users(logins, env):
     """One local user and one association per trace user; never shared."""
     for login in logins:
-        if subprocess.run(["id", login], capture_output=True).returncode != 0:
-            run(["useradd", "--no-create-home", "--shell", "/usr/sbin/nologin", login])
+        if subprocess.run(["id", login], capture_output=True).returncode == 0:
+            continue
+        made = subprocess.run(["useradd", "--no-create-home", "--shell", "/usr/sbin/nologin",
+                               login], capture_output=True, text=True)
+        # 9: made meanwhile by a replay beside this one (clusters side by side).
+        if made.returncode not in (0, 9):
+            die("useradd %s failed (%d): %s" % (login, made.returncode, made.stderr.strip()))
     cluster = run(["scontrol", "show", "config"], env=env)
     name = [l.split("=", 1)[1].strip() for l in cluster.splitlines()
             if l.startswith("ClusterName")][0]
@@ -219,9 +224,13 @@ def make_users(logins, env):
 
 
 def queue_states(env):
-    out = subprocess.run(["squeue", "-h", "-o", "%t"], capture_output=True, text=True,
-                         env=env).stdout.split()
-    return {"PD": out.count("PD"), "R": out.count("R") + out.count("CG")}
+    """Jobs in the queue by state; "ahead": pending for their --begin moment only."""
+    out = subprocess.run(["squeue", "-h", "-o", "%t %r"], capture_output=True, text=True,
+                         env=env).stdout.splitlines()
+    states = [line.split(" ", 1) + [""] for line in out]
+    return {"PD": sum(s[0] == "PD" for s in states),
+            "ahead": sum(s[0] == "PD" and s[1] == "BeginTime" for s in states),
+            "R": sum(s[0] in ("R", "CG") for s in states)}
 
 
 def stamp(epoch):
@@ -279,9 +288,10 @@ def lag_summary(lags):
 def progress(records, total, lags, t0, env, tty):
     states = queue_states(env)
     done = len(records) - states["PD"] - states["R"]
-    line = ("t%+6.0fs submitted %d/%d  pending %d  running %d  done %d  submission lag %s"
-            % (time.time() - t0, len(records), total, states["PD"], states["R"], max(0, done),
-               lag_summary(lags)))
+    line = ("t%+6.0fs submitted %d/%d (%d before their moment)  pending %d  running %d  done %d"
+            "  submission lag %s"
+            % (time.time() - t0, len(records), total, states["ahead"],
+               states["PD"] - states["ahead"], states["R"], max(0, done), lag_summary(lags)))
     print(("\r" + line + "   ") if tty else line, end="" if tty else "\n", file=sys.stderr,
           flush=True)
 

@@ -34,7 +34,7 @@ rc=$?
 echo "  replay took $(($(date +%s) - started)) s"
 check_equal "replay.py exits 0" 0 "$rc"
 [ "$rc" = 0 ] || tail -20 "$work/err.txt"
-check "the progress line was shown" grep -q 'submitted 40/40 .*done 40' "$work/err.txt"
+check "the progress line was shown" grep -q 'submitted 40/40 (0 before their moment)  pending 0  running 0  done 40' "$work/err.txt"
 check "the metrics table is printed with the observed row" grep -q 'observed/log' "$work/out.txt"
 check "the table also has campsim's prediction (ostrich/conservative)" grep -q 'ostrich/conservative' "$work/out.txt"
 for file in jobs.csv plan-notes.txt slurm.conf parameters.json submissions.csv sacct.txt metrics.txt README; do
