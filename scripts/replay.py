@@ -18,6 +18,7 @@ CAMPSIM (campsim), SLURM_PREFIX (another Slurm). Root only (daemons, useradd, sb
 """
 
 import argparse
+import concurrent.futures
 import csv
 import json
 import math
@@ -132,8 +133,11 @@ def parse_arguments():
     parser.add_argument("--cpu-map", choices=["scale", "identity"], default="scale")
     parser.add_argument("--wide", choices=["drop", "clamp"], default="drop")
     parser.add_argument("--user-prefix", default="rp")
-    parser.add_argument("--lead", type=float, default=60,
-                        help="submit each job this many seconds before its moment (--begin)")
+    parser.add_argument("--lead", type=float,
+                        help="submit each job this many seconds before its moment (--begin; "
+                        "default 120)")
+    parser.add_argument("--submitters", type=int,
+                        help="sbatch calls at once (threads; default 4)")
     parser.add_argument("--start-delay", type=float, default=20,
                         help="seconds from the first submission to the window's start")
     parser.add_argument("--slurm", help="Slurm prefix (localcluster --slurm)")
@@ -144,6 +148,8 @@ def parse_arguments():
     args = parser.parse_args()
     if args.rerun:
         return args
+    args.lead = 120 if args.lead is None else args.lead
+    args.submitters = 4 if args.submitters is None else args.submitters
     if sum(x is not None for x in (args.swf, args.jobs, args.generate)) != 1:
         parser.error("give exactly one workload: --swf FILE, --jobs FILE or --generate NAME")
     if args.compress is None or not args.compress >= 1:
@@ -152,6 +158,8 @@ def parse_arguments():
         parser.error("--nodes and --node-cpus: at least 1")
     if args.lead < 0:
         parser.error("--lead: seconds >= 0")
+    if args.submitters < 1:
+        parser.error("--submitters: at least 1")
     return args
 
 
@@ -237,44 +245,72 @@ def stamp(epoch):
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(epoch))
 
 
+class SubmitError(Exception):
+    pass
+
+
+def sbatch_one(job, moment, env):
+    """One sbatch as the job's user; the record of it."""
+    command = ["sbatch", "--uid=" + job["user"], "--parsable", "-o", "/dev/null",
+               "-D", "/tmp", "-J", "rp%s" % job["id"], "-p", "batch", "-A", ACCOUNT,
+               "-n", str(job["cpus"]), "-t", str(job["limit_min"]),
+               "--begin=" + stamp(moment), "--wrap", "sleep %d" % job["runtime"]]
+    before = time.time()
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    after = time.time()
+    if done.returncode != 0:
+        raise SubmitError("sbatch for trace job %s (user %s) failed: %s"
+                          % (job["id"], job["user"], done.stderr.strip()))
+    return {"id": job["id"], "user": job["user"],
+            "jobid": done.stdout.strip().split(";")[0], "scheduled": moment,
+            "sbatch_start": round(before, 3), "sbatch_end": round(after, 3),
+            "lag": round(max(0.0, after - moment), 3)}
+
+
 def submit_all(jobs, params, env, bundle):
-    """Submits every job ahead of its moment (--begin), prints progress; returns the records."""
+    """Submits every job ahead of its moment (--begin) from --submitters threads, prints
+    progress; returns the records in submission order."""
     t0 = math.ceil(time.time() + params["start_delay"])
     lead = params["lead"]
-    records = []
-    lags = []
+    records = []  # appended by the workers (list.append is atomic)
     next_progress = 0
     total = len(jobs)
     tty = sys.stderr.isatty()
-    for job in jobs:
-        moment = t0 + job["submit"]
-        while time.time() < moment - lead:
-            time.sleep(min(0.2, moment - lead - time.time()))
-        if time.time() >= next_progress:
-            next_progress = time.time() + 5
-            progress(records, total, lags, t0, env, tty)
-        command = ["sbatch", "--uid=" + job["user"], "--parsable", "-o", "/dev/null",
-                   "-D", "/tmp", "-J", "rp%s" % job["id"], "-p", "batch", "-A", ACCOUNT,
-                   "-n", str(job["cpus"]), "-t", str(job["limit_min"]),
-                   "--begin=" + stamp(moment), "--wrap", "sleep %d" % job["runtime"]]
-        before = time.time()
-        done = subprocess.run(command, capture_output=True, text=True, env=env)
-        after = time.time()
-        if done.returncode != 0:
-            die("sbatch for trace job %s (user %s) failed: %s"
-                % (job["id"], job["user"], done.stderr.strip()))
-        lag = max(0.0, after - moment)
-        lags.append(lag)
-        records.append({"id": job["id"], "user": job["user"],
-                        "jobid": done.stdout.strip().split(";")[0], "scheduled": moment,
-                        "sbatch_start": round(before, 3), "sbatch_end": round(after, 3),
-                        "lag": round(lag, 3)})
-    progress(records, total, lags, t0, env, tty)
+    futures = []
+
+    def lags():
+        return [r["lag"] for r in records]
+
+    def collect(future):
+        records.append(future.result())
+
+    with concurrent.futures.ThreadPoolExecutor(params.get("submitters", 4)) as pool:
+        try:
+            for job in jobs:
+                moment = t0 + job["submit"]
+                while time.time() < moment - lead:
+                    time.sleep(min(0.2, moment - lead - time.time()))
+                if time.time() >= next_progress:
+                    next_progress = time.time() + 5
+                    progress(records, total, lags(), t0, env, tty)
+                future = pool.submit(sbatch_one, job, moment, env)
+                future.add_done_callback(lambda f: f.exception() or collect(f))
+                futures.append(future)
+                failed = [f for f in futures if f.done() and f.exception()]
+                if failed:
+                    raise failed[0].exception()
+            for future in futures:
+                future.result()
+        except SubmitError as error:
+            pool.shutdown(wait=True, cancel_futures=True)
+            die(str(error))
+    records.sort(key=lambda r: (r["scheduled"], r["sbatch_start"]))
+    progress(records, total, lags(), t0, env, tty)
     with open(os.path.join(bundle, "submissions.csv"), "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(records[0].keys()) if records else ["id"])
         writer.writeheader()
         writer.writerows(records)
-    return t0, records, lags
+    return t0, records, lags()
 
 
 def lag_summary(lags):
@@ -356,6 +392,10 @@ def main():
             params = json.load(handle)["parameters"]
         params["rerun_of"] = os.path.abspath(args.rerun)
         params["keep_cluster"] = args.keep_cluster
+        # How the jobs are sent may change; what is sent and to which cluster does not.
+        for key in ("lead", "submitters"):
+            if getattr(args, key) is not None:
+                params[key] = getattr(args, key)
         plan_source = os.path.join(args.rerun, "jobs.csv")
     else:
         params = {key: value for key, value in vars(args).items()
@@ -427,6 +467,8 @@ def main():
         "submission_lag_p95_s": float(lag_summary(lags).split("p95 ")[1].split(" ")[0]),
         "sbatch_mean_s": round(sum(r["sbatch_end"] - r["sbatch_start"] for r in records)
                                / len(records), 4),
+        "sbatch_max_s": round(max(r["sbatch_end"] - r["sbatch_start"] for r in records), 3),
+        "submitters": params.get("submitters", 4),
     }
     with open(os.path.join(bundle, "parameters.json"), "w") as handle:
         json.dump({"parameters": params, "slurm_conf_lines": conf, "versions": version_info,
