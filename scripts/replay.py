@@ -23,6 +23,7 @@ import csv
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -389,7 +390,8 @@ def main():
         die("run as root (it starts the cluster's daemons, adds users and submits as them)")
     if args.rerun:
         with open(os.path.join(args.rerun, "parameters.json")) as handle:
-            params = json.load(handle)["parameters"]
+            saved = json.load(handle)
+        params = saved["parameters"]
         params["rerun_of"] = os.path.abspath(args.rerun)
         params["keep_cluster"] = args.keep_cluster
         # How the jobs are sent may change; what is sent and to which cluster does not.
@@ -401,6 +403,7 @@ def main():
         params = {key: value for key, value in vars(args).items()
                   if key not in ("rerun", "out")}
         plan_source = None
+        saved = None
     bundle = args.out or "replay-%s-%s" % (params["setup"], time.strftime("%Y%m%d-%H%M%S"))
     if os.path.exists(bundle) and os.listdir(bundle):
         die("--out %s: exists and is not empty" % bundle)
@@ -424,6 +427,11 @@ def main():
         sys.stderr.write(handle.read())
 
     conf = setup_conf(params["setup"], compression, port_base)
+    if saved:
+        # The bundle's own lines (this script's defaults may have changed since), with the
+        # scampaign channel on this cluster's port.
+        conf = [re.sub(r"query_port=\d+", "query_port=%d" % (port_base + 99), line)
+                for line in saved["slurm_conf_lines"]]
     start = [LOCALCLUSTER, "start", "--nodes", str(params["nodes"]), "--cpus",
              str(params["node_cpus"]), "--accounting", "--fresh-db"]
     if os.environ.get("PLUGIN_DIR"):
@@ -456,6 +464,7 @@ def main():
     metrics_command = [campsim_binary(), "run", "--sacct", sacct_path, "--cpus",
                        str(cluster_cpus), "--observed", "--policy", predicted,
                        "--calc-period", str(max(1, round(5 / compression))),
+                       "--tau", "%g" % (10.0 / compression),
                        "--out", os.path.join(bundle, "report")]
     table = run(metrics_command)
     with open(os.path.join(bundle, "metrics.txt"), "w") as handle:

@@ -72,6 +72,8 @@ const char *campsim_usage()
 	       "                          job running or submitted in the log), each piece alone\n"
 	       "reproduce NAME: faircamp-zipf, ostrich-profiles, lpc-egee\n"
 	       "  --observed              also score the log's own schedule (row observed/log)\n"
+	       "  --tau S                 the metrics' floor tau (bounded slowdown and campaign\n"
+	       "                          stretch; default 10; a replay at F x: 10 / F)\n"
 	       "output: --out DIR (JSON, CSV, table), --plots (PNG, needs gnuplot), --progress\n";
 }
 
@@ -308,6 +310,15 @@ const std::map<std::string, Setter> &setters()
 			     return Status(
 			         Error{"option " + option + ": '" + v + "' is not seconds > 0"});
 		     o.simulation.short_limit_s = limit.value();
+		     return ok_status();
+	     }},
+	    {"--tau",
+	     [](auto &o, auto &option, auto &v) {
+		     auto tau = number<double>(option, v);
+		     if (!tau || !(tau.value() > 0) || tau.value() > 86400)
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not seconds in (0, 86400]"});
+		     o.tau_s = tau.value();
 		     return ok_status();
 	     }},
 	    {"--horizon",

@@ -44,6 +44,7 @@ struct CampsimOptions {
 	std::string rank_policy = "ostrich"; // a core policy: fifo, ostrich, faircamp
 	// run --observed: the log's own schedule scored beside the policies (first row)
 	bool observed = false;
+	double tau_s = 10; // --tau: MetricOptions' bounded slowdown and campaign stretch floor
 	// replay-plan: the local cluster and the mapping (replay/replay_plan.h)
 	uint32_t replay_nodes = 0, replay_node_cpus = 0;
 	double compression = 0;

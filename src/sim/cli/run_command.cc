@@ -149,6 +149,8 @@ int run_command(const CampsimOptions &options)
 	print_input(workload);
 	MetricOptions metric_options;
 	metric_options.user_profiles = loaded.value().user_profiles;
+	metric_options.bounded_slowdown_tau_s = options.tau_s;
+	metric_options.campaign_stretch_tau_s = options.tau_s;
 	auto runs = run_policies(workload, options.policies, options.simulation, metric_options,
 	                         options.progress);
 	if (!runs) {
