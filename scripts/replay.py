@@ -446,6 +446,7 @@ def main():
     try:
         shutil.copyfile(run([LOCALCLUSTER, "path", "conf"]).strip(),
                         os.path.join(bundle, "slurm.conf"))
+        version_info = versions(env)  # before the run: the code that ran it
         logins = sorted({job["user"] for job in jobs})
         make_users(logins, env)
         log("%d jobs of %d users, %gx, window of %.0f replay minutes"
@@ -454,7 +455,6 @@ def main():
         wait_all(records, len(jobs), lags, t0, env)
         sacct_path = os.path.join(bundle, "sacct.txt")
         unrecorded = export_sacct(records, t0, params, env, sacct_path)
-        version_info = versions(env)
     finally:
         if not params.get("keep_cluster"):
             subprocess.run([LOCALCLUSTER, "stop"], capture_output=True)
