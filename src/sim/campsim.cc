@@ -2,6 +2,7 @@
 // hands over; the simulation itself lives in engine/.
 #include "cli/campsim_options.h"
 #include "cli/rank_command.h"
+#include "cli/replay_plan_command.h"
 #include "cli/reproduce_command.h"
 #include "cli/run_command.h"
 
@@ -25,6 +26,8 @@ int main(int argc, char **argv)
 		}
 		if (options.value().command == "rank")
 			return rank_command(options.value());
+		if (options.value().command == "replay-plan")
+			return replay_plan_command(options.value());
 		if (options.value().command == "reproduce")
 			return reproduce_command(options.value());
 		return run_command(options.value());

@@ -2,6 +2,7 @@
 #include "cli/campsim_options.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <functional>
@@ -22,6 +23,10 @@ const char *campsim_usage()
 	return "usage: campsim run WORKLOAD [options]\n"
 	       "       campsim rank WORKLOAD --at S [--rank-policy ostrich|faircamp|fifo]\n"
 	       "                        [--parameters STR]   order of the jobs pending at S\n"
+	       "       campsim replay-plan WORKLOAD --nodes N --node-cpus C --compress F\n"
+	       "                        [--cpu-map scale|identity] [--wide drop|clamp]\n"
+	       "                        [--user-prefix P] [--out FILE]   the job list a real\n"
+	       "                        cluster replays (scripts/replay.py; doc/replay.md)\n"
 	       "       campsim reproduce NAME [--instances N] [--out DIR] [--progress]\n"
 	       "       campsim help   (or COMMAND --help)\n"
 	       "WORKLOAD (one of):\n"
@@ -68,6 +73,9 @@ const char *campsim_usage()
 	       "  --split-downtimes S     trace replay: cut at downtimes of S seconds or more (no\n"
 	       "                          job running or submitted in the log), each piece alone\n"
 	       "reproduce NAME: faircamp-zipf, ostrich-profiles, lpc-egee\n"
+	       "  --observed              also score the log's own schedule (row observed/log)\n"
+	       "  --tau S                 the metrics' floor tau (bounded slowdown and campaign\n"
+	       "                          stretch; default 10; a replay at F x: 10 / F)\n"
 	       "output: --out DIR (JSON, CSV, table), --plots (PNG, needs gnuplot), --progress\n";
 }
 
@@ -203,6 +211,47 @@ const std::map<std::string, Setter> &setters()
 		     o.policies.insert(o.policies.end(), list.value().begin(), list.value().end());
 		     return ok_status();
 	     }},
+	    {"--nodes", at_least<uint32_t>(&CampsimOptions::replay_nodes, 1)},
+	    {"--node-cpus", at_least<uint32_t>(&CampsimOptions::replay_node_cpus, 1)},
+	    {"--compress",
+	     [](auto &o, auto &option, auto &v) {
+		     auto factor = number<double>(option, v);
+		     if (!factor || !(factor.value() >= 1) || factor.value() > 1e6)
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not a factor from 1 to 1000000"});
+		     o.compression = factor.value();
+		     return ok_status();
+	     }},
+	    {"--cpu-map",
+	     [](auto &o, auto &option, auto &v) {
+		     if (v != "scale" && v != "identity")
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not scale or identity"});
+		     o.cpu_map = v;
+		     return ok_status();
+	     }},
+	    {"--wide",
+	     [](auto &o, auto &option, auto &v) {
+		     if (v != "drop" && v != "clamp")
+			     return Status(
+			         Error{"option " + option + ": '" + v + "' is not drop or clamp"});
+		     o.wide = v;
+		     return ok_status();
+	     }},
+	    {"--user-prefix",
+	     [](auto &o, auto &option, auto &v) {
+		     const bool login =
+		         !v.empty() && v.size() <= 16 && std::islower(v[0]) &&
+		         std::all_of(v.begin(), v.end(), [](char c) {
+			         return std::islower(c) || std::isdigit(c) || c == '_';
+		         });
+		     if (!login)
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not a login prefix ([a-z][a-z0-9_]*, at "
+			                         "most 16)"});
+		     o.user_prefix = v;
+		     return ok_status();
+	     }},
 	    {"--estimate",
 	     [](auto &o, auto &option, auto &v) {
 		     auto kind = parse_estimate_kind(v);
@@ -272,6 +321,15 @@ const std::map<std::string, Setter> &setters()
 			     return Status(
 			         Error{"option " + option + ": '" + v + "' is not seconds > 0"});
 		     o.simulation.short_limit_s = limit.value();
+		     return ok_status();
+	     }},
+	    {"--tau",
+	     [](auto &o, auto &option, auto &v) {
+		     auto tau = number<double>(option, v);
+		     if (!tau || !(tau.value() > 0) || tau.value() > 86400)
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not seconds in (0, 86400]"});
+		     o.tau_s = tau.value();
 		     return ok_status();
 	     }},
 	    {"--horizon",
@@ -350,6 +408,7 @@ const std::map<std::string, bool CampsimOptions::*> &flags()
 	    {"--dependencies", &CampsimOptions::dependencies},
 	    {"--plots", &CampsimOptions::plots},
 	    {"--progress", &CampsimOptions::progress},
+	    {"--observed", &CampsimOptions::observed},
 	};
 	return table;
 }
@@ -364,6 +423,12 @@ bool command_uses(const std::string &command, const std::string &option)
 	if (command == "rank")
 		return workload.count(option) || option == "--at" || option == "--rank-policy" ||
 		       option == "--parameters";
+	static const std::set<std::string> replay = {"--nodes",   "--node-cpus", "--compress",
+	                                             "--cpu-map", "--wide",      "--user-prefix"};
+	if (command == "replay-plan")
+		return workload.count(option) || replay.count(option) || option == "--out";
+	if (replay.count(option))
+		return false;
 	if (command == "reproduce")
 		return option == "--instances" || option == "--out" || option == "--progress" ||
 		       option == "--swf";
@@ -451,9 +516,10 @@ Result<CampsimOptions> parse_campsim_options(const std::vector<std::string> &arg
 			    "lpc-egee)"};
 		options.experiment = arguments[1];
 		next = 2;
-	} else if (options.command != "run" && options.command != "rank") {
+	} else if (options.command != "run" && options.command != "rank" &&
+	           options.command != "replay-plan") {
 		return Error{"unknown command '" + options.command +
-		             "' (run, rank, reproduce, help)"};
+		             "' (run, rank, replay-plan, reproduce, help)"};
 	}
 	std::set<std::string> given;
 	for (size_t i = next; i < arguments.size(); ++i) {
@@ -487,6 +553,13 @@ Result<CampsimOptions> parse_campsim_options(const std::vector<std::string> &arg
 	if (Status combined = check_combinations(options, given); !combined)
 		return Error{combined.error()};
 	options.simulation.dependencies = options.dependencies;
+	if (options.command == "replay-plan") {
+		if (Status checked = check_workload_choice(options); !checked)
+			return Error{checked.error()};
+		for (const char *needed : {"--nodes", "--node-cpus", "--compress"})
+			if (!given.count(needed))
+				return Error{std::string("replay-plan: give ") + needed};
+	}
 	if (options.command == "run" || options.command == "rank") {
 		if (Status checked = check_workload_choice(options); !checked)
 			return Error{checked.error()};

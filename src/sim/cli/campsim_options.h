@@ -20,7 +20,7 @@ struct PolicyChoice {
 };
 
 struct CampsimOptions {
-	std::string command; // run, rank, reproduce, help
+	std::string command; // run, rank, replay-plan, reproduce, help
 	// Workload: exactly one of these.
 	std::string swf_path, jobs_path, sacct_path, generator;
 	uint32_t users = 20;
@@ -42,6 +42,13 @@ struct CampsimOptions {
 	// rank
 	std::optional<int64_t> at_s;
 	std::string rank_policy = "ostrich"; // a core policy: fifo, ostrich, faircamp
+	// run --observed: the log's own schedule scored beside the policies (first row)
+	bool observed = false;
+	double tau_s = 10; // --tau: MetricOptions' bounded slowdown and campaign stretch floor
+	// replay-plan: the local cluster and the mapping (replay/replay_plan.h)
+	uint32_t replay_nodes = 0, replay_node_cpus = 0;
+	double compression = 0;
+	std::string cpu_map = "scale", wide = "drop", user_prefix = "rp";
 	// reproduce NAME
 	std::string experiment;
 	uint32_t instances = 0; // 0: the experiment's own count

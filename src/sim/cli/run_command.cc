@@ -2,6 +2,7 @@
 #include "cli/run_command.h"
 
 #include "cli/workload_loader.h"
+#include "engine/observed_run.h"
 #include "report/comparison_table.h"
 #include "report/plots.h"
 #include "report/progress_bar.h"
@@ -148,11 +149,23 @@ int run_command(const CampsimOptions &options)
 	print_input(workload);
 	MetricOptions metric_options;
 	metric_options.user_profiles = loaded.value().user_profiles;
+	metric_options.bounded_slowdown_tau_s = options.tau_s;
+	metric_options.campaign_stretch_tau_s = options.tau_s;
 	auto runs = run_policies(workload, options.policies, options.simulation, metric_options,
 	                         options.progress);
 	if (!runs) {
 		std::fprintf(stderr, "campsim: %s\n", runs.error().c_str());
 		return 1;
+	}
+	if (options.observed) {
+		auto observed = observed_run(workload, options.simulation);
+		if (!observed) {
+			std::fprintf(stderr, "campsim: %s\n", observed.error().c_str());
+			return 1;
+		}
+		RunMetrics scored = compute_metrics(workload, observed.value(), metric_options);
+		runs.value().insert(runs.value().begin(),
+		                    {std::move(observed).value(), std::move(scored)});
 	}
 	std::vector<RunMetrics> metrics;
 	for (const PolicyRun &run : runs.value())
