@@ -126,6 +126,8 @@ private:
 	                  bool anywhere);
 	std::optional<Placement> search_in_place(const Entry &entry, const Placement &placement,
 	                                         std::vector<TimeRange> ranges) const;
+	std::optional<Placement> search_in_place_holding(const Entry &entry,
+	                                                 std::vector<TimeRange> ranges) const;
 	void book(Entry &entry, Placement placement);
 	FreedRegion unplace(Entry &entry);
 	void settle_status(Entry &entry);
@@ -136,6 +138,9 @@ private:
 	                                       int64_t not_before_s) const;
 	std::vector<TimeRange> freed_ranges(const Entry &entry,
 	                                    const std::vector<FreedRegion> &freed,
+	                                    int64_t until_s) const;
+	std::vector<TimeRange> freed_ranges(const std::vector<NodeIndex> &candidates,
+	                                    int64_t limit_s, const std::vector<FreedRegion> &freed,
 	                                    int64_t until_s) const;
 	bool held_by_refusal(const Entry &entry) const;
 
@@ -150,9 +155,10 @@ private:
 	ReservationPolicy policy_;
 	std::vector<Entry> queue_; // rank order
 	std::unordered_set<JobId> pending_ids_;
-	std::vector<JobId> scratch_ids_;      // replan's sorted snapshot ids, kept for its capacity
-	std::vector<int32_t> smallest_below_; // starts_only: see smallest_cpus_below
-	std::vector<int64_t> shortest_below_; // starts_only: the shortest limit at rank i or below
+	std::vector<JobId> scratch_ids_; // replan's sorted snapshot ids, kept for its capacity
+	std::vector<NodeIndex> scratch_nodes_; // move_earlier's own nodes, kept for its capacity
+	std::vector<int32_t> smallest_below_;  // starts_only: see smallest_cpus_below
+	std::vector<int64_t> shortest_below_;  // starts_only: the shortest limit at rank i or below
 	RunningSet running_;
 	std::unordered_map<JobId, int64_t> refused_until_s_;
 	size_t booked_ = 0; // bookings so far (a cached bound on the profile is stale after one)
