@@ -66,7 +66,8 @@ const char *campsim_usage()
 	       "  --split-downtimes S     trace replay: cut at downtimes of S seconds or more (no\n"
 	       "                          job running or submitted in the log), each piece alone\n"
 	       "reproduce NAME: faircamp-zipf, ostrich-profiles, lpc-egee\n"
-	       "output: --out DIR (JSON, CSV, table), --plots (PNG, needs gnuplot), --progress\n";
+	       "output: --out DIR (JSON, CSV, table), --plots (PNG, needs gnuplot), --progress\n"
+	       "  --parallel N            simulate N policies at once (threads; default 1)\n";
 }
 
 namespace
@@ -225,6 +226,15 @@ const std::map<std::string, Setter> &setters()
 			     return Status(
 			         Error{"option " + option + ": '" + v + "' is not a depth >= 0"});
 		     o.simulation.depth = depth.value();
+		     return ok_status();
+	     }},
+	    {"--parallel",
+	     [](auto &o, auto &option, auto &v) {
+		     auto parallel = number<int32_t>(option, v);
+		     if (!parallel || parallel.value() < 1 || parallel.value() > 64)
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not a count of policies at once in 1..64"});
+		     o.parallel = static_cast<unsigned>(parallel.value());
 		     return ok_status();
 	     }},
 	    {"--calc-period",
