@@ -57,7 +57,7 @@ public:
 	// no). Its placement is dropped and it neither starts nor blocks anyone for refusal_hold_s.
 	Status refused(JobId id, int64_t now_s);
 	// The plan at now_s (time may only move forward).
-	Plan plan(int64_t now_s);
+	Plan plan(int64_t now_s, PlanDetail detail = PlanDetail::all);
 
 	// Every pending job in rank order, with its status and placement.
 	std::vector<PlannedJob> queue() const;
