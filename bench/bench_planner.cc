@@ -1,5 +1,8 @@
 // Planner benchmark: full plan, incremental update after one early completion, and a rebuild of
-// the same state, on 64 nodes x 32 CPUs with 1k, 10k and 50k pending jobs. Prints figures only.
+// the same state, on 64 nodes x 32 CPUs with 1k, 10k and 50k pending jobs. Then the scale rows
+// (issue 15 point 8): 1,000 nodes x 10,000 pending and 10,000 x 100,000, CPU and GPU nodes and
+// jobs, a fifth of the nodes in a maintenance window, conservative (depth 1000) and
+// per_campaign: full plan, steady-state update, peak memory, and PASS/FAIL per goal.
 #include "plan/planner.h"
 
 #include <algorithm>
@@ -7,6 +10,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace campaign::plan;
@@ -171,15 +177,206 @@ void measure(ReservationMode mode, size_t pending_count)
 	print(name + "plan_after_30s_no_event", time_step_ms, "ms");
 }
 
+// The scale rows: a machine of `nodes` nodes, 48 CPUs and 256 GB each, every fourth one with
+// 4 GPUs (GRES kind 0); every node busy with one to four jobs; 20 % of the nodes (a block) in a
+// maintenance window from 6 h to 10 h from now (Cluster::unavailable); `pending` jobs, a
+// quarter of them asking 1-4 GPUs per node (GPU nodes only), the rest 1 CPU to 4 nodes.
+struct ScaleFigures {
+	double full_ms = 0, update_ms = 0, peak_mb = 0;
+	size_t reserved = 0;
+};
+
+double peak_rss_mb()
+{
+	rusage usage{};
+	getrusage(RUSAGE_SELF, &usage);
+	return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+ScaleFigures measure_scale(ReservationMode mode, int nodes, size_t pending_count)
+{
+	constexpr int32_t cpus = 48;
+	constexpr int32_t gpus = 4;
+	Random random(static_cast<uint64_t>(nodes) * 7 + pending_count);
+	Cluster cluster;
+	cluster.gres_kinds = {"gpu"};
+	std::vector<NodeIndex> gpu_nodes, cpu_nodes;
+	for (int i = 0; i < nodes; ++i) {
+		NodeSpec node{"n" + std::to_string(i), cpus, 256'000, NodeState::up};
+		if (i % 4 == 0) {
+			node.gres[0] = gpus;
+			gpu_nodes.push_back(i);
+		} else {
+			cpu_nodes.push_back(i);
+		}
+		cluster.nodes.push_back(std::move(node));
+	}
+	UnavailableWindow maintenance{{}, now_s + 6 * 3600, now_s + 10 * 3600};
+	for (int i = 0; i < nodes / 5; ++i)
+		maintenance.nodes.push_back(nodes / 2 + i - nodes / 10);
+	cluster.unavailable.push_back(maintenance);
+
+	std::vector<RunningJob> running;
+	JobId id = 100'000'000;
+	for (NodeIndex node = 0; node < nodes; ++node) {
+		int32_t cpus_left = cpus;
+		int32_t gpus_left = cluster.nodes[node].gres[0];
+		while (cpus_left > 0) {
+			const int32_t take = std::min<int32_t>(cpus_left, 6 << random.below(3));
+			NodeAllocation allocation{node, take, take * 4000};
+			if (gpus_left > 0) {
+				allocation.gres[0] =
+				    1 + static_cast<int32_t>(random.below(gpus_left));
+				gpus_left -= allocation.gres[0];
+			}
+			running.push_back(
+			    RunningJob{id++,
+			               {allocation},
+			               now_s + 60 + static_cast<int64_t>(random.below(86400))});
+			cpus_left -= take;
+		}
+	}
+	static const int32_t cpu_sizes[] = {1, 2, 4, 8, 16, 48, 96, 192};
+	static const int64_t limits_s[] = {600, 1800, 3600, 4 * 3600, 12 * 3600, 86400, 2 * 86400};
+	std::vector<PendingJob> pending;
+	for (size_t i = 0; i < pending_count; ++i) {
+		PendingJob job;
+		job.id = i + 1;
+		job.limit_s = limits_s[random.below(std::size(limits_s))];
+		job.campaign_id = 1 + random.below(pending_count / 50 + 1);
+		if (random.below(4) == 0) { // GPU job: 1-4 GPUs per node on one or two GPU nodes
+			job.gres_per_node[0] = 1 + static_cast<int32_t>(random.below(gpus));
+			job.nodes_min = 1 + static_cast<int32_t>(random.below(2));
+			job.cpus = job.nodes_min * 6 * job.gres_per_node[0];
+			job.allowed_nodes = gpu_nodes;
+		} else {
+			job.cpus = cpu_sizes[random.below(std::size(cpu_sizes))];
+			job.nodes_min = std::max<int32_t>(1, job.cpus / cpus);
+			job.memory_per_cpu_mb = 1000 * static_cast<int64_t>(1 + random.below(4));
+			if (random.below(5) == 0)
+				job.allowed_nodes = cpu_nodes; // a CPU partition
+		}
+		pending.push_back(std::move(job));
+	}
+
+	PlannerConfig config;
+	config.mode = mode;
+	config.depth = 1000;
+	ScaleFigures figures;
+	Planner planner(config);
+	auto start = std::chrono::steady_clock::now();
+	if (campaign::Status built = planner.rebuild(cluster, running, pending, now_s); !built) {
+		std::printf("# scale rebuild failed: %s\n", built.error().c_str());
+		return figures;
+	}
+	figures.full_ms = elapsed_ms(start);
+	for (const PlannedJob &job : planner.queue())
+		figures.reserved += job.status == JobStatus::reserved;
+	// Steady state: five early completions in a row on the kept plan (conservative), or the
+	// plan afresh on the kept machine after each (per_campaign: the PlanKeeper always does).
+	constexpr int samples = 5;
+	std::vector<RunningJob> still_running = running;
+	start = std::chrono::steady_clock::now();
+	for (int sample = 0; sample < samples; ++sample) {
+		const size_t index = (static_cast<size_t>(sample) * 7919) % still_running.size();
+		const JobId ending = still_running[index].id;
+		still_running.erase(still_running.begin() + static_cast<std::ptrdiff_t>(index));
+		const int64_t at_s = now_s + 30 * (sample + 1);
+		if (mode == ReservationMode::per_campaign)
+			(void)planner.replan(still_running, pending, at_s);
+		else
+			(void)planner.job_ended(ending, at_s);
+	}
+	figures.update_ms = elapsed_ms(start) / samples;
+	figures.peak_mb = peak_rss_mb();
+	return figures;
+}
+
+// Each case in a child process, so its peak memory is its own (a child starts from the
+// parent's resident size, small here), not the largest case's so far.
+ScaleFigures measure_scale_apart(ReservationMode mode, int nodes, size_t pending_count)
+{
+	std::fflush(stdout);
+	int channel[2];
+	if (pipe(channel) != 0)
+		return measure_scale(mode, nodes, pending_count);
+	const pid_t child = fork();
+	if (child == 0) {
+		close(channel[0]);
+		const ScaleFigures figures = measure_scale(mode, nodes, pending_count);
+		const bool written = write(channel[1], &figures, sizeof figures) == sizeof figures;
+		std::fflush(stdout); // its own lines: the parent's were flushed before the fork
+		_exit(written ? 0 : 1);
+	}
+	close(channel[1]);
+	ScaleFigures figures;
+	if (child < 0 || read(channel[0], &figures, sizeof figures) != sizeof figures)
+		std::printf("# scale case %d nodes failed\n", nodes);
+	close(channel[0]);
+	if (child > 0)
+		waitpid(child, nullptr, 0);
+	return figures;
+}
+
+void measure_scale_rows()
+{
+	struct Row {
+		int nodes;
+		size_t pending;
+	};
+	constexpr double goal_growth = 15, goal_full_ms = 10'000, goal_update_ms = 500,
+	                 goal_peak_mb = 2048;
+	auto verdict = [](bool pass) { return pass ? "PASS" : "FAIL"; };
+	for (ReservationMode mode :
+	     {ReservationMode::conservative, ReservationMode::per_campaign}) {
+		ScaleFigures small, large;
+		for (const Row row : {Row{1000, 10'000}, Row{10'000, 100'000}}) {
+			const ScaleFigures figures =
+			    measure_scale_apart(mode, row.nodes, row.pending);
+			const std::string name = std::string("scale_") + to_string(mode) + "_" +
+			                         std::to_string(row.nodes) + "n_" +
+			                         std::to_string(row.pending / 1000) + "k_";
+			print(name + "full_plan", figures.full_ms, "ms");
+			print(name + "update", figures.update_ms, "ms");
+			print(name + "reserved", static_cast<double>(figures.reserved), "jobs");
+			print(name + "peak_rss", figures.peak_mb, "MB");
+			std::printf("%sgoals full_plan<=10s %s update<=0.5s %s peak<2GiB %s\n",
+			            name.c_str(), verdict(figures.full_ms <= goal_full_ms),
+			            verdict(figures.update_ms <= goal_update_ms),
+			            verdict(figures.peak_mb < goal_peak_mb));
+			(row.nodes == 1000 ? small : large) = figures;
+		}
+		const double full_growth = large.full_ms / std::max(small.full_ms, 1e-6);
+		const double update_growth = large.update_ms / std::max(small.update_ms, 1e-6);
+		std::printf("scale_%s_growth full_plan %.1fx %s update %.1fx %s (goal <= %.0fx)\n",
+		            to_string(mode), full_growth, verdict(full_growth <= goal_growth),
+		            update_growth, verdict(update_growth <= goal_growth), goal_growth);
+	}
+}
+
 } // namespace
 
-int main()
+int main(int argc, char **argv)
 {
-	std::printf("# planner benchmark: %d nodes x %d CPUs, every node busy at start\n",
-	            node_count, cpus_per_node);
-	for (ReservationMode mode :
-	     {ReservationMode::conservative, ReservationMode::easy, ReservationMode::per_campaign})
-		for (size_t pending_count : {1000, 10000, 50000})
-			measure(mode, pending_count);
+	const std::string only = argc > 1 ? argv[1] : "";
+	if (only != "" && only != "scale" && only != "rows") {
+		std::fprintf(stderr, "bench_planner: unknown argument '%s' (rows, scale or none)\n",
+		             only.c_str());
+		return 2;
+	}
+	if (only != "scale") {
+		std::printf("# planner benchmark: %d nodes x %d CPUs, every node busy at start\n",
+		            node_count, cpus_per_node);
+		for (ReservationMode mode : {ReservationMode::conservative, ReservationMode::easy,
+		                             ReservationMode::per_campaign})
+			for (size_t pending_count : {1000, 10000, 50000})
+				measure(mode, pending_count);
+	}
+	if (only != "rows") {
+		std::printf(
+		    "# scale: 1,000 nodes x 10k pending and 10,000 x 100k, a quarter GPU nodes "
+		    "and GPU jobs, 20 %% of the nodes in a maintenance window, depth 1000\n");
+		measure_scale_rows();
+	}
 	return 0;
 }

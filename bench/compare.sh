@@ -16,7 +16,9 @@
 # window: "--from 0 --to 864000"), SYNTHETIC (campsim generators, e.g. "ostrich-profiles
 # faircamp-zipf": run for every seed in SEEDS, default "1 2 3 4 5", with SYNTHETIC_ARGS such as
 # "--users 20 --job-count 10000"; the table gives their p95 lines as mean +- the 95 % interval,
-# Student's t over the seeds), OUT (default ./compare-out), BUILD_DIR ($repo/build) or CAMPSIM.
+# Student's t over the seeds), OUT (default ./compare-out), BUILD_DIR ($repo/build) or CAMPSIM,
+# PARALLEL (policies campsim simulates at once, default 2: the full comparison fits in ten
+# minutes on two cores).
 # The baselines are campsim's fairshare and fairtree (Slurm's classic fair-share and Fair Tree,
 # 7-day half-life, doc/man/campsim.1); ratios are printed when the policy list holds them.
 set -euo pipefail
@@ -29,6 +31,7 @@ read -r -a loads <<<"${LOADS:-log 0.85 0.95}"
 read -r -a extra <<<"${CAMPSIM_ARGS:-}"
 out=${OUT:-compare-out}
 [ -x "$campsim" ] || { echo "compare: $campsim not built (BUILD_DIR=$build)" >&2; exit 1; }
+parallel=${PARALLEL:-2}
 read -r -a synthetic <<<"${SYNTHETIC:-}"
 read -r -a seeds <<<"${SEEDS:-1 2 3 4 5}"
 read -r -a synthetic_args <<<"${SYNTHETIC_ARGS:-}"
@@ -51,7 +54,7 @@ for trace in "${traces[@]+"${traces[@]}"}"; do
 		dir=$out/runs/$name@$load
 		mkdir -p "$dir"
 		echo "compare: $name at load $load" >&2
-		"$campsim" run --swf "$trace" --policy "$policies" "${load_option[@]}" \
+		"$campsim" run --swf "$trace" --policy "$policies" --parallel "$parallel" "${load_option[@]}" \
 			${PARAMETERS:+--parameters "$PARAMETERS"} "${extra[@]}" --out "$dir" >"$dir/campsim.txt" 2>&1 ||
 			{ echo "compare: campsim failed on $name at load $load (see $dir/campsim.txt)" >&2; exit 1; }
 	done
@@ -63,7 +66,8 @@ for generator in "${synthetic[@]+"${synthetic[@]}"}"; do
 		dir=$out/synthetic/$generator@$seed
 		mkdir -p "$dir"
 		echo "compare: $generator seed $seed" >&2
-		"$campsim" run --generate "$generator" --seed "$seed" --policy "$policies" "${synthetic_args[@]}" \
+		"$campsim" run --generate "$generator" --seed "$seed" --policy "$policies" --parallel "$parallel" \
+			"${synthetic_args[@]}" \
 			${PARAMETERS:+--parameters "$PARAMETERS"} --out "$dir" >"$dir/campsim.txt" 2>&1 ||
 			{ echo "compare: campsim failed on $generator seed $seed (see $dir/campsim.txt)" >&2; exit 1; }
 	done

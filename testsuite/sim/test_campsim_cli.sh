@@ -52,6 +52,17 @@ check "a run with three policies succeeds" run_twice first
 run_twice second
 check "same seed, same per-job CSV bytes" cmp -s "$work/first/ostrich_per_campaign.jobs.csv" "$work/second/ostrich_per_campaign.jobs.csv"
 check "same seed, same table (timings aside)" cmp -s "$work/first.txt" "$work/second.txt"
+run_parallel() {
+	"$campsim" run --generate ostrich-profiles --users 6 --job-count 2000 --seed 9 --parallel 2 \
+		--policy fcfs/no_backfill,ostrich/per_campaign,fairtree/easy --out "$work/parallel" >"$work/parallel.txt" &&
+		sed -i '/wall_s\|cpu_s\|cpu_per_event\|peak_rss\|report written/d' "$work/parallel.txt"
+}
+check "--parallel 2 runs" run_parallel
+check "--parallel 2: the same table as one at a time, in the same order" cmp -s "$work/first.txt" "$work/parallel.txt"
+for policy in fcfs_no_backfill ostrich_per_campaign fairtree_easy; do
+	check "--parallel 2: the same $policy jobs CSV" cmp -s "$work/first/$policy.jobs.csv" "$work/parallel/$policy.jobs.csv"
+done
+check "--parallel 0 is bad usage, named" usage_error "--parallel: '0'" run --generate faircamp-zipf --parallel 0
 check "the JSON report parses" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$work/first/fairtree_easy.json"
 check "the comparison names every policy" grep -q 'fcfs/no_backfill.*ostrich/per_campaign.*fairtree/easy' "$work/first/comparison.txt"
 

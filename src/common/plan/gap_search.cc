@@ -314,4 +314,53 @@ GapSearch::earliest_in_place(const PendingJob &job, const std::vector<NodeAlloca
 	return std::nullopt;
 }
 
+// Within the held window the allocations themselves are in the profile: they fit there exactly
+// when nothing on their nodes is over-committed. A slot that straddles a window edge is
+// looked at in its parts, so a blocked part ends where the free amounts really change, and
+// skipping to that end passes over only starts the given-back profile would block too.
+std::optional<Placement> GapSearch::earliest_in_place_holding(
+    const PendingJob &job, const std::vector<NodeAllocation> &allocations, int64_t held_start_s,
+    int64_t held_end_s, int64_t from_s, int64_t until_s) const
+{
+	auto blocked_on = [&](size_t slot, bool held) {
+		for (const NodeAllocation &allocation : allocations) {
+			const NodeFree &free = profile_.free(slot, allocation.node);
+			const NodeFree need =
+			    held ? NodeFree{}
+			         : NodeFree{allocation.cpus, allocation.memory_mb, allocation.gres};
+			if (free.cpus < need.cpus || free.memory_mb < need.memory_mb ||
+			    !gres_at_least(free.gres, need.gres))
+				return true;
+		}
+		return false;
+	};
+	int64_t start_s = std::max(from_s, profile_.origin_s());
+	while (start_s <= until_s) {
+		const int64_t end_s = start_s + job.limit_s;
+		const size_t first = profile_.slot_at(start_s);
+		std::optional<int64_t> blocked_end;
+		for (size_t slot = profile_.slot_at(end_s - 1) + 1;
+		     !blocked_end && slot-- > first;) {
+			// The slot's parts outside, inside and after the held window, last first.
+			const int64_t slot_start_s = std::max(profile_.slot_start_s(slot), start_s);
+			const int64_t slot_end_s = profile_.slot_end_s(slot);
+			const int64_t cuts[] = {
+			    slot_start_s, std::clamp(held_start_s, slot_start_s, slot_end_s),
+			    std::clamp(held_end_s, slot_start_s, slot_end_s), slot_end_s};
+			for (int part = 2; part >= 0 && !blocked_end; --part) {
+				const int64_t part_start_s = cuts[part],
+				              part_end_s = cuts[part + 1];
+				if (part_start_s >= part_end_s || part_start_s >= end_s)
+					continue;
+				if (blocked_on(slot, part == 1))
+					blocked_end = part_end_s;
+			}
+		}
+		if (!blocked_end)
+			return Placement{start_s, allocations};
+		start_s = *blocked_end;
+	}
+	return std::nullopt;
+}
+
 } // namespace campaign::plan

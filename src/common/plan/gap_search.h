@@ -48,6 +48,13 @@ public:
 	                                           const std::vector<NodeAllocation> &allocations,
 	                                           int64_t from_s, int64_t until_s,
 	                                           int64_t long_cpus_limit = -1) const;
+	// earliest_in_place as if these allocations, booked over [held_start_s, held_end_s) (the
+	// job's own place), were given back first: the same start, found on the profile as it is,
+	// so a job that does not move costs no release and no booking again (each one splits,
+	// shifts and merges slots). No long jobs' limit: the caller gives back and searches.
+	std::optional<Placement> earliest_in_place_holding(
+	    const PendingJob &job, const std::vector<NodeAllocation> &allocations,
+	    int64_t held_start_s, int64_t held_end_s, int64_t from_s, int64_t until_s) const;
 
 private:
 	// If some slot in [start_s, end_s) has fewer than `cpus` usable free CPUs, the end of the

@@ -51,7 +51,8 @@ bool same_end(int64_t kept_s, int64_t seen_s, int64_t now_s)
 PlanKeeper::PlanKeeper(PlannerConfig config) : config_(config), planner_(config) {}
 
 Result<Plan> PlanKeeper::update(const Cluster &cluster, const std::vector<RunningJob> &running,
-                                const std::vector<PendingJob> &pending, int64_t now_s)
+                                const std::vector<PendingJob> &pending, int64_t now_s,
+                                PlanDetail detail)
 {
 	// A reservation that came due unstarted would be planned again after lower-ranked ones
 	// moved into its place: plan afresh instead, as the rebuild gives it its rank back.
@@ -61,11 +62,11 @@ Result<Plan> PlanKeeper::update(const Cluster &cluster, const std::vector<Runnin
 	                      update_in_place(running, pending, now_s);
 	if (in_place) {
 		++updates_;
-		remember(cluster, running, pending);
+		remember_changes(running, pending); // same nodes: cluster_ holds
 	} else if (Status built = afresh(cluster, running, pending, now_s); !built) {
 		return Error{built.error()};
 	}
-	return planned(now_s);
+	return planned(now_s, detail);
 }
 
 Result<Plan> PlanKeeper::update_walk(const Cluster &cluster, const std::vector<RunningJob> &running,
@@ -88,14 +89,10 @@ Result<Plan> PlanKeeper::update_walk(const Cluster &cluster, const std::vector<R
 	return planned(now_s);
 }
 
-Plan PlanKeeper::planned(int64_t now_s)
+Plan PlanKeeper::planned(int64_t now_s, PlanDetail detail)
 {
-	Plan plan = planner_.plan(now_s);
-	next_reserved_s_ = -1;
-	for (const auto &[id, planned] : plan.planned)
-		if (planned.status == JobStatus::reserved &&
-		    (next_reserved_s_ < 0 || planned.start_s < next_reserved_s_))
-			next_reserved_s_ = planned.start_s;
+	Plan plan = planner_.plan(now_s, detail);
+	next_reserved_s_ = plan.next_reserved_s;
 	return plan;
 }
 
@@ -136,6 +133,35 @@ void PlanKeeper::remember(const Cluster &cluster, const std::vector<RunningJob> 
 	order_.clear();
 	for (const PendingJob &job : pending) {
 		pending_.emplace(job.id, job);
+		order_.push_back(job.id);
+	}
+}
+
+// The snapshot was applied in place: its running jobs are the kept ones (their expected ends
+// within the slack: the snapshot's are kept, as remember does), less the ended, plus the
+// started; its pending jobs the kept ones (same shapes), less those gone, plus the new.
+void PlanKeeper::remember_changes(const std::vector<RunningJob> &running,
+                                  const std::vector<PendingJob> &pending)
+{
+	ended_.clear();
+	for (const auto &[id, job] : running_)
+		if (!running_now_.contains(id))
+			ended_.push_back(id);
+	for (JobId id : ended_)
+		running_.erase(id);
+	for (const RunningJob &job : running) {
+		auto [kept, added] = running_.try_emplace(job.id, job);
+		if (!added) { // allocations equal: apply_running checked them
+			kept->second.expected_end_s = job.expected_end_s;
+			kept->second.booked_long = job.booked_long;
+		}
+	}
+	for (JobId id : order_)
+		if (!still_pending_.contains(id))
+			pending_.erase(id);
+	order_.clear();
+	for (const PendingJob &job : pending) {
+		pending_.try_emplace(job.id, job);
 		order_.push_back(job.id);
 	}
 }
@@ -183,14 +209,16 @@ bool PlanKeeper::apply_running(const std::vector<RunningJob> &running, int64_t n
 
 bool PlanKeeper::apply_pending(const std::vector<PendingJob> &pending, int64_t now_s)
 {
-	std::unordered_set<JobId> still_pending;
+	std::unordered_set<JobId> &still_pending = still_pending_;
+	still_pending.clear();
 	for (const PendingJob &job : pending) {
 		still_pending.insert(job.id);
 		auto kept = pending_.find(job.id);
 		if (kept != pending_.end() && !same_shape(kept->second, job))
 			return false;
 	}
-	std::vector<JobId> kept_order;
+	std::vector<JobId> &kept_order = kept_order_;
+	kept_order.clear();
 	for (JobId id : order_) {
 		if (still_pending.contains(id))
 			kept_order.push_back(id);

@@ -22,8 +22,10 @@ public:
 	explicit PlanKeeper(PlannerConfig config = {});
 
 	// Brings the kept plan to this snapshot (pending jobs in rank order) and plans at now_s.
+	// `detail`: what the plan lists (Planner::plan).
 	Result<Plan> update(const Cluster &cluster, const std::vector<RunningJob> &running,
-	                    const std::vector<PendingJob> &pending_in_rank_order, int64_t now_s);
+	                    const std::vector<PendingJob> &pending_in_rank_order, int64_t now_s,
+	                    PlanDetail detail = PlanDetail::all);
 	// update from a walked queue (PendingSource): per_campaign with starts_only only, where
 	// every update plans afresh anyway.
 	Result<Plan> update_walk(const Cluster &cluster, const std::vector<RunningJob> &running,
@@ -48,7 +50,7 @@ private:
 	              const std::vector<PendingJob> &pending, int64_t now_s);
 	Status rebuild(const Cluster &cluster, const std::vector<RunningJob> &running,
 	               const std::vector<PendingJob> &pending, int64_t now_s);
-	Plan planned(int64_t now_s);
+	Plan planned(int64_t now_s, PlanDetail detail = PlanDetail::all);
 	// Applies the differences; false: they are more than starts, ends, cancels and inserts.
 	bool update_in_place(const std::vector<RunningJob> &running,
 	                     const std::vector<PendingJob> &pending, int64_t now_s);
@@ -62,6 +64,9 @@ private:
 	bool apply_pending(const std::vector<PendingJob> &pending, int64_t now_s);
 	void remember(const Cluster &cluster, const std::vector<RunningJob> &running,
 	              const std::vector<PendingJob> &pending);
+	// remember after update_in_place: only what the snapshot changed (no job copied again).
+	void remember_changes(const std::vector<RunningJob> &running,
+	                      const std::vector<PendingJob> &pending);
 
 	PlannerConfig config_;
 	Planner planner_;
@@ -71,6 +76,8 @@ private:
 	std::unordered_map<JobId, PendingJob> pending_; // as last given to the planner
 	std::vector<JobId> order_;                      // pending_ in rank order
 	std::unordered_set<JobId> running_now_;         // the snapshot being applied
+	std::unordered_set<JobId> still_pending_;       // the snapshot being applied
+	std::vector<JobId> kept_order_, ended_;         // apply_pending's, kept for capacity
 	int64_t next_reserved_s_ = -1;                  // the last plan's earliest reserved start
 	uint64_t rebuilds_ = 0, updates_ = 0;
 };

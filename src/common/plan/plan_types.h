@@ -179,7 +179,13 @@ struct Plan {
 	int64_t now_s = 0;
 	std::vector<JobId> starts_now;       // in rank order
 	std::map<JobId, PlannedJob> planned; // every starts_now and reserved job
+	int64_t next_reserved_s = -1;        // the earliest reserved start; -1: none
 };
+
+// What Planner::plan lists in Plan::planned: every placed job (the default), or only those
+// that start now (a caller that starts jobs and needs no reservation's details: campsim,
+// where listing thousands of reservations at every pass cost more than updating them).
+enum class PlanDetail { all, starts_now };
 
 const char *to_string(JobStatus status);
 const char *to_string(ReservationMode mode);

@@ -641,7 +641,7 @@ Status Planner::cluster_changed(const Cluster &cluster, int64_t now_s)
 	return rebuild(cluster, running, pending, now_s);
 }
 
-Plan Planner::plan(int64_t now_s)
+Plan Planner::plan(int64_t now_s, PlanDetail detail)
 {
 	(void)catch_up(std::max(now_s, now_s_), "plan");
 	Plan result;
@@ -651,6 +651,12 @@ Plan Planner::plan(int64_t now_s)
 			continue;
 		if (entry.status == JobStatus::starts_now)
 			result.starts_now.push_back(entry.job.id);
+		else if (entry.status == JobStatus::reserved &&
+		         (result.next_reserved_s < 0 ||
+		          entry.placement.start_s < result.next_reserved_s))
+			result.next_reserved_s = entry.placement.start_s;
+		if (detail == PlanDetail::starts_now && entry.status != JobStatus::starts_now)
+			continue;
 		result.planned.emplace(
 		    entry.job.id, PlannedJob{entry.job.id, entry.status, entry.placement.start_s,
 		                             entry.placement.allocations, entry.job.limit_s,

@@ -59,7 +59,7 @@ public:
 	// no). Its placement is dropped and it neither starts nor blocks anyone for refusal_hold_s.
 	Status refused(JobId id, int64_t now_s);
 	// The plan at now_s (time may only move forward).
-	Plan plan(int64_t now_s);
+	Plan plan(int64_t now_s, PlanDetail detail = PlanDetail::all);
 
 	// Every pending job in rank order, with its status and placement.
 	std::vector<PlannedJob> queue() const;
@@ -136,6 +136,9 @@ private:
 	std::optional<Placement> search_in_place(const Entry &entry, const Placement &placement,
 	                                         std::vector<TimeRange> ranges,
 	                                         int64_t not_before_s) const;
+	std::optional<Placement> search_in_place_holding(const Entry &entry,
+	                                                 std::vector<TimeRange> ranges,
+	                                                 int64_t not_before_s) const;
 	void book(Entry &entry, Placement placement);
 	FreedRegion unplace(Entry &entry);
 	void settle_status(Entry &entry);
@@ -152,6 +155,9 @@ private:
 	std::vector<TimeRange> freed_ranges(const Entry &entry,
 	                                    const std::vector<FreedRegion> &freed,
 	                                    int64_t until_s) const;
+	std::vector<TimeRange> freed_ranges(const std::vector<NodeIndex> &candidates,
+	                                    int64_t limit_s, const std::vector<FreedRegion> &freed,
+	                                    int64_t until_s) const;
 	bool held_by_refusal(const Entry &entry) const;
 	int64_t not_before_s(const Entry &entry) const;
 	bool waits_for_others(const Entry &entry) const;
@@ -167,9 +173,10 @@ private:
 	ReservationPolicy policy_;
 	std::vector<Entry> queue_; // rank order
 	std::unordered_set<JobId> pending_ids_;
-	std::vector<JobId> scratch_ids_;      // replan's sorted snapshot ids, kept for its capacity
-	std::vector<int32_t> smallest_below_; // starts_only: see smallest_cpus_below
-	std::vector<int64_t> shortest_below_; // starts_only: the shortest limit at rank i or below
+	std::vector<JobId> scratch_ids_; // replan's sorted snapshot ids, kept for its capacity
+	std::vector<NodeIndex> scratch_nodes_; // move_earlier's own nodes, kept for its capacity
+	std::vector<int32_t> smallest_below_;  // starts_only: see smallest_cpus_below
+	std::vector<int64_t> shortest_below_;  // starts_only: the shortest limit at rank i or below
 	RunningSet running_;
 	std::unordered_map<JobId, int64_t> refused_until_s_;
 	size_t booked_ = 0; // bookings so far (a cached bound on the profile is stale after one)

@@ -29,17 +29,6 @@ bool touches(const std::vector<NodeIndex> &sorted_candidates, const std::vector<
 	return false;
 }
 
-// Whether any of the entry's node sets holds one of these nodes.
-template <typename Entry> bool touches_any(const Entry &entry, const std::vector<NodeIndex> &nodes)
-{
-	if (touches(*entry.candidates, nodes))
-		return true;
-	for (const auto &other : entry.other_candidates)
-		if (touches(*other, nodes))
-			return true;
-	return false;
-}
-
 } // namespace
 
 // The union of the ranges, from not_before_s on, in time order.
@@ -67,6 +56,21 @@ std::vector<Planner::TimeRange> Planner::freed_ranges(const Entry &entry,
                                                       const std::vector<FreedRegion> &freed,
                                                       int64_t until_s) const
 {
+	std::vector<TimeRange> ranges =
+	    freed_ranges(*entry.candidates, entry.job.limit_s, freed, until_s);
+	for (const auto &other : entry.other_candidates) { // the job's other partitions' nodes
+		std::vector<TimeRange> more =
+		    freed_ranges(*other, entry.job.limit_s, freed, until_s);
+		ranges.insert(ranges.end(), more.begin(), more.end());
+	}
+	return ranges;
+}
+
+std::vector<Planner::TimeRange> Planner::freed_ranges(const std::vector<NodeIndex> &candidates,
+                                                      int64_t limit_s,
+                                                      const std::vector<FreedRegion> &freed,
+                                                      int64_t until_s) const
+{
 	std::vector<TimeRange> ranges;
 	if (freed.size() > max_freed_regions) {
 		if (now_s_ <= until_s)
@@ -74,9 +78,9 @@ std::vector<Planner::TimeRange> Planner::freed_ranges(const Entry &entry,
 		return ranges;
 	}
 	for (const FreedRegion &region : freed) {
-		if (region.end_s <= region.start_s || !touches_any(entry, region.nodes))
+		if (region.end_s <= region.start_s || !touches(candidates, region.nodes))
 			continue;
-		const int64_t from_s = std::max(now_s_, region.start_s - entry.job.limit_s + 1);
+		const int64_t from_s = std::max(now_s_, region.start_s - limit_s + 1);
 		const int64_t to_s = std::min(region.end_s - 1, until_s);
 		if (from_s <= to_s)
 			ranges.push_back({from_s, to_s});
@@ -104,17 +108,33 @@ void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed, Search
 	    std::max(own_bound_s, anywhere ? memo.lower_bound(entry.job) : now_s_);
 	if (old_start_s <= now_s_ || not_before_s >= old_start_s)
 		return;
-	Entry in_place = entry; // in place, only the job's own nodes matter
-	if (!anywhere) {
-		std::vector<NodeIndex> own = nodes_of(entry.placement.allocations);
+	// In place, only the job's own nodes matter.
+	std::vector<TimeRange> ranges;
+	if (anywhere) {
+		ranges = freed_ranges(entry, freed, old_start_s - 1);
+	} else {
+		std::vector<NodeIndex> &own = scratch_nodes_;
+		own.clear();
+		for (const NodeAllocation &allocation : entry.placement.allocations)
+			own.push_back(allocation.node);
 		std::sort(own.begin(), own.end());
-		in_place.candidates =
-		    std::make_shared<const std::vector<NodeIndex>>(std::move(own));
-		in_place.other_candidates.clear();
+		ranges = freed_ranges(own, entry.job.limit_s, freed, old_start_s - 1);
 	}
-	std::vector<TimeRange> ranges = freed_ranges(in_place, freed, old_start_s - 1);
 	if (ranges.empty())
 		return;
+	if (!anywhere && entry.long_cpus_limit < 0) {
+		// Searched around its own booking: given back and booked again only if it moves
+		// (the same start as the search below, at a fraction of the cost on a deep queue).
+		std::optional<Placement> found =
+		    search_in_place_holding(entry, ranges, not_before_s);
+		if (!found || found->start_s >= old_start_s)
+			return;
+		memo.clear(); // the old place is given back: bounds found so far no longer hold
+		FreedRegion old_region = unplace(entry);
+		book(entry, std::move(*found));
+		freed.push_back(std::move(old_region));
+		return;
+	}
 	Placement old_placement = entry.placement;
 	FreedRegion old_region = unplace(entry);
 	std::optional<Placement> found;
@@ -133,6 +153,24 @@ void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed, Search
 	if (anywhere && !own_search)
 		memo.record(entry.job, old_start_s);
 	book(entry, std::move(old_placement));
+}
+
+std::optional<Placement> Planner::search_in_place_holding(const Entry &entry,
+                                                          std::vector<TimeRange> ranges,
+                                                          int64_t not_before_s) const
+{
+	const GapSearch gap_search(profile_);
+	const int64_t held_start_s = entry.placement.start_s;
+	const int64_t held_end_s = held_start_s + entry.job.limit_s;
+	for (const TimeRange &range : merged(std::move(ranges), std::max(now_s_, not_before_s)))
+		if (auto found = gap_search.earliest_in_place_holding(
+		        entry.job, entry.placement.allocations, held_start_s, held_end_s,
+		        range.from_s, range.until_s)) {
+			found->node_set =
+			    entry.placement.node_set; // the same nodes, so the same set
+			return found;
+		}
+	return std::nullopt;
 }
 
 std::optional<Placement> Planner::search_in_place(const Entry &entry, const Placement &placement,

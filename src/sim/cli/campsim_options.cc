@@ -76,7 +76,8 @@ const char *campsim_usage()
 	       "  --observed              also score the log's own schedule (row observed/log)\n"
 	       "  --tau S                 the metrics' floor tau (bounded slowdown and campaign\n"
 	       "                          stretch; default 10; a replay at F x: 10 / F)\n"
-	       "output: --out DIR (JSON, CSV, table), --plots (PNG, needs gnuplot), --progress\n";
+	       "output: --out DIR (JSON, CSV, table), --plots (PNG, needs gnuplot), --progress\n"
+	       "  --parallel N            simulate N policies at once (threads; default 1)\n";
 }
 
 namespace
@@ -276,6 +277,15 @@ const std::map<std::string, Setter> &setters()
 			     return Status(
 			         Error{"option " + option + ": '" + v + "' is not a depth >= 0"});
 		     o.simulation.depth = depth.value();
+		     return ok_status();
+	     }},
+	    {"--parallel",
+	     [](auto &o, auto &option, auto &v) {
+		     auto parallel = number<int32_t>(option, v);
+		     if (!parallel || parallel.value() < 1 || parallel.value() > 64)
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not a count of policies at once in 1..64"});
+		     o.parallel = static_cast<unsigned>(parallel.value());
 		     return ok_status();
 	     }},
 	    {"--calc-period",

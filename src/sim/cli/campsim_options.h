@@ -39,6 +39,7 @@ struct CampsimOptions {
 	std::string out_dir;
 	bool plots = false;
 	bool progress = false;
+	unsigned parallel = 1; // run: policies simulated at once (threads)
 	// rank
 	std::optional<int64_t> at_s;
 	std::string rank_policy = "ostrich"; // a core policy: fifo, ostrich, faircamp

@@ -13,24 +13,54 @@
 #include <fstream>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <iostream>
+#include <optional>
+#include <thread>
 
 namespace campaign::sim
 {
 
+namespace
+{
+
+// Which runs cost most, first: conservative plans every pending job, easy and greedy search
+// the whole queue, per_campaign walks only its candidates, no_backfill lists.
+int cost_rank(BackfillKind backfill)
+{
+	switch (backfill) {
+	case BackfillKind::conservative:
+		return 0;
+	case BackfillKind::easy:
+	case BackfillKind::greedy:
+		return 1;
+	case BackfillKind::per_campaign:
+		return 2;
+	case BackfillKind::no_backfill:
+		break;
+	}
+	return 3;
+}
+
+} // namespace
+
+// Each policy's run is independent (its own Simulation, the workload only read), so with
+// `parallel` > 1 that many run at once on threads; the results are the same, in policy order.
 Result<std::vector<PolicyRun>> run_policies(const Workload &workload,
                                             const std::vector<PolicyChoice> &policies,
                                             const SimulationOptions &base,
-                                            const MetricOptions &metric_options, bool progress)
+                                            const MetricOptions &metric_options, bool progress,
+                                            unsigned parallel)
 {
-	std::vector<PolicyRun> all;
-	for (const PolicyChoice &policy : policies) {
+	std::vector<std::optional<Result<PolicyRun>>> runs(policies.size());
+	auto run_one = [&](size_t index) {
+		const PolicyChoice &policy = policies[index];
 		SimulationOptions options = base;
 		options.priority = policy.priority;
 		options.backfill = policy.backfill;
 		std::unique_ptr<ProgressBar> bar;
-		if (progress) {
+		if (progress && parallel <= 1) { // bars of runs at once would overwrite each other
 			bar = std::make_unique<ProgressBar>(policy.label(), 1000);
 			options.progress = [&bar](double done) {
 				bar->update(static_cast<uint64_t>(done * 1000));
@@ -39,10 +69,45 @@ Result<std::vector<PolicyRun>> run_policies(const Workload &workload,
 		auto run = simulate(workload, options);
 		if (bar)
 			bar->finish();
-		if (!run)
-			return Error{policy.label() + ": " + run.error()};
+		if (!run) {
+			runs[index] = Result<PolicyRun>(Error{policy.label() + ": " + run.error()});
+			return;
+		}
 		RunMetrics metrics = compute_metrics(workload, run.value(), metric_options);
-		all.push_back({std::move(run).value(), std::move(metrics)});
+		runs[index] =
+		    Result<PolicyRun>(PolicyRun{std::move(run).value(), std::move(metrics)});
+	};
+	if (parallel <= 1 || policies.size() <= 1) {
+		for (size_t index = 0; index < policies.size(); ++index) {
+			run_one(index);
+			if (!*runs[index])
+				return Error{runs[index]->error()};
+		}
+	} else {
+		// The costliest first (deep reservations plan the most), so that no long run
+		// starts last while the other threads have nothing left.
+		std::vector<size_t> order(policies.size());
+		for (size_t index = 0; index < order.size(); ++index)
+			order[index] = index;
+		std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+			return cost_rank(policies[a].backfill) < cost_rank(policies[b].backfill);
+		});
+		std::atomic<size_t> next{0};
+		std::vector<std::thread> workers;
+		for (unsigned worker = 0; worker < std::min<size_t>(parallel, policies.size());
+		     ++worker)
+			workers.emplace_back([&] {
+				for (size_t taken; (taken = next++) < order.size();)
+					run_one(order[taken]);
+			});
+		for (std::thread &worker : workers)
+			worker.join();
+	}
+	std::vector<PolicyRun> all;
+	for (auto &run : runs) {
+		if (!*run)
+			return Error{run->error()};
+		all.push_back(std::move(*run).value());
 	}
 	return all;
 }
@@ -152,7 +217,7 @@ int run_command(const CampsimOptions &options)
 	metric_options.bounded_slowdown_tau_s = options.tau_s;
 	metric_options.campaign_stretch_tau_s = options.tau_s;
 	auto runs = run_policies(workload, options.policies, options.simulation, metric_options,
-	                         options.progress);
+	                         options.progress, options.parallel);
 	if (!runs) {
 		std::fprintf(stderr, "campsim: %s\n", runs.error().c_str());
 		return 1;

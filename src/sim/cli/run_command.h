@@ -21,7 +21,8 @@ struct PolicyRun {
 Result<std::vector<PolicyRun>> run_policies(const Workload &workload,
                                             const std::vector<PolicyChoice> &policies,
                                             const SimulationOptions &base,
-                                            const MetricOptions &metric_options, bool progress);
+                                            const MetricOptions &metric_options, bool progress,
+                                            unsigned parallel = 1);
 
 int run_command(const CampsimOptions &options);
 

@@ -79,7 +79,9 @@ public:
 		pending_.clear();
 		for (uint32_t job : order)
 			pending_.push_back(pending_of(job));
-		auto plan = keeper_.update(cluster_, running_, pending_, now_s);
+		// Only the starts are listed: the reservations' details go unread here.
+		auto plan = keeper_.update(cluster_, running_, pending_, now_s,
+		                           plan::PlanDetail::starts_now);
 		if (!plan)
 			return Error{plan.error()};
 		if (rest && (!starts_only_ || keeper_.could_start_now(rest->cpus, rest->limit_s)))
@@ -151,11 +153,7 @@ private:
 	// Books the plan's starts now and remembers its next planned start.
 	Result<std::vector<uint32_t>> start_planned(const plan::Plan &plan, int64_t now_s)
 	{
-		next_planned_start_s_ = -1;
-		for (const auto &[id, planned] : plan.planned)
-			if (planned.start_s > now_s &&
-			    (next_planned_start_s_ < 0 || planned.start_s < next_planned_start_s_))
-				next_planned_start_s_ = planned.start_s;
+		next_planned_start_s_ = plan.next_reserved_s; // every later start is a reservation
 		std::vector<uint32_t> starts;
 		for (plan::JobId id : plan.starts_now) {
 			const uint32_t job = static_cast<uint32_t>(id - 1);

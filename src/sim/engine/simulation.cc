@@ -41,10 +41,11 @@ struct Event {
 	}
 };
 
+// This thread's: campsim run --parallel simulates other policies on other threads meanwhile.
 double process_cpu_s()
 {
 	timespec now{};
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
 	return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
 }
 
