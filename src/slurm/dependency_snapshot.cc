@@ -74,9 +74,7 @@ void queue_waiting_jobs(list_t *queue, time_t now)
 		int index = 0;
 		list_itr_t *parts = list_iterator_create(job->part_ptr_list);
 		while (auto *part = static_cast<part_record_t *>(list_next(parts))) {
-			append_record(queue, job, part,
-			              job->priority_array ? job->priority_array[index]
-			                                  : job->priority);
+			append_record(queue, job, part, partition_priority(job, index));
 			index++;
 		}
 		list_iterator_destroy(parts);

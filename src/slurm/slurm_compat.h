@@ -3,6 +3,8 @@
 // adapter uses these names and never tests the version itself (doc/slurm-internals.md P.13).
 #pragma once
 
+#include <algorithm>
+
 #define SC_SLURM_24 (SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0))
 #define SC_SLURM_26 (SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0))
 
@@ -41,6 +43,25 @@ inline void set_queue_record_qos(job_queue_rec_t *record, job_record_t *job)
 #else
 	(void)record;
 	(void)job;
+#endif
+}
+
+// A job's priority in the index-th partition of its part_ptr_list, as build_job_queue gives its
+// records: job->priority_array in 22.05; from 24.11 one value per partition and QOS (part_prio in
+// 24.11, prio_mult in 26.05), indexed partition x QOS, of which the job's first QOS is taken.
+inline uint32_t partition_priority(const job_record_t *job, int index)
+{
+#if SC_SLURM_24
+#if SC_SLURM_26
+	const auto *multi = job->prio_mult;
+#else
+	const auto *multi = job->part_prio;
+#endif
+	const int qos_count = job->qos_list ? std::max(1, list_count(job->qos_list)) : 1;
+	return multi && multi->priority_array ? multi->priority_array[index * qos_count]
+	                                      : job->priority;
+#else
+	return job->priority_array ? job->priority_array[index] : job->priority;
 #endif
 }
 
