@@ -30,7 +30,7 @@ answered() { grep -q '"campaigns"' <<<"$1"; }
 # conf_with KEY=VALUE: a copy of the cluster's slurm.conf with that key replaced.
 conf_with() {
 	local copy
-	copy=$("$localcluster" path dir)/etc/slurm-$1.conf
+	copy=$("$localcluster" path dir)/etc/slurm-${1%%=*}.conf
 	sed "/^${1%%=*}=/d" "$SLURM_CONF" >"$copy"
 	echo "$1" >>"$copy"
 	echo "$copy"
@@ -72,12 +72,15 @@ token_shaped='eyJhbGciOiJIUzI1NiJ9.eyJ1aWQiOjB9.c2lnbmF0dXJl'
 check "an auth/slurm token is refused: this cluster uses auth/munge (or the release has none)" \
 	refused "$(ask "$token_shaped")" 'auth/munge\|has no auth/slurm'
 output=$(SLURM_CONF=$(conf_with AuthInfo=socket=/nonexistent/munge.socket) "$scampaign_bin" 2>&1)
-check "scampaign fails when munged is not there, naming munge ($output)" grep -qi 'munge' <<<"$output"
+check "scampaign fails when munged is not there, with munge's error ($output)" \
+	grep -q '^scampaign: munge: cannot create a credential' <<<"$output"
 check_equal "the plugins logged no error" "" "$(plugin_errors)"
 stop_cluster
 
 echo "== auth/slurm"
-if [ ! -e "$prefix/lib/slurm/auth_slurm.so" ]; then
+slurm_plugins=$prefix/lib/slurm
+[ "$prefix" != /usr ] || slurm_plugins=/usr/lib/$(gcc -print-multiarch)/slurm-wlm
+if [ ! -e "$slurm_plugins/auth_slurm.so" ]; then
 	output=$("$localcluster" start --slurm "$prefix" --auth slurm 2>&1)
 	check "Slurm $release has no auth/slurm, and localcluster --auth slurm says so ($output)" \
 		grep -q "has no auth/slurm" <<<"$output"

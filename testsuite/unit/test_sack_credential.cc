@@ -106,7 +106,7 @@ START_TEST(test_token_from_the_first_socket_that_answers)
 	close(listener);
 	ck_assert_msg(token.ok(), "%s", token.ok() ? "" : token.error().c_str());
 	ck_assert_string_eq(token.value(), "eyJh.eyJi.c2ln");
-	ck_assert_string_eq(request, sack_create_request("payload", 0));
+	ck_assert(request == sack_create_request("payload", 0));
 	unlink((dir + "/sack.socket").c_str());
 	rmdir(dir.c_str());
 }
