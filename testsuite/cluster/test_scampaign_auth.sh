@@ -80,8 +80,8 @@ stop_cluster
 echo "== auth/slurm"
 slurm_plugins=$prefix/lib/slurm
 [ "$prefix" != /usr ] || slurm_plugins=/usr/lib/$(gcc -print-multiarch)/slurm-wlm
-if [ ! -e "$slurm_plugins/auth_slurm.so" ]; then
-	output=$("$localcluster" start --slurm "$prefix" --auth slurm 2>&1)
+if [ ! -e "$slurm_plugins/auth_slurm.so" ] && [ ! -e "$plugin_dir/auth_slurm.so" ]; then
+	output=$("$localcluster" start --slurm "$prefix" --plugin-dir "$plugin_dir" --auth slurm 2>&1)
 	check "Slurm $release has no auth/slurm, and localcluster --auth slurm says so ($output)" \
 		grep -q "has no auth/slurm" <<<"$output"
 	finish
