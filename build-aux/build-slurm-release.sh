@@ -25,7 +25,10 @@ die() {
 	exit 1
 }
 # Debian packages Slurm's build needs here (also in scripts/debian-packages.txt).
-build_deps=(build-essential pkg-config python3 libmunge-dev munge libmariadb-dev bzip2 xz-utils)
+# libjwt-dev and libjson-c-dev: auth/slurm (and serializer/json, which it needs) are built only
+# with them, and the local cluster's --auth slurm and test_scampaign_auth need auth/slurm.
+build_deps=(build-essential pkg-config python3 libmunge-dev munge libmariadb-dev bzip2 xz-utils
+	libjwt-dev libjson-c-dev)
 
 tarball=${1:?usage: build-slurm-release.sh TARBALL [PREFIX]}
 [ -f "$tarball" ] || die "no such tarball: '$tarball'"
@@ -148,6 +151,7 @@ make install >"$work/install.log" 2>&1 || {
 }
 [ "$(installed_version)" = "$version" ] || die "$prefix/sbin/slurmctld -V does not report $version after make install"
 [ -x "$prefix/sbin/slurmdbd" ] || log "note: no slurmdbd built (see $work/configure.log: MySQL/MariaDB client not found)"
+[ -e "$prefix/lib/slurm/auth_slurm.so" ] || log "note: no auth/slurm built (see $work/configure.log: libjwt or json-c not found)"
 touch "$work/.built"
 log "installed Slurm $version in $prefix ($(elapsed)); configured source tree: $tree"
 echo "$tree"

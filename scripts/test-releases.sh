@@ -21,7 +21,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 work=${WORK_DIR:-/var/tmp/slurm-campaign}
 build_2205=${BUILD_DIR:-$repo/build}
 results=${1:-$work/releases/results}
-cluster_tests=${RELEASE_CLUSTER_TESTS:-test_slurm_prefix test_skeleton test_ostrich_order test_faircamp_order test_backfill test_restart test_state_and_reconfigure test_visibility test_gres_plan}
+cluster_tests=${RELEASE_CLUSTER_TESTS:-test_slurm_prefix test_skeleton test_ostrich_order test_faircamp_order test_backfill test_restart test_state_and_reconfigure test_visibility test_gres_plan test_scampaign_auth}
 unit_tests=${RELEASE_UNIT_TESTS:-test_scheduler_parameters test_priority_parameters}
 source "$repo/scripts/lib.sh"
 

@@ -1,11 +1,12 @@
 // scampaign: shows each user's campaigns as priority/campaign sees them (pending, running and
 // done jobs, virtual start/finish or deadline, remaining work, stretch). Asks slurmctld's plugin
-// over its munge-authenticated channel; never reads the plugin's files.
+// over its channel, the request sealed in a credential of slurm.conf's AuthType (munge or
+// auth/slurm); never reads the plugin's files.
+#include "request_seal.h"
 #include "slurm_conf_reader.h"
 
 #include "policy/campaign_report.h"
 #include "policy/openmetrics.h"
-#include "runtime/munge_credential.h"
 #include "runtime/priority_plugin_parameters.h"
 #include "runtime/query_server.h"
 #include "util/parameters.h"
@@ -268,14 +269,14 @@ int main(int argc, char **argv)
 	auto targets = targets_of(options.value(), channel.value(), conf.value().controllers);
 	if (!targets.ok())
 		return fail(targets.error());
-	const std::string auth_info = conf.value().value("authinfo");
 
 	json_t *request = json_pack("{s:s}", "op", "campaigns");
 	if (!options.value().user.empty())
 		json_object_set_new(request, "user", json_string(options.value().user.c_str()));
 	char *payload = json_dumps(request, JSON_COMPACT);
 	json_decref(request);
-	auto sealed = munge_seal(payload, munge_socket_from_auth_info(auth_info));
+	const char *sack_socket = std::getenv("SLURM_SACK_SOCKET");
+	auto sealed = seal_request(payload, conf.value(), sack_socket ? sack_socket : "");
 	free(payload);
 	if (!sealed.ok())
 		return fail(sealed.error());

@@ -1,5 +1,6 @@
-// Reads the few slurm.conf keys scampaign needs (AuthInfo, PriorityParameters, SlurmctldHost)
-// without Slurm's libraries: "Key=Value" lines, keys case-insensitive, '#' comments.
+// Reads the few slurm.conf keys scampaign needs (AuthType, AuthInfo, SlurmUser, ClusterName,
+// PriorityParameters, SlurmctldHost) without Slurm's libraries: "Key=Value" lines, keys
+// case-insensitive, '#' comments.
 #pragma once
 
 #include "util/result.h"

@@ -1,9 +1,10 @@
-// ScampaignService: authentication by munge, authorization like slurmctld's PrivateData=jobs.
+// ScampaignService: authentication by slurmctld's own auth layer (caller_credential), authorization
+// like slurmctld's PrivateData=jobs.
 #include "slurm_api.h"
 
 #include "scampaign_service.h"
 
-#include "runtime/munge_credential.h"
+#include "caller_credential.h"
 #include "runtime/scheduler_metrics_board.h"
 
 #include <jansson.h>
@@ -11,9 +12,9 @@
 namespace campaign::slurm
 {
 
-Status ScampaignService::start(const std::string &address, uint16_t port, std::string munge_socket)
+Status ScampaignService::start(const std::string &address, uint16_t port, AuthSettings auth)
 {
-	munge_socket_ = std::move(munge_socket);
+	auth_ = std::move(auth);
 	return server_.start(address, port,
 	                     [this](const std::string &line) { return handle(line); });
 }
@@ -47,7 +48,7 @@ bool ScampaignService::privileged(uid_t uid) const
 
 std::string ScampaignService::handle(const std::string &line)
 {
-	auto opened = munge_open(line, munge_socket_);
+	auto opened = verify_caller_credential(line, auth_);
 	if (!opened.ok())
 		return query_error_line(opened.error());
 	const uid_t uid = opened.value().uid;

@@ -1,8 +1,10 @@
-// The plugin side of scampaign: opens each request's munge credential to learn the caller's uid,
+// The plugin side of scampaign: opens each request's credential (munge or auth/slurm, through
+// slurmctld's auth layer) to learn the caller's uid,
 // enforces PrivateData=jobs as slurmctld does, and answers from the last published report.
 // Never takes a slurmctld lock; the ranker thread publishes copies.
 #pragma once
 
+#include "caller_credential.h"
 #include "policy/campaign_report.h"
 #include "runtime/query_server.h"
 
@@ -19,7 +21,8 @@ Result<std::string> own_controller_address();
 class ScampaignService
 {
 public:
-	Status start(const std::string &address, uint16_t port, std::string munge_socket);
+	// `auth`: current_auth_settings(), read in init().
+	Status start(const std::string &address, uint16_t port, AuthSettings auth);
 	void stop() { server_.stop(); }
 	uint16_t port() const { return server_.port(); }
 	// `private_jobs`: PrivateData=jobs is set, so users see only their own campaigns.
@@ -30,7 +33,7 @@ private:
 	bool privileged(uid_t uid) const;
 
 	QueryServer server_;
-	std::string munge_socket_;
+	AuthSettings auth_;
 	std::mutex mutex_;
 	CampaignReport report_;
 	bool private_jobs_ = false;

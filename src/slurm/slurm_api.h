@@ -54,6 +54,7 @@ extern "C" {
 #include "src/common/job_state_reason.h"
 // gres.h brings in slurmstepd_job.h, which defines _GNU_SOURCE again (g++ already has it as 1).
 #undef _GNU_SOURCE
+#include "src/interfaces/auth.h"
 #include "src/interfaces/gres.h"
 #include "src/interfaces/preempt.h"
 #include "src/interfaces/priority.h"
@@ -61,6 +62,7 @@ extern "C" {
 #else
 #include "src/common/gres.h"
 #include "src/common/power.h"
+#include "src/common/slurm_auth.h"
 #include "src/common/slurm_priority.h"
 #include "src/slurmctld/preempt.h"
 #include "src/slurmctld/srun_comm.h"

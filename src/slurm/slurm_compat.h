@@ -166,6 +166,26 @@ inline bool gres_request_consumes(const gres_job_state_t *request)
 #endif
 }
 
+// The uid and gid of a verified credential: one call from 24.11, two in 22.05.
+inline void credential_ids(void *credential, uid_t *uid, gid_t *gid)
+{
+#if SC_SLURM_24
+	auth_g_get_ids(credential, uid, gid);
+#else
+	*uid = auth_g_get_uid(credential);
+	*gid = auth_g_get_gid(credential);
+#endif
+}
+
+// auth/slurm (a token signed with slurm.key) exists from 23.11: not in 22.05.
+#if SC_SLURM_24
+inline constexpr bool kHasAuthSlurm = true;
+inline constexpr int kAuthPluginSlurm = AUTH_PLUGIN_SLURM;
+#else
+inline constexpr bool kHasAuthSlurm = false;
+inline constexpr int kAuthPluginSlurm = -1;
+#endif
+
 // The power plugin API is gone from 24.11.
 inline void power_job_start(job_record_t *job)
 {

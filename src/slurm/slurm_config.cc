@@ -29,9 +29,4 @@ std::string state_save_location()
 	return text_of(slurm_conf.state_save_location);
 }
 
-std::string auth_info()
-{
-	return text_of(slurm_conf.authinfo);
-}
-
 } // namespace campaign::slurm

@@ -10,6 +10,5 @@ namespace campaign::slurm
 std::string priority_parameters_text();  // PriorityParameters
 std::string scheduler_parameters_text(); // SchedulerParameters
 std::string state_save_location();       // StateSaveLocation
-std::string auth_info();                 // AuthInfo (where munged's socket is)
 
 } // namespace campaign::slurm

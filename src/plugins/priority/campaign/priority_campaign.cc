@@ -15,7 +15,6 @@
 #include "usage_accounting.h"
 
 #include "runtime/campaign_directory.h"
-#include "runtime/munge_credential.h"
 #include "runtime/priority_plugin_parameters.h"
 #include "util/parameters.h"
 
@@ -123,8 +122,7 @@ void start_scampaign(const ParameterValues &parameters)
 		}
 		address = own.value();
 	}
-	const std::string socket = munge_socket_from_auth_info(auth_info());
-	Status listening = state->scampaign.start(address, channel.port, socket);
+	Status listening = state->scampaign.start(address, channel.port, current_auth_settings());
 	if (!listening.ok())
 		error("priority/campaign: scampaign channel off: %s", listening.error().c_str());
 	else
