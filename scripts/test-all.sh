@@ -80,7 +80,7 @@ stage_done "Debian package build"
 
 step "cluster tests and Slurm's own expect tests, ${CLUSTER_LANES:-2} lanes side by side"
 # Longest first, so that the lanes end together; the rest in name order.
-long_first=(slurm_suite test_debian_package test_usage_accounting test_failover test_accounting)
+long_first=(slurm_suite test_mixed_vs_backfill test_debian_package test_usage_accounting test_failover test_accounting test_preemption_qos test_replay_smoke)
 tests=()
 for name in "${long_first[@]}"; do
 	case $name in
