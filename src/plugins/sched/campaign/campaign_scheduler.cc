@@ -188,9 +188,14 @@ void CampaignScheduler::tick()
 	const PlanOutcome outcome = plan_queue(input, parameters);
 	PassFigures figures;
 	uint64_t took_us = 0;
+	std::string state_dir;
 	{
 		CtldLock hold(kSchedule);
 		figures = apply_plan(input, outcome, parameters);
+		// The pass's copies (a record per array task) are freed inside its timed cycle, so
+		// sdiag's cycle time holds all of the pass's work.
+		state_dir = std::move(input.state_dir);
+		input = PassInput{};
 		took_us = std::chrono::duration_cast<std::chrono::microseconds>(
 		              std::chrono::steady_clock::now() - began)
 		              .count();
@@ -201,7 +206,6 @@ void CampaignScheduler::tick()
 		              .plan_records = figures.reserved + figures.started});
 	}
 	set_cycle_active(false);
-	const std::string &state_dir = input.state_dir;
 	SchedulerMetrics metrics;
 	{
 		std::lock_guard<std::mutex> hold(mutex_);
