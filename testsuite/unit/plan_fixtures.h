@@ -4,6 +4,8 @@
 
 #include "plan/planner.h"
 
+#include <check.h>
+
 #include <string>
 #include <vector>
 
@@ -52,6 +54,17 @@ inline PlannedJob status_of(const Planner &planner, JobId id)
 		if (planned.id == id)
 			return planned;
 	return PlannedJob{};
+}
+
+// A planner rebuilt at t = 0 from this cluster, running set and queue (the rebuild must succeed).
+inline Planner planned(const Cluster &cluster, const std::vector<RunningJob> &running,
+                       const std::vector<PendingJob> &queue,
+                       ReservationMode mode = ReservationMode::conservative)
+{
+	Planner planner(config(mode));
+	auto status = planner.rebuild(cluster, running, queue, 0);
+	ck_assert_msg(status.ok(), "%s", status.ok() ? "" : status.error().c_str());
+	return planner;
 }
 
 } // namespace plan_fixtures

@@ -28,16 +28,6 @@ PendingJob job_after(JobId id, int32_t cpus, int64_t limit_s, std::vector<JobId>
 	return pending;
 }
 
-Planner planned(const Cluster &cluster, const std::vector<RunningJob> &running,
-                const std::vector<PendingJob> &queue,
-                ReservationMode mode = ReservationMode::conservative)
-{
-	Planner planner(config(mode));
-	auto status = planner.rebuild(cluster, running, queue, 0);
-	ck_assert_msg(status.ok(), "%s", status.ok() ? "" : status.error().c_str());
-	return planner;
-}
-
 } // namespace
 
 // An idle machine: a job with a begin time is reserved at it, not started now; a job without

@@ -19,15 +19,6 @@ PendingJob two_set_job(JobId id, int32_t cpus, int64_t limit_s)
 	return pending;
 }
 
-Planner planned(const Cluster &cluster, const std::vector<RunningJob> &running,
-                const std::vector<PendingJob> &queue)
-{
-	Planner planner(config(ReservationMode::conservative));
-	auto status = planner.rebuild(cluster, running, queue, 0);
-	ck_assert_msg(status.ok(), "%s", status.ok() ? "" : status.error().c_str());
-	return planner;
-}
-
 } // namespace
 
 // n0 busy until 100, n1 free: the job starts now in its second set, on n1.

@@ -22,15 +22,6 @@ Cluster weighted_cluster(const std::vector<int32_t> &cpus, const std::vector<uin
 	return cluster;
 }
 
-Planner planned(const Cluster &cluster, const std::vector<RunningJob> &running,
-                const std::vector<PendingJob> &queue)
-{
-	Planner planner(config(ReservationMode::conservative));
-	auto status = planner.rebuild(cluster, running, queue, 0);
-	ck_assert_msg(status.ok(), "%s", status.ok() ? "" : status.error().c_str());
-	return planner;
-}
-
 std::vector<NodeIndex> nodes_of(const PlannedJob &planned)
 {
 	std::vector<NodeIndex> nodes;

@@ -18,15 +18,6 @@ Cluster cluster_with_window(std::vector<NodeIndex> nodes)
 	return cluster;
 }
 
-Planner planned(const Cluster &cluster, const std::vector<RunningJob> &running,
-                const std::vector<PendingJob> &queue)
-{
-	Planner planner(config(ReservationMode::conservative));
-	auto status = planner.rebuild(cluster, running, queue, 0);
-	ck_assert_msg(status.ok(), "%s", status.ok() ? "" : status.error().c_str());
-	return planner;
-}
-
 } // namespace
 
 // A window over the whole machine: the whole-machine job is reserved at its end; a job that
