@@ -90,7 +90,7 @@ check "it starts once n4 is free" wait_until 30 job_state_is "$m" R
 running_nodes=$(nodes_of "$m")
 echo "  most_two ($m) runs on $running_nodes at $(squeue -h -j "$m" -o %S)"
 check_equal "on 2 nodes" 2 "$(squeue -h -t R -j "$m" -o %D)"
-check "n4 among them, as published" names_include "$running_nodes" n4
+check_equal "on the nodes published" "$m_nodes" "$running_nodes"
 check "no later than its published start ($m_start)" \
 	test "$(date -d "$(squeue -h -j "$m" -o %S)" +%s)" -le "$(date -d "$m_start" +%s)"
 check_equal "no start refused (the most nodes)" "$refused_before" "$(refused)"
