@@ -3,6 +3,7 @@
 // machine, around running jobs that run into it; jobs not in it stay off it; they take no slot
 // of the reservation depth; compression keeps them inside; bad ids and nodes are named.
 #include "check_main.h"
+#include "plan/plan_keeper.h"
 #include "plan_checker.h"
 #include "plan_fixtures.h"
 
@@ -158,6 +159,27 @@ START_TEST(test_plan_window_job_moves_earlier_within_its_reservation)
 }
 END_TEST
 
+// sched/campaign's PlanKeeper, pass after pass on the same windows: a job of the reservation
+// submitted since is added to the kept plan (no rebuild) inside the reservation, beside the
+// first; a job not in it is kept off the reservation's nodes.
+START_TEST(test_plan_keeper_adds_a_window_job_to_the_kept_plan_inside_its_reservation)
+{
+	PlanKeeper keeper(config(ReservationMode::conservative));
+	std::vector<PendingJob> queue{member(1, 16, 100)};
+	auto first = keeper.update(cluster_with_reservation(), {}, queue, 0);
+	ck_assert(first.ok());
+	ck_assert_int_eq(first.value().planned.at(1).start_s, 100);
+	queue.push_back(member(2, 8, 150));
+	queue.push_back(on_nodes(job(3, 8, 150), {2, 3}));
+	auto second = keeper.update(cluster_with_reservation(), {}, queue, 10);
+	ck_assert(second.ok());
+	ck_assert_int_eq(keeper.updates(), 1);
+	ck_assert_int_eq(second.value().planned.at(2).start_s, 200);
+	ck_assert(on_reserved_nodes(second.value().planned.at(2)));
+	ck_assert_int_eq(second.value().planned.at(3).start_s, 400);
+}
+END_TEST
+
 START_TEST(test_plan_rejects_bad_window_jobs_saying_what_is_wrong)
 {
 	Planner planner(config(ReservationMode::conservative));
@@ -191,6 +213,8 @@ int main()
 	tcase_add_test(tc, test_plan_window_jobs_wait_for_running_jobs_and_are_cut_at_its_end);
 	tcase_add_test(tc, test_plan_window_jobs_take_no_slot_of_the_depth);
 	tcase_add_test(tc, test_plan_window_job_moves_earlier_within_its_reservation);
+	tcase_add_test(tc,
+	               test_plan_keeper_adds_a_window_job_to_the_kept_plan_inside_its_reservation);
 	tcase_add_test(tc, test_plan_rejects_bad_window_jobs_saying_what_is_wrong);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
