@@ -15,8 +15,9 @@ namespace
 
 constexpr const char *kNotPlanned = "DependencyNotPlanned";
 
-// Pending for a dependency or a begin time alone: build_job_queue's job_independent has just set
-// the reason (WAIT_DEPENDENCY, or WAIT_TIME for a begin time later than now).
+// Pending for a dependency, a begin time or a reservation that starts later alone:
+// build_job_queue's job_independent has just set the reason (WAIT_DEPENDENCY, WAIT_TIME for a
+// begin time later than now, WAIT_RESERVATION when job_test_resv_now says not yet).
 bool waits_only(const job_record_t *job, time_t now)
 {
 	if (!IS_JOB_PENDING(job) || IS_JOB_COMPLETING(job) || IS_JOB_REVOKED(job) ||
@@ -24,6 +25,8 @@ bool waits_only(const job_record_t *job, time_t now)
 		return false;
 	if (job->state_reason == WAIT_DEPENDENCY)
 		return true;
+	if (job->state_reason == WAIT_RESERVATION)
+		return job->resv_ptr && job->resv_ptr->start_time > now;
 	return job->state_reason == WAIT_TIME && job->details->begin_time > now;
 }
 

@@ -19,8 +19,9 @@ namespace campaign::slurm
 {
 
 // Appends a queue record (one per partition, as build_job_queue does) for each pending job
-// build_job_queue did not queue because of a dependency or a begin time alone: not held,
-// revoked, completing or heterogeneous. Call after build_job_queue, before sort_job_queue.
+// build_job_queue did not queue because of a dependency, a begin time or a reservation that
+// starts later alone (plan_snapshot plans the last inside the reservation): not held, revoked,
+// completing or heterogeneous. Call after build_job_queue, before sort_job_queue.
 void queue_waiting_jobs(list_t *queue, time_t now);
 
 // What a pending job waits for, in plan terms (plan ids: plan_snapshot.h).

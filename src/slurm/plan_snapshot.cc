@@ -4,7 +4,8 @@
 // it may preempt (preemption.h). As sched/backfill, jobs whose licenses are not free now and
 // jobs of unschedulable partitions are left out of the pass, advanced reservations active now bound
 // where a job may go, and those that start later are windows of their nodes no job outside them may
-// use (job_test_resv's rule).
+// use (job_test_resv's rule). Unlike sched/backfill, which defers a job of a reservation that
+// starts later, such a job is planned inside its reservation's window.
 #include "plan_snapshot.h"
 
 #include "dependency_snapshot.h"
@@ -122,9 +123,17 @@ Bitmap reserved_nodes_now(time_t now)
 	return reserved;
 }
 
-// The advanced reservations that start later (ANY_NODES ones excepted), as windows of their
-// nodes: as job_test_resv, a job not in one may not run into it there (MAINT or not; a
-// reservation of some cores is taken as its nodes). Their jobs are left out (asked_for_later).
+// An advanced reservation that starts later and keeps its nodes (ANY_NODES ones excepted): a
+// window of the plan.
+bool is_later_window(const slurmctld_resv_t *resv, time_t now)
+{
+	return resv->node_bitmap && resv->start_time > now && resv->end_time > resv->start_time &&
+	       !(resv->flags & RESERVE_FLAG_ANY_NODES);
+}
+
+// The advanced reservations that start later, as windows of their nodes: as job_test_resv, a
+// job not in one may not run into it there (MAINT or not; a reservation of some cores is taken
+// as its nodes). Their own jobs are planned inside (window_of).
 std::vector<plan::UnavailableWindow> unavailable_windows(time_t now)
 {
 	std::vector<plan::UnavailableWindow> windows;
@@ -132,11 +141,10 @@ std::vector<plan::UnavailableWindow> unavailable_windows(time_t now)
 		return windows;
 	list_itr_t *reservations = list_iterator_create(resv_list);
 	while (auto *resv = static_cast<slurmctld_resv_t *>(list_next(reservations))) {
-		if (!resv->node_bitmap || resv->start_time <= now ||
-		    resv->end_time <= resv->start_time || (resv->flags & RESERVE_FLAG_ANY_NODES))
+		if (!is_later_window(resv, now))
 			continue;
-		plan::UnavailableWindow window{.start_s = resv->start_time,
-		                               .end_s = resv->end_time};
+		plan::UnavailableWindow window{
+		    .start_s = resv->start_time, .end_s = resv->end_time, .id = resv->resv_id};
 		const int64_t last = bit_fls(resv->node_bitmap);
 		for (int64_t index = bit_ffs(resv->node_bitmap); index >= 0 && index <= last;
 		     index++)
@@ -148,12 +156,22 @@ std::vector<plan::UnavailableWindow> unavailable_windows(time_t now)
 	return windows;
 }
 
-// A job that asked for a reservation that starts later: Slurm starts it only inside its
-// reservation, which the plan does not model yet; left out, with Slurm's own reason
-// (Reservation), rather than planned now and refused.
+// A job that asked for a reservation that starts later: Slurm starts it only inside it
+// (job_test_resv), so it is planned in the reservation's window (PendingJob::window_id).
 bool asked_for_later(const job_record_t *job, time_t now)
 {
 	return job->resv_ptr && job->resv_ptr->start_time > now;
+}
+
+// The window such a job is planned in; 0: none, and the job is left out with Slurm's own
+// reason (Reservation): a FLEX reservation binds its jobs neither to its nodes nor to its time,
+// an ANY_NODES one has no window.
+uint32_t window_of(const job_record_t *job, time_t now)
+{
+	const slurmctld_resv_t *resv = job->resv_ptr;
+	if (!is_later_window(resv, now) || (resv->flags & RESERVE_FLAG_FLEX))
+		return 0;
+	return resv->resv_id;
 }
 
 // Only the nodes whose active features satisfy the job's constraint (valid_feature_counts;
@@ -390,7 +408,8 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 			input.left_out["Licenses"]++;
 			continue; // as backfill.c (without bf_licenses): not runnable now, no plan
 		}
-		if (asked_for_later(job, now)) {
+		const uint32_t window_id = asked_for_later(job, now) ? window_of(job, now) : 0;
+		if (asked_for_later(job, now) && !window_id) {
 			input.left_out["ReservationLater"]++;
 			continue;
 		}
@@ -401,7 +420,7 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 		}
 		// A limit that holds now says nothing of a job that waits (and its test would
 		// replace Slurm's Dependency or BeginTime reason).
-		const bool waits_now = waits.earliest_start_s > now;
+		const bool waits_now = waits.earliest_start_s > now || window_id;
 		if (!waits_now && held_by_limits(job, record->part_ptr)) {
 			input.left_out[reason_name(job->state_reason)]++; // acct_policy set it
 			continue;
@@ -422,6 +441,7 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 		}
 		pending.preemptable = preemptable.of(job, record->part_ptr, now);
 		pending.earliest_start_s = waits.earliest_start_s;
+		pending.window_id = window_id; // the planner adds the window's start and end
 		pending.after = std::move(waits.after);
 		const uint32_t tasks = array_tasks_to_plan(job);
 		for (uint32_t task = 0; task < tasks; task++) {

@@ -4,8 +4,8 @@
 # the time left would run into it: it is not started, and its published start (squeue --start)
 # is the reservation's end. A short job on n1 that ends before it starts now (backfilled), and a
 # long job free to go anywhere starts on n3, the one node no reservation takes later (a user
-# reservation takes n4 then). A job of that user reservation is not planned before it starts
-# (Slurm keeps its own reason). A 10-minute job on n2 with --time-min=1 starts now with the
+# reservation takes n4 then). A job of that user reservation is planned inside it: published at
+# its start on n4, and not started before (test_future_reservation_plan.sh has more). A 10-minute job on n2 with --time-min=1 starts now with the
 # longest limit in whole minutes that ends before the window (3), as sched/backfill does. Slurm refuses no start the plan proposes. With the
 # windows left out of the plan, the long n1-n2 job was planned at once and refused.
 set -uo pipefail
@@ -53,6 +53,9 @@ more_passes() { [ "$(sched_stat passes)" -gt "$((passes_before + 3))" ]; }
 check "sched/campaign planned 4 more passes" wait_until 15 more_passes
 check "the 5-minute job on n1-n2 still waits" job_state_is "$blocked" PD
 check "the job of the user reservation that starts later waits" job_state_is "$member" PD
+check_equal "published at that reservation's start" "$(at_time "$maint_start")" \
+	"$(squeue -h -t PD --start -j "$member" -o %S)"
+check_equal "on its node" "n4" "$(squeue -h -t PD --start -j "$member" -o %Y)"
 check_equal "Slurm refused no start the plan proposed" "$refused_before" "$(sched_stat refused)"
 check_equal "slurmctld logged no refused start (DebugFlags=Backfill)" "" \
 	"$(grep -E 'sched/campaign: start of JobId=[0-9]+ refused' "$(ctld_log)" || true)"

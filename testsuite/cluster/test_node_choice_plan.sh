@@ -5,7 +5,10 @@
 # plan put the job on n1 and Slurm refused the start, or the throttle was overrun):
 #   --exclusive        a 2-CPU exclusive job starts on n4, the one node nobody uses;
 #   --nodelist         a job of n3 starts on n3; --exclude: one excluding n1-n3 starts on n4;
-#   --nodes=min-max    a 2-CPU job of 2-3 nodes starts on 2 or 3 nodes, not one;
+#   --nodes=min-max    a 2-CPU job of 2-3 nodes starts on 2 or 3 nodes, not one; a 15-CPU job of
+#                      1-2 nodes, which fits now only on 3 (n4 held a minute at most), is
+#                      published on 2 nodes with n4 (never more over 4 passes) and starts there
+#                      when n4 is free, no later than published;
 #   partitions         a job of partition "small" (n1-n2, inside "batch") waits while a batch job
 #                      holds the rest of n1-n2, though n3-n4 are free, and then runs on n1-n2;
 #   array %N throttle  --array=1-6%2: never more than 2 tasks run, and all 6 complete.
@@ -54,6 +57,44 @@ running_nodes=$(squeue -h -t R -j "$n" -o %D)
 check "it runs on 2 or 3 nodes (got ${running_nodes:-none})" test "${running_nodes:-0}" -ge 2
 check_equal "no start refused (node counts)" "$refused_before" "$(refused)"
 wait_until 20 gone "$n" || scancel "$n"
+
+echo "-- --nodes=1-2: never more nodes than the most"
+# n4 taken for a minute at most: 15 CPUs fit now only on 3 nodes (7 + 7 + 7 of n1-n3), on 2 only
+# at n4's end (8 + 7). Planned on 3, the start was refused.
+refused_before=$(refused)
+f4=$(submit camp5 -w n4 -n 8 -t 1 -J fill_n4 --wrap "sleep 15")
+check "a job holds n4" wait_until 10 job_state_is "$f4" R
+m=$(submit camp6 -N 1-2 -n 15 -t 1 -J most_two --wrap "sleep 3")
+published_count() {
+	local nodes
+	nodes=$(squeue -h -t PD --start -j "$m" -o %Y)
+	[ -n "$nodes" ] && [ "$nodes" != "(null)" ] && scontrol show hostnames "$nodes" | wc -l
+}
+published_two() { [ "$(published_count)" = 2 ]; }
+check "the 1-2 node job is published on 2 nodes" wait_until 10 published_two
+m_start=$(squeue -h -t PD --start -j "$m" -o %S)
+m_nodes=$(squeue -h -t PD --start -j "$m" -o %Y)
+echo "  most_two ($m): $(squeue -h -j "$m" -o '%t %r') start $m_start on $m_nodes"
+check "with n4 among them" names_include "$m_nodes" n4
+passes_before=$(sched_stat passes)
+more_passes() { [ "$(sched_stat passes)" -gt "$((passes_before + 3))" ]; }
+most=0
+while ! more_passes; do
+	count=$(published_count)
+	[ "${count:-0}" -gt "$most" ] && most=$count
+	sleep 0.5
+done
+check "over 4 passes it was never published on more than 2 nodes (most $most)" test "$most" -le 2
+check "it waits while n4 is held" job_state_is "$m" PD
+check "it starts once n4 is free" wait_until 30 job_state_is "$m" R
+running_nodes=$(nodes_of "$m")
+echo "  most_two ($m) runs on $running_nodes at $(squeue -h -j "$m" -o %S)"
+check_equal "on 2 nodes" 2 "$(squeue -h -t R -j "$m" -o %D)"
+check_equal "on the nodes published" "$m_nodes" "$running_nodes"
+check "no later than its published start ($m_start)" \
+	test "$(date -d "$(squeue -h -j "$m" -o %S)" +%s)" -le "$(date -d "$m_start" +%s)"
+check_equal "no start refused (the most nodes)" "$refused_before" "$(refused)"
+wait_until 20 gone "$m" || scancel "$m"
 
 echo "-- overlapping partitions"
 refused_before=$(refused)

@@ -32,7 +32,8 @@ bool same_shape(const PendingJob &a, const PendingJob &b)
 	       a.allowed_nodes == b.allowed_nodes && a.other_node_sets == b.other_node_sets &&
 	       a.exclusive == b.exclusive && a.all_memory == b.all_memory &&
 	       a.campaign_id == b.campaign_id && a.preemptable == b.preemptable &&
-	       a.earliest_start_s == b.earliest_start_s && a.after == b.after;
+	       a.earliest_start_s == b.earliest_start_s && a.after == b.after &&
+	       a.window_id == b.window_id;
 }
 
 constexpr size_t kMaxInsertsAbove = 8;

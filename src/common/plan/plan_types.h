@@ -41,11 +41,13 @@ struct NodeSpec {
 
 // Nodes no planned job may use from start_s to end_s (an advanced reservation that starts
 // later, such as a maintenance window, for the jobs not in it). Whole nodes: a reservation of
-// some cores is taken as its nodes.
+// some cores is taken as its nodes. The jobs of the window (PendingJob::window_id == id) are
+// planned inside it instead.
 struct UnavailableWindow {
 	std::vector<NodeIndex> nodes;
 	int64_t start_s = 0;
 	int64_t end_s = 0;
+	uint32_t id = 0; // 0: no job is planned inside it
 	bool operator==(const UnavailableWindow &) const = default;
 };
 
@@ -113,6 +115,12 @@ struct PendingJob {
 	// one should be ranked above this job, which is planned after it; one that is neither
 	// running nor placed leaves this job without a place (JobStatus::blocked).
 	std::vector<JobId> after;
+	// A job of a reservation that starts later (Cluster::unavailable, by id; 0: none): planned
+	// only inside that window, on its nodes (allowed_nodes, within the window's), from its
+	// start, and ending by its end (a longer limit is planned as the window's length: Slurm
+	// ends the job there). The window's jobs share its nodes as they would the machine. Takes
+	// no slot of the reservation depth: it can hold back only the window's other jobs.
+	uint32_t window_id = 0;
 };
 
 // How many queued jobs get a reservation (a planned future start no lower-ranked job may delay).

@@ -94,12 +94,15 @@ Result<Planner::Entry> Planner::make_entry(const PendingJob &job)
 	};
 	if (Status valid = sorted_in_cluster(entry.job.allowed_nodes); !valid)
 		return Error{valid.error()};
+	for (std::vector<NodeIndex> &other : entry.job.other_node_sets)
+		if (Status valid = sorted_in_cluster(other); !valid)
+			return Error{valid.error()};
+	if (Status bound = bind_to_window(entry); !bound)
+		return Error{bound.error()};
 	entry.candidates = candidate_cache_.candidates(entry.job.allowed_nodes, profile_);
 	entry.fits_empty_machine =
 	    candidate_cache_.fits_empty_machine(entry.job, entry.candidates, profile_);
-	for (std::vector<NodeIndex> &other : entry.job.other_node_sets) {
-		if (Status valid = sorted_in_cluster(other); !valid)
-			return Error{valid.error()};
+	for (const std::vector<NodeIndex> &other : entry.job.other_node_sets) {
 		entry.other_candidates.push_back(candidate_cache_.candidates(other, profile_));
 		entry.fits_empty_machine |= candidate_cache_.fits_empty_machine(
 		    entry.job, entry.other_candidates.back(), profile_);
@@ -107,6 +110,60 @@ Result<Planner::Entry> Planner::make_entry(const PendingJob &job)
 	entry.books_long = holds_long(entry.job.limit_s);
 	entry.long_cpus_limit = long_cpus_limit_of(entry.job);
 	return entry;
+}
+
+// A job of a later reservation: its window, its nodes within the window's (none listed: the
+// window's), and a limit no longer than the window (Slurm ends the job at the window's end).
+Status Planner::bind_to_window(Entry &entry) const
+{
+	PendingJob &job = entry.job;
+	if (job.window_id == 0)
+		return ok_status();
+	auto found = std::find_if(
+	    cluster_.unavailable.begin(), cluster_.unavailable.end(),
+	    [&](const UnavailableWindow &window) { return window.id == job.window_id; });
+	if (found == cluster_.unavailable.end())
+		return Error{job_name(job.id) + ": its window " + std::to_string(job.window_id) +
+		             " is not among the cluster's unavailable windows"};
+	std::vector<NodeIndex> window_nodes = found->nodes;
+	std::sort(window_nodes.begin(), window_nodes.end());
+	if (job.allowed_nodes.empty())
+		job.allowed_nodes = window_nodes;
+	auto outside = [&](const std::vector<NodeIndex> &nodes) -> Status {
+		for (const NodeIndex node : nodes)
+			if (!std::binary_search(window_nodes.begin(), window_nodes.end(), node))
+				return Error{job_name(job.id) + ": node index " +
+				             std::to_string(node) + " is outside its window " +
+				             std::to_string(job.window_id)};
+		return ok_status();
+	};
+	if (Status inside = outside(job.allowed_nodes); !inside)
+		return inside;
+	for (const std::vector<NodeIndex> &other : job.other_node_sets)
+		if (Status inside = outside(other); !inside)
+			return inside;
+	entry.window = static_cast<int32_t>(found - cluster_.unavailable.begin());
+	job.limit_s = std::min(job.limit_s, found->end_s - found->start_s);
+	job.limit_min_s = std::min(job.limit_min_s, job.limit_s);
+	entry.limit_s = job.limit_s;
+	return ok_status();
+}
+
+Planner::OwnWindowOpen::OwnWindowOpen(Planner &planner, const Entry &entry)
+    : planner_(planner), window_(entry.window)
+{
+	if (window_ < 0)
+		return;
+	const UnavailableWindow &window = planner_.cluster_.unavailable[window_];
+	planner_.profile_.release(planner_.window_bookings_[window_], window.start_s, window.end_s);
+}
+
+Planner::OwnWindowOpen::~OwnWindowOpen()
+{
+	if (window_ < 0)
+		return;
+	const UnavailableWindow &window = planner_.cluster_.unavailable[window_];
+	planner_.profile_.book(planner_.window_bookings_[window_], window.start_s, window.end_s);
 }
 
 // Long jobs keep out of the room for short jobs; one wider than the rest may still run.
@@ -186,6 +243,8 @@ bool Planner::held_by_refusal(const Entry &entry) const
 int64_t Planner::not_before_s(const Entry &entry) const
 {
 	int64_t from_s = std::max(now_s_, entry.job.earliest_start_s);
+	if (entry.window >= 0)
+		from_s = std::max(from_s, cluster_.unavailable[entry.window].start_s);
 	for (const JobId id : entry.job.after) {
 		if (const RunningJob *running = running_.find(id)) { // has not ended: not now
 			from_s = std::max({from_s, running->expected_end_s, now_s_ + 1});
@@ -204,7 +263,14 @@ int64_t Planner::not_before_s(const Entry &entry) const
 // search memo records bounds that hold for every job of a shape).
 bool Planner::waits_for_others(const Entry &entry) const
 {
-	return !entry.job.after.empty() || entry.job.earliest_start_s > now_s_;
+	return !entry.job.after.empty() || entry.job.earliest_start_s > now_s_ || entry.window >= 0;
+}
+
+int64_t Planner::latest_start_s(const Entry &entry, int64_t until_s) const
+{
+	if (entry.window < 0)
+		return until_s;
+	return std::min(until_s, cluster_.unavailable[entry.window].end_s - entry.job.limit_s);
 }
 
 void Planner::book(Entry &entry, Placement placement)
@@ -258,6 +324,9 @@ std::optional<Placement> Planner::search(const Entry &entry, int64_t from_s, int
 std::optional<Placement> Planner::earliest_in_sets(const Entry &entry, int64_t from_s,
                                                    int64_t until_s, int64_t long_cpus_limit) const
 {
+	until_s = latest_start_s(entry, until_s);
+	if (until_s < from_s)
+		return std::nullopt;
 	const GapSearch gap_search(profile_);
 	std::optional<Placement> found =
 	    gap_search.earliest(entry.job, *entry.candidates, from_s, until_s, long_cpus_limit);
@@ -295,12 +364,15 @@ void Planner::place(Entry &entry, SearchMemo *memo)
 	const bool may_reserve = policy_.may_reserve(entry.job);
 	const int64_t until_s = may_reserve ? now_s_ + config_.horizon_s : now_s_;
 	const bool own_search = waits_for_others(entry);
+	const OwnWindowOpen own_window(*this, entry);
 	std::optional<Placement> placement =
 	    search(entry, from_s, until_s, own_search ? nullptr : memo);
 	if (from_s == now_s_ && (!placement || placement->start_s > now_s_))
 		if (auto shortened = start_now_shortened(entry))
 			placement = std::move(shortened); // entry.job.limit_s is its limit now
-	if (!placement || placement->start_s > now_s_)
+	// Only a job free to start now preempts (not one waiting for its begin time, a job it
+	// depends on, or its reservation).
+	if (from_s == now_s_ && (!placement || placement->start_s > now_s_))
 		if (auto preempting = start_now_preempting(entry))
 			placement = std::move(preempting);
 	if (placement) {
@@ -417,6 +489,8 @@ Status Planner::rebuild_walk(const Cluster &cluster, const std::vector<RunningJo
 
 void Planner::clear_plan()
 {
+	cluster_.unavailable.clear(); // none booked in the empty profile
+	window_bookings_.clear();
 	queue_.clear();
 	running_.clear();
 	pending_ids_.clear();
@@ -471,7 +545,14 @@ Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &runn
 // node there (it simply offers nothing), as Slurm lets it run on.
 Status Planner::book_unavailable()
 {
+	window_bookings_.clear();
 	for (const UnavailableWindow &window : cluster_.unavailable) {
+		if (window.id != 0 &&
+		    std::count_if(
+		        cluster_.unavailable.begin(), cluster_.unavailable.end(),
+		        [&](const UnavailableWindow &other) { return other.id == window.id; }) > 1)
+			return Error{"rebuild: two unavailable windows have id " +
+			             std::to_string(window.id)};
 		if (window.end_s <= window.start_s)
 			return Error{"rebuild: an unavailable window ends (" +
 			             std::to_string(window.end_s) + " s) before it starts (" +
@@ -488,6 +569,7 @@ Status Planner::book_unavailable()
 			                       .gres = capacity.gres});
 		}
 		profile_.book(whole_nodes, window.start_s, window.end_s);
+		window_bookings_.push_back(std::move(whole_nodes));
 	}
 	return ok_status();
 }

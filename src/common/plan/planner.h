@@ -87,6 +87,7 @@ private:
 		bool fits_empty_machine = false;
 		bool books_long = false;      // counted in long jobs' CPUs (short_room)
 		int64_t long_cpus_limit = -1; // kept out of the room: see GapSearch::earliest
+		int32_t window = -1; // index in cluster_.unavailable of job.window_id; -1: none
 		JobStatus status = JobStatus::waiting;
 		Placement placement;
 		int64_t searched_from_s =
@@ -103,6 +104,22 @@ private:
 	struct TimeRange {
 		int64_t from_s = 0;
 		int64_t until_s = 0;
+	};
+
+	// While alive, the entry's own window (PendingJob::window_id) is given back: its jobs are
+	// searched and booked in what the window keeps from every other job. Booked again at the
+	// end, so the window's nodes go negative where its jobs are booked (nothing for others).
+	class OwnWindowOpen
+	{
+	public:
+		OwnWindowOpen(Planner &planner, const Entry &entry);
+		~OwnWindowOpen();
+		OwnWindowOpen(const OwnWindowOpen &) = delete;
+		OwnWindowOpen &operator=(const OwnWindowOpen &) = delete;
+
+	private:
+		Planner &planner_;
+		int32_t window_;
 	};
 
 	Status load(const Cluster &cluster, const std::vector<RunningJob> &running, int64_t now_s);
@@ -160,6 +177,9 @@ private:
 	                                    int64_t until_s) const;
 	bool held_by_refusal(const Entry &entry) const;
 	int64_t not_before_s(const Entry &entry) const;
+	// until_s, or earlier for a job of a window: the last start that ends by the window's end.
+	int64_t latest_start_s(const Entry &entry, int64_t until_s) const;
+	Status bind_to_window(Entry &entry) const;
 	bool waits_for_others(const Entry &entry) const;
 
 	void plan_from(size_t first_index);
@@ -178,6 +198,8 @@ private:
 	std::vector<int32_t> smallest_below_;  // starts_only: see smallest_cpus_below
 	std::vector<int64_t> shortest_below_;  // starts_only: the shortest limit at rank i or below
 	RunningSet running_;
+	// What each of cluster_.unavailable books: all of its nodes' CPUs, memory and GRES.
+	std::vector<std::vector<NodeAllocation>> window_bookings_;
 	std::unordered_map<JobId, int64_t> refused_until_s_;
 	size_t booked_ = 0; // bookings so far (a cached bound on the profile is stale after one)
 	int64_t usable_cpus_ = 0;     // of the loaded machine

@@ -104,8 +104,10 @@ void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed, Search
 	const int64_t old_start_s = entry.placement.start_s;
 	const bool own_search = waits_for_others(entry);
 	const int64_t own_bound_s = own_search ? this->not_before_s(entry) : now_s_;
+	// A job of a window is searched with the window open: the memo's bounds are not its own.
+	const bool memo_holds = anywhere && entry.window < 0;
 	const int64_t not_before_s =
-	    std::max(own_bound_s, anywhere ? memo.lower_bound(entry.job) : now_s_);
+	    std::max(own_bound_s, memo_holds ? memo.lower_bound(entry.job) : now_s_);
 	if (old_start_s <= now_s_ || not_before_s >= old_start_s)
 		return;
 	// In place, only the job's own nodes matter.
@@ -122,6 +124,7 @@ void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed, Search
 	}
 	if (ranges.empty())
 		return;
+	const OwnWindowOpen own_window(*this, entry);
 	if (!anywhere && entry.long_cpus_limit < 0) {
 		// Searched around its own booking: given back and booked again only if it moves
 		// (the same start as the search below, at a fraction of the cost on a deep queue).
@@ -204,7 +207,10 @@ void Planner::place_again(Entry &entry, const std::vector<FreedRegion> &freed, S
 	const bool own_search = waits_for_others(entry);
 	const bool may_reserve = policy_.may_reserve(entry.job);
 	const int64_t until_s = may_reserve ? now_s_ + config_.horizon_s : now_s_;
-	const int64_t not_before_s = std::max(own_bound_s, memo.lower_bound(entry.job));
+	const int64_t not_before_s =
+	    entry.window >= 0 ? own_bound_s // its window open: the memo's bounds are not its own
+	                      : std::max(own_bound_s, memo.lower_bound(entry.job));
+	const OwnWindowOpen own_window(*this, entry);
 	std::optional<Placement> placement;
 	if (not_before_s <= until_s) {
 		std::vector<TimeRange> ranges = freed_ranges(entry, freed, until_s);

@@ -28,8 +28,12 @@ ReservationPolicy::ReservationPolicy(const PlannerConfig &config)
 {
 }
 
+// A job of a later reservation is always placed inside it, and takes no slot: it holds back
+// none of the jobs outside the window (which keeps them off its nodes anyway).
 bool ReservationPolicy::may_reserve(const PendingJob &job) const
 {
+	if (job.window_id != 0)
+		return true;
 	if (reservations_ >= depth_)
 		return false;
 	return !one_per_campaign_ || !campaigns_reserved_.contains(job.campaign_id);
@@ -37,6 +41,8 @@ bool ReservationPolicy::may_reserve(const PendingJob &job) const
 
 void ReservationPolicy::record_reservation(const PendingJob &job)
 {
+	if (job.window_id != 0)
+		return;
 	++reservations_;
 	if (one_per_campaign_)
 		campaigns_reserved_.insert(job.campaign_id);
