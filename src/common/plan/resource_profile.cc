@@ -40,6 +40,7 @@ void ResourceProfile::reset(const Cluster &cluster, int64_t origin_s)
 	}
 	starts_.push_back(origin_s);
 	slots_.push_back(std::move(first));
+	timelines_.reset(capacity_, origin_s);
 }
 
 size_t ResourceProfile::slot_at(int64_t time_s) const
@@ -127,6 +128,8 @@ void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int6
 		return;
 	const size_t first = split_at(start_s);
 	const size_t last = split_at(end_s); // first slot after the interval
+	for (const NodeAllocation &allocation : allocations)
+		timelines_.apply(allocation, start_s, end_s, sign);
 	int64_t cpus = 0;
 	if (long_job)
 		for (const NodeAllocation &allocation : allocations)
@@ -186,8 +189,12 @@ void ResourceProfile::book_from_origin(std::vector<Held> held)
 	};
 	const int64_t origin = origin_s();
 	for (const Held &job : held)
-		if (job.end_s > origin)
+		if (job.end_s > origin) {
 			change(slots_.front(), job, +1);
+			for (const NodeAllocation &allocation : *job.allocations)
+				timelines_.apply(allocation, origin, std::min(job.end_s, never_s),
+				                 +1);
+		}
 	for (size_t i = 0; i < held.size();) {
 		const int64_t end_s = std::min(held[i].end_s, never_s);
 		Slot next = copy_of(slots_.back());
@@ -216,6 +223,7 @@ void ResourceProfile::advance_to(int64_t now_s)
 	starts_.erase(starts_.begin(), starts_.begin() + static_cast<std::ptrdiff_t>(current));
 	slots_.front().start_s = now_s;
 	starts_.front() = now_s;
+	timelines_.advance_to(now_s);
 }
 
 bool ResourceProfile::overcommitted(const std::vector<NodeAllocation> &allocations, int64_t start_s,

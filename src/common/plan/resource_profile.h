@@ -2,6 +2,8 @@
 // only books and releases allocations; it never decides where a job goes (that is GapSearch).
 #pragma once
 
+#include "plan/node_free.h"
+#include "plan/node_timelines.h"
 #include "plan/plan_types.h"
 
 #include <cstddef>
@@ -10,22 +12,6 @@
 
 namespace campaign::plan
 {
-
-// True if `have` holds at least `need` of every GRES kind (no early exit: one vector compare).
-inline bool gres_at_least(const GresCounts &have, const GresCounts &need)
-{
-	bool enough = true;
-	for (size_t kind = 0; kind < gres_kinds_max; ++kind)
-		enough &= have[kind] >= need[kind];
-	return enough;
-}
-
-struct NodeFree {
-	int32_t cpus = 0;
-	int64_t memory_mb = 0;
-	GresCounts gres{};
-	bool operator==(const NodeFree &) const = default;
-};
 
 class ResourceProfile
 {
@@ -69,6 +55,8 @@ public:
 	int64_t slot_end_s(size_t slot) const;
 	const NodeFree &free(size_t slot, NodeIndex node) const { return slots_[slot].nodes[node]; }
 	const std::vector<NodeFree> &free_nodes(size_t slot) const { return slots_[slot].nodes; }
+	// The same free amounts per node, as the times where each node's change.
+	const NodeTimelines &timelines() const { return timelines_; }
 	// Sum of positive free CPUs over usable nodes: an upper bound for any job in this slot.
 	int64_t usable_free_cpus(size_t slot) const { return slots_[slot].usable_free_cpus; }
 	// CPUs booked by long jobs in this slot.
@@ -109,6 +97,7 @@ private:
 	std::vector<Slot> slots_;
 	std::vector<int64_t> starts_; // slots_[i].start_s, contiguous for binary search
 	std::vector<std::vector<NodeFree>> spare_; // node lists of dropped slots, for reuse
+	NodeTimelines timelines_;
 };
 
 } // namespace campaign::plan
