@@ -1,7 +1,9 @@
-// The gap search's per-node index (NodeTimelines, WindowMinima) changes nothing: the profile's
-// free amounts per node and slot equal capacity minus the bookings over that slot after random
-// books, releases and advances, and GapSearch::earliest finds the start and nodes that the slot
-// by slot scan it replaced finds (that scan kept here as the reference).
+// The profile kept as slot sums and per-node change lists (NodeTimelines) and the gap search's
+// sliding per-node minima (WindowMinima) change nothing: after random books, releases and
+// advances, each node's free amounts in each slot are its capacity less the bookings there, the
+// slot's usable free CPUs and long jobs' CPUs their sums, and no slot equals the one before; and
+// GapSearch::earliest finds the start and nodes that the slot by slot scan it replaced finds (that
+// scan kept here as the reference).
 #include "check_main.h"
 #include "plan/gap_search.h"
 #include "plan/resource_profile.h"
@@ -17,6 +19,7 @@ namespace
 struct Booking {
 	std::vector<NodeAllocation> allocations;
 	int64_t start_s, end_s;
+	bool long_job;
 };
 
 // Free amounts of a node at time_s from the bookings alone.
@@ -62,7 +65,7 @@ ResourceProfile random_profile(plan_random::Random &random, const Cluster &clust
 			const size_t index = static_cast<size_t>(
 			    random.between(0, static_cast<int64_t>(bookings.size()) - 1));
 			profile.release(bookings[index].allocations, bookings[index].start_s,
-			                bookings[index].end_s);
+			                bookings[index].end_s, bookings[index].long_job);
 			bookings.erase(bookings.begin() + static_cast<std::ptrdiff_t>(index));
 			continue;
 		}
@@ -75,7 +78,7 @@ ResourceProfile random_profile(plan_random::Random &random, const Cluster &clust
 		                origin_s + random.between(0, 60), 0};
 		booking.end_s =
 		    random.chance(10) ? never_s : booking.start_s + random.between(1, 80);
-		profile.book(booking.allocations, booking.start_s, booking.end_s);
+		profile.book(booking.allocations, booking.start_s, booking.end_s, booking.long_job);
 		bookings.push_back(std::move(booking));
 	}
 	return profile;
@@ -131,7 +134,31 @@ START_TEST(test_profile_free_equals_bookings_random)
 		int64_t origin_s = 1000;
 		std::vector<Booking> bookings;
 		const ResourceProfile profile = random_profile(random, cluster, origin_s, bookings);
-		for (size_t slot = 0; slot < profile.slot_count(); ++slot)
+		for (size_t slot = 0; slot < profile.slot_count(); ++slot) {
+			// The slot's sums, and a slot only where something changes (merged
+			// otherwise).
+			int64_t usable_free_cpus = 0;
+			bool differs =
+			    slot == 0 || profile.long_cpus(slot) != profile.long_cpus(slot - 1);
+			for (size_t node = 0; node < cluster.nodes.size(); ++node) {
+				const auto index = static_cast<NodeIndex>(node);
+				if (profile.usable(index))
+					usable_free_cpus +=
+					    std::max(profile.free(slot, index).cpus, 0);
+				differs |= slot > 0 && !(profile.free(slot, index) ==
+				                         profile.free(slot - 1, index));
+			}
+			ck_assert_int_eq(profile.usable_free_cpus(slot), usable_free_cpus);
+			ck_assert_msg(differs, "seed %lu: slot %zu same as the one before",
+			              static_cast<unsigned long>(seed), slot);
+			int64_t long_cpus = 0;
+			for (const Booking &booking : bookings)
+				if (booking.long_job &&
+				    booking.start_s <= profile.slot_start_s(slot) &&
+				    profile.slot_start_s(slot) < booking.end_s)
+					for (const NodeAllocation &allocation : booking.allocations)
+						long_cpus += allocation.cpus;
+			ck_assert_int_eq(profile.long_cpus(slot), long_cpus);
 			for (size_t node = 0; node < cluster.nodes.size(); ++node) {
 				const auto index = static_cast<NodeIndex>(node);
 				const int64_t at_s = profile.slot_start_s(slot);
@@ -146,6 +173,7 @@ START_TEST(test_profile_free_equals_bookings_random)
 				ck_assert(change.free == profile.free(slot, index));
 				++checked;
 			}
+		}
 	}
 	ck_assert_uint_gt(checked, 1000);
 }

@@ -30,6 +30,13 @@ size_t NodeTimelines::change_at(const std::vector<Change> &changes, int64_t time
 	return after == changes.begin() ? 0 : static_cast<size_t>(after - changes.begin()) - 1;
 }
 
+bool NodeTimelines::changes_at(NodeIndex node, int64_t time_s) const
+{
+	const std::vector<Change> &changes = nodes_[node];
+	const size_t index = change_at(changes, time_s);
+	return index > 0 && changes[index].start_s == time_s;
+}
+
 size_t NodeTimelines::split_at(std::vector<Change> &changes, int64_t time_s)
 {
 	const size_t index = change_at(changes, time_s);

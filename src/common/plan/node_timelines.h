@@ -31,6 +31,8 @@ public:
 	void advance_to(int64_t now_s);
 
 	const std::vector<Change> &changes(NodeIndex node) const { return nodes_[node]; }
+	// True if the node's free amounts change at time_s (not at the origin).
+	bool changes_at(NodeIndex node, int64_t time_s) const;
 	// Index of the change in effect at time_s (time_s at or after the origin).
 	static size_t change_at(const std::vector<Change> &changes, int64_t time_s);
 
