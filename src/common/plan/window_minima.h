@@ -32,8 +32,9 @@ public:
 	int32_t full_cpus(size_t candidate) const { return full_cpus_[candidate]; }
 
 private:
-	// Lower the candidate's least with the node's changes from from_s until window_end_s.
-	void scan(size_t candidate, int64_t from_s, int64_t window_end_s, int64_t last_slot_end_s);
+	// Lower the candidate's least with the node's changes from index `from` until
+	// window_end_s.
+	void scan(size_t candidate, size_t from, int64_t window_end_s, int64_t last_slot_end_s);
 
 	const PendingJob &job_;
 	const std::vector<NodeIndex> &candidates_;
@@ -42,6 +43,10 @@ private:
 	std::vector<int32_t> available_;
 	std::vector<int64_t> last_minimum_end_;
 	std::vector<int32_t> full_cpus_;
+	// Per candidate, in its node's changes: the one holding the window's start when its least
+	// was last found afresh, and the first one after the window.
+	std::vector<size_t> at_start_;
+	std::vector<size_t> after_window_;
 	int64_t available_sum_ = 0;
 	int64_t start_s_ = never_s; // the current window (never_s: none yet)
 	int64_t end_s_ = never_s;
