@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <ctime>
 #include <string>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -183,8 +185,18 @@ void measure(ReservationMode mode, size_t pending_count)
 // quarter of them asking 1-4 GPUs per node (GPU nodes only), the rest 1 CPU to 4 nodes.
 struct ScaleFigures {
 	double full_ms = 0, update_ms = 0, peak_mb = 0;
+	uint64_t plan_digest = 0; // of every job's status, start and nodes (only if asked)
+	double full_cpu_ms = 0, update_cpu_ms = 0; // CPU time too: the machine is shared
 	size_t reserved = 0;
 };
+
+// CPU time of this process (each case runs in its own child).
+double process_cpu_ms()
+{
+	timespec now{};
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+	return static_cast<double>(now.tv_sec) * 1000.0 + static_cast<double>(now.tv_nsec) / 1e6;
+}
 
 double peak_rss_mb()
 {
@@ -193,7 +205,30 @@ double peak_rss_mb()
 	return static_cast<double>(usage.ru_maxrss) / 1024.0;
 }
 
-ScaleFigures measure_scale(ReservationMode mode, int nodes, size_t pending_count)
+// FNV-1a over every queued job's status, start and allocations: two builds of the planner plan
+// alike when their digests are (campsim's machine is one node; this one has thousands).
+uint64_t mix_plan(uint64_t digest, const Planner &planner)
+{
+	auto mix = [&digest](int64_t value) {
+		digest = (digest ^ static_cast<uint64_t>(value)) * 1099511628211ull;
+	};
+	for (const PlannedJob &job : planner.queue()) {
+		mix(static_cast<int64_t>(job.id));
+		mix(static_cast<int64_t>(job.status));
+		mix(job.start_s);
+		for (const NodeAllocation &allocation : job.allocations) {
+			mix(allocation.node);
+			mix(allocation.cpus);
+			mix(allocation.memory_mb);
+			for (int32_t count : allocation.gres)
+				mix(count);
+		}
+	}
+	return digest;
+}
+
+ScaleFigures measure_scale(ReservationMode mode, int nodes, size_t pending_count,
+                           bool with_digest = false)
 {
 	constexpr int32_t cpus = 48;
 	constexpr int32_t gpus = 4;
@@ -265,11 +300,15 @@ ScaleFigures measure_scale(ReservationMode mode, int nodes, size_t pending_count
 	ScaleFigures figures;
 	Planner planner(config);
 	auto start = std::chrono::steady_clock::now();
+	double cpu_start_ms = process_cpu_ms();
 	if (campaign::Status built = planner.rebuild(cluster, running, pending, now_s); !built) {
 		std::printf("# scale rebuild failed: %s\n", built.error().c_str());
 		return figures;
 	}
 	figures.full_ms = elapsed_ms(start);
+	figures.full_cpu_ms = process_cpu_ms() - cpu_start_ms;
+	if (with_digest)
+		figures.plan_digest = mix_plan(1469598103934665603ull, planner);
 	for (const PlannedJob &job : planner.queue())
 		figures.reserved += job.status == JobStatus::reserved;
 	// Steady state: five early completions in a row on the kept plan (conservative), or the
@@ -277,6 +316,7 @@ ScaleFigures measure_scale(ReservationMode mode, int nodes, size_t pending_count
 	constexpr int samples = 5;
 	std::vector<RunningJob> still_running = running;
 	start = std::chrono::steady_clock::now();
+	cpu_start_ms = process_cpu_ms();
 	for (int sample = 0; sample < samples; ++sample) {
 		const size_t index = (static_cast<size_t>(sample) * 7919) % still_running.size();
 		const JobId ending = still_running[index].id;
@@ -286,8 +326,11 @@ ScaleFigures measure_scale(ReservationMode mode, int nodes, size_t pending_count
 			(void)planner.replan(still_running, pending, at_s);
 		else
 			(void)planner.job_ended(ending, at_s);
+		if (with_digest) // inside the timed loop: update figures include it then
+			figures.plan_digest = mix_plan(figures.plan_digest, planner);
 	}
 	figures.update_ms = elapsed_ms(start) / samples;
+	figures.update_cpu_ms = (process_cpu_ms() - cpu_start_ms) / samples;
 	figures.peak_mb = peak_rss_mb();
 	return figures;
 }
@@ -318,6 +361,50 @@ ScaleFigures measure_scale_apart(ReservationMode mode, int nodes, size_t pending
 	return figures;
 }
 
+void print_scale_case(const std::string &name, const ScaleFigures &figures)
+{
+	print(name + "full_plan", figures.full_ms, "ms");
+	print(name + "full_plan_cpu", figures.full_cpu_ms, "ms");
+	print(name + "update", figures.update_ms, "ms");
+	print(name + "update_cpu", figures.update_cpu_ms, "ms");
+}
+
+// One case alone (`scale NODES PENDING [MODE [digest]]`): a same-shaped smaller machine to
+// profile; `digest` also prints a digest of the plan after the full plan and each update, to
+// compare two builds of the planner.
+int measure_one_case(const std::string &nodes_text, const std::string &pending_text,
+                     const std::string &mode_text, bool with_digest)
+{
+	char *nodes_end = nullptr, *pending_end = nullptr;
+	const long nodes = std::strtol(nodes_text.c_str(), &nodes_end, 10);
+	const long pending = std::strtol(pending_text.c_str(), &pending_end, 10);
+	if (*nodes_end || nodes < 10 || *pending_end || pending < 1) {
+		std::fprintf(stderr, "bench_planner: scale NODES PENDING: bad '%s' or '%s'\n",
+		             nodes_text.c_str(), pending_text.c_str());
+		return 2;
+	}
+	ReservationMode mode = ReservationMode::conservative;
+	if (mode_text == "per_campaign")
+		mode = ReservationMode::per_campaign;
+	else if (mode_text != "conservative") {
+		std::fprintf(stderr,
+		             "bench_planner: unknown mode '%s' (conservative, per_campaign)\n",
+		             mode_text.c_str());
+		return 2;
+	}
+	const ScaleFigures figures =
+	    measure_scale(mode, static_cast<int>(nodes), static_cast<size_t>(pending), with_digest);
+	const std::string name = std::string("scale_") + to_string(mode) + "_" +
+	                         std::to_string(nodes) + "n_" + std::to_string(pending) + "_";
+	print_scale_case(name, figures);
+	print(name + "reserved", static_cast<double>(figures.reserved), "jobs");
+	print(name + "peak_rss", figures.peak_mb, "MB");
+	if (with_digest)
+		std::printf("%splan_digest %016llx\n", name.c_str(),
+		            static_cast<unsigned long long>(figures.plan_digest));
+	return 0;
+}
+
 void measure_scale_rows()
 {
 	struct Row {
@@ -336,8 +423,7 @@ void measure_scale_rows()
 			const std::string name = std::string("scale_") + to_string(mode) + "_" +
 			                         std::to_string(row.nodes) + "n_" +
 			                         std::to_string(row.pending / 1000) + "k_";
-			print(name + "full_plan", figures.full_ms, "ms");
-			print(name + "update", figures.update_ms, "ms");
+			print_scale_case(name, figures);
 			print(name + "reserved", static_cast<double>(figures.reserved), "jobs");
 			print(name + "peak_rss", figures.peak_mb, "MB");
 			std::printf("%sgoals full_plan<=10s %s update<=0.5s %s peak<2GiB %s\n",
@@ -351,6 +437,15 @@ void measure_scale_rows()
 		std::printf("scale_%s_growth full_plan %.1fx %s update %.1fx %s (goal <= %.0fx)\n",
 		            to_string(mode), full_growth, verdict(full_growth <= goal_growth),
 		            update_growth, verdict(update_growth <= goal_growth), goal_growth);
+		// The same on CPU time: wall times on a shared machine grow with its load too.
+		const double full_cpu_growth =
+		    large.full_cpu_ms / std::max(small.full_cpu_ms, 1e-6);
+		const double update_cpu_growth =
+		    large.update_cpu_ms / std::max(small.update_cpu_ms, 1e-6);
+		std::printf(
+		    "scale_%s_growth_cpu full_plan %.1fx %s update %.1fx %s (goal <= %.0fx)\n",
+		    to_string(mode), full_cpu_growth, verdict(full_cpu_growth <= goal_growth),
+		    update_cpu_growth, verdict(update_cpu_growth <= goal_growth), goal_growth);
 	}
 }
 
@@ -359,6 +454,16 @@ void measure_scale_rows()
 int main(int argc, char **argv)
 {
 	const std::string only = argc > 1 ? argv[1] : "";
+	if (only == "scale" && argc > 3) {
+		if (argc > 5 && std::string(argv[5]) != "digest") {
+			std::fprintf(stderr,
+			             "bench_planner: unknown argument '%s' (digest or none)\n",
+			             argv[5]);
+			return 2;
+		}
+		return measure_one_case(argv[2], argv[3], argc > 4 ? argv[4] : "conservative",
+		                        argc > 5);
+	}
 	if (only != "" && only != "scale" && only != "rows") {
 		std::fprintf(stderr, "bench_planner: unknown argument '%s' (rows, scale or none)\n",
 		             only.c_str());

@@ -2,50 +2,14 @@
 // Reads the profile only; booking is the Planner's job.
 #include "plan/gap_search.h"
 
+#include "plan/usable_cpus.h"
+#include "plan/window_minima.h"
+
 #include <algorithm>
 #include <limits>
 
 namespace campaign::plan
 {
-
-namespace
-{
-
-bool needs_gres(const PendingJob &job)
-{
-	for (int32_t count : job.gres_per_node)
-		if (count > 0)
-			return true;
-	return false;
-}
-
-// usable_cpus with needs_gres(job) computed once per search: the gap search calls this for every
-// candidate node in every slot (inlined there: the call cost as much as the test), and a job
-// without GRES (most) skips their check.
-[[gnu::always_inline]] inline int32_t usable_cpus_on(const PendingJob &job, bool gres_needed,
-                                                     const NodeFree &free, const NodeFree &capacity)
-{
-	if (job.exclusive) {
-		const bool whole_node_free = free.cpus >= capacity.cpus &&
-		                             free.memory_mb >= capacity.memory_mb &&
-		                             gres_at_least(free.gres, capacity.gres);
-		return whole_node_free && gres_at_least(capacity.gres, job.gres_per_node)
-		           ? capacity.cpus
-		           : 0;
-	}
-	if (gres_needed && !gres_at_least(free.gres, job.gres_per_node))
-		return 0;
-	const int64_t per_node_mb = job.all_memory ? capacity.memory_mb : job.memory_per_node_mb;
-	const int64_t memory_left_mb = free.memory_mb - per_node_mb;
-	if (memory_left_mb < 0 || free.cpus <= 0)
-		return 0;
-	int64_t cpus = free.cpus;
-	if (job.memory_per_cpu_mb > 0)
-		cpus = std::min(cpus, memory_left_mb / job.memory_per_cpu_mb);
-	return static_cast<int32_t>(cpus);
-}
-
-} // namespace
 
 int32_t usable_cpus(const PendingJob &job, const NodeFree &free, const NodeFree &capacity)
 {
@@ -182,14 +146,22 @@ std::vector<NodeAllocation> choose_nodes(const PendingJob &job,
 	return choose_in_order(job, candidates, available_cpus, profile, false);
 }
 
-std::optional<int64_t> GapSearch::last_blocked_end(int64_t cpus, int64_t start_s,
-                                                   int64_t end_s) const
+std::optional<int64_t> GapSearch::last_blocked_end(int64_t cpus, int64_t start_s, int64_t end_s,
+                                                   ClearRun &clear) const
 {
+	// Slots already seen to have room (the run [clear.from_s, clear.until_s)) are not looked
+	// at again: a window sliding later only needs its new slots.
+	const int64_t scan_from_s = clear.from_s <= start_s && start_s < clear.until_s
+	                                ? std::max(start_s, clear.until_s)
+	                                : start_s;
 	// Backwards from the window's end: on a busy machine the last blocked slot is near it.
-	const size_t first = profile_.slot_at(start_s);
+	const size_t first = profile_.slot_at(std::min(scan_from_s, end_s - 1));
 	for (size_t slot = profile_.slot_at(end_s - 1) + 1; slot-- > first;)
-		if (profile_.usable_free_cpus(slot) < cpus)
+		if (profile_.usable_free_cpus(slot) < cpus) {
+			clear = {profile_.slot_end_s(slot), end_s};
 			return profile_.slot_end_s(slot);
+		}
+	clear = {start_s, end_s};
 	return std::nullopt;
 }
 
@@ -205,36 +177,24 @@ std::optional<int64_t> GapSearch::last_long_end(int64_t cpus, int64_t limit, int
 
 std::optional<Placement> GapSearch::try_window(const PendingJob &job,
                                                const std::vector<NodeIndex> &candidates,
-                                               int64_t start_s, int64_t &next_start_s) const
+                                               WindowMinima &minima, int64_t start_s,
+                                               int64_t &next_start_s) const
 {
-	const int64_t end_s = start_s + job.limit_s;
-	const bool gres_needed = needs_gres(job);
-	std::vector<int32_t> available(candidates.size(), std::numeric_limits<int32_t>::max());
-	std::vector<int64_t> last_minimum_end(candidates.size(), never_s);
-	for (size_t slot = profile_.slot_at(start_s);
-	     slot < profile_.slot_count() && profile_.slot_start_s(slot) < end_s; ++slot) {
-		const std::vector<NodeFree> &free = profile_.free_nodes(slot);
-		for (size_t i = 0; i < candidates.size(); ++i) {
-			const NodeIndex node = candidates[i];
-			const int32_t cpus =
-			    usable_cpus_on(job, gres_needed, free[node], profile_.capacity(node));
-			if (cpus <= available[i]) {
-				available[i] = cpus;
-				last_minimum_end[i] = profile_.slot_end_s(slot);
-			}
-		}
+	minima.slide_to(start_s);
+	const std::vector<int32_t> &available = minima.available();
+	// Fewer CPUs than asked on all candidates together: no node choice fits (either order).
+	if (minima.available_sum() >= job.cpus) {
+		auto allocations = choose_nodes(job, candidates, available, profile_);
+		if (!allocations.empty())
+			return Placement{start_s, std::move(allocations)};
 	}
-	auto allocations = choose_nodes(job, candidates, available, profile_);
-	if (!allocations.empty())
-		return Placement{start_s, std::move(allocations)};
 	// A node's window minimum can only rise once the window has passed its last minimum slot;
 	// a node already at full capacity can never offer more.
 	next_start_s = never_s;
-	for (size_t i = 0; i < candidates.size(); ++i) {
-		const NodeFree &capacity = profile_.capacity(candidates[i]);
-		if (available[i] < usable_cpus(job, capacity, capacity))
+	const std::vector<int64_t> &last_minimum_end = minima.last_minimum_end();
+	for (size_t i = 0; i < candidates.size(); ++i)
+		if (available[i] < minima.full_cpus(i))
 			next_start_s = std::min(next_start_s, last_minimum_end[i]);
-	}
 	return std::nullopt;
 }
 
@@ -246,8 +206,11 @@ std::optional<Placement> GapSearch::earliest(const PendingJob &job,
 	if (candidates.empty() || job.limit_s <= 0)
 		return std::nullopt;
 	int64_t start_s = std::max(from_s, profile_.origin_s());
+	WindowMinima minima(job, candidates, profile_);
+	ClearRun clear;
 	while (start_s <= until_s && start_s < never_s) {
-		if (auto blocked_end = last_blocked_end(job.cpus, start_s, start_s + job.limit_s)) {
+		if (auto blocked_end =
+		        last_blocked_end(job.cpus, start_s, start_s + job.limit_s, clear)) {
 			start_s = *blocked_end;
 			continue;
 		}
@@ -259,7 +222,7 @@ std::optional<Placement> GapSearch::earliest(const PendingJob &job,
 			}
 		}
 		int64_t next_start_s = never_s;
-		if (auto placement = try_window(job, candidates, start_s, next_start_s)) {
+		if (auto placement = try_window(job, candidates, minima, start_s, next_start_s)) {
 			// An exclusive job holds whole nodes: more CPUs than it asked for.
 			const int64_t held = cpus_of(placement->allocations);
 			if (long_cpus_limit >= 0 && held > job.cpus) {

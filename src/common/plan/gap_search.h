@@ -11,6 +11,8 @@
 namespace campaign::plan
 {
 
+class WindowMinima;
+
 struct Placement {
 	int64_t start_s = never_s;
 	std::vector<NodeAllocation> allocations;
@@ -57,17 +59,25 @@ public:
 	    int64_t held_start_s, int64_t held_end_s, int64_t from_s, int64_t until_s) const;
 
 private:
+	// Slots overlapping [from_s, until_s) all have at least the searched job's CPUs free.
+	struct ClearRun {
+		int64_t from_s = never_s;
+		int64_t until_s = never_s;
+	};
 	// If some slot in [start_s, end_s) has fewer than `cpus` usable free CPUs, the end of the
-	// last such slot; otherwise nullopt.
-	std::optional<int64_t> last_blocked_end(int64_t cpus, int64_t start_s, int64_t end_s) const;
+	// last such slot; otherwise nullopt. Updates `clear` (same cpus throughout a search).
+	std::optional<int64_t> last_blocked_end(int64_t cpus, int64_t start_s, int64_t end_s,
+	                                        ClearRun &clear) const;
 	// If some slot in [start_s, end_s) holds more than `limit` - `cpus` CPUs of long jobs, the
 	// end of the last such slot; otherwise nullopt.
 	std::optional<int64_t> last_long_end(int64_t cpus, int64_t limit, int64_t start_s,
 	                                     int64_t end_s) const;
-	// Try the window at start_s. On failure, returns the next start worth trying.
+	// Try the window at start_s (minima: the job's, slid there). On failure, returns the next
+	// start worth trying.
 	std::optional<Placement> try_window(const PendingJob &job,
 	                                    const std::vector<NodeIndex> &candidates,
-	                                    int64_t start_s, int64_t &next_start_s) const;
+	                                    WindowMinima &minima, int64_t start_s,
+	                                    int64_t &next_start_s) const;
 
 	const ResourceProfile &profile_;
 };

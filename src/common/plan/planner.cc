@@ -312,12 +312,12 @@ std::optional<Placement> Planner::search(const Entry &entry, int64_t from_s, int
 		return std::nullopt;
 	int64_t start_s = from_s;
 	if (memo)
-		start_s = std::max(start_s, memo->lower_bound(entry.job));
+		start_s = std::max(start_s, memo->lower_bound(entry.job, *entry.candidates));
 	std::optional<Placement> found;
 	if (start_s <= until_s)
 		found = earliest_in_sets(entry, start_s, until_s, entry.long_cpus_limit);
 	if (memo)
-		memo->record(entry.job, found ? found->start_s : until_s + 1);
+		memo->record(entry.job, *entry.candidates, found ? found->start_s : until_s + 1);
 	return found;
 }
 
@@ -708,7 +708,7 @@ void Planner::smallest_cpus_below(const std::vector<PendingJob> &pending_in_rank
 bool Planner::could_start_now(int32_t cpus, int64_t limit_s) const
 {
 	const int64_t until_s = limit_s >= never_s - now_s_ ? never_s : now_s_ + limit_s;
-	return profile_.least_usable_free_cpus(now_s_, until_s) >= cpus;
+	return profile_.has_free_cpus(now_s_, until_s, cpus);
 }
 
 Status Planner::cluster_changed(const Cluster &cluster, int64_t now_s)

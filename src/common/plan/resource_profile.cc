@@ -1,5 +1,7 @@
 // ResourceProfile: free CPUs and memory of every node over time. Booking only; no placement
-// decisions and no Slurm types.
+// decisions and no Slurm types. The slots hold only machine-wide sums; each node's own free
+// amounts are in NodeTimelines, which holds a node's changes only (a slot-by-node table was
+// slots x nodes: 28k slots x 10k nodes x 32 B = 9 GB on the 10,000-node bench row).
 #include "plan/resource_profile.h"
 
 #include <algorithm>
@@ -14,8 +16,6 @@ ResourceProfile::ResourceProfile(const Cluster &cluster, int64_t origin_s)
 
 void ResourceProfile::reset(const Cluster &cluster, int64_t origin_s)
 {
-	for (Slot &slot : slots_)
-		recycle(slot);
 	slots_.clear();
 	starts_.clear();
 	capacity_.clear();
@@ -23,23 +23,18 @@ void ResourceProfile::reset(const Cluster &cluster, int64_t origin_s)
 	weights_.clear();
 	weighted_ = false;
 	Slot first{.start_s = origin_s};
-	if (!spare_.empty()) {
-		first.nodes = std::move(spare_.back());
-		spare_.pop_back();
-		first.nodes.clear();
-	}
 	for (const NodeSpec &node : cluster.nodes) {
 		const bool up = node.state == NodeState::up;
 		capacity_.push_back({node.cpus, node.memory_mb, node.gres});
 		usable_.push_back(up);
 		weighted_ |= !weights_.empty() && node.weight != weights_.front();
 		weights_.push_back(node.weight);
-		first.nodes.push_back({node.cpus, node.memory_mb, node.gres});
 		if (up)
 			first.usable_free_cpus += std::max(node.cpus, 0);
 	}
 	starts_.push_back(origin_s);
-	slots_.push_back(std::move(first));
+	slots_.push_back(first);
+	timelines_.reset(capacity_, origin_s);
 }
 
 size_t ResourceProfile::slot_at(int64_t time_s) const
@@ -55,13 +50,21 @@ int64_t ResourceProfile::slot_end_s(size_t slot) const
 	return slot + 1 < starts_.size() ? starts_[slot + 1] : never_s;
 }
 
-int64_t ResourceProfile::least_usable_free_cpus(int64_t from_s, int64_t until_s) const
+const NodeFree &ResourceProfile::free(size_t slot, NodeIndex node) const
 {
-	int64_t least = slots_[slot_at(from_s)].usable_free_cpus;
+	const std::vector<NodeTimelines::Change> &changes = timelines_.changes(node);
+	return changes[NodeTimelines::change_at(changes, starts_[slot])].free;
+}
+
+bool ResourceProfile::has_free_cpus(int64_t from_s, int64_t until_s, int64_t cpus) const
+{
+	if (slots_[slot_at(from_s)].usable_free_cpus < cpus)
+		return false;
 	for (size_t slot = slot_at(from_s) + 1; slot < slots_.size() && starts_[slot] < until_s;
 	     ++slot)
-		least = std::min(least, slots_[slot].usable_free_cpus);
-	return least;
+		if (slots_[slot].usable_free_cpus < cpus)
+			return false;
+	return true;
 }
 
 int64_t ResourceProfile::first_short_of(int64_t from_s, int64_t cpus) const
@@ -75,44 +78,26 @@ int64_t ResourceProfile::first_short_of(int64_t from_s, int64_t cpus) const
 	return never_s;
 }
 
-ResourceProfile::Slot ResourceProfile::copy_of(const Slot &source)
-{
-	Slot copy{.start_s = source.start_s,
-	          .usable_free_cpus = source.usable_free_cpus,
-	          .long_cpus = source.long_cpus};
-	if (!spare_.empty()) {
-		copy.nodes = std::move(spare_.back());
-		spare_.pop_back();
-	}
-	copy.nodes = source.nodes; // keeps the spare capacity
-	return copy;
-}
-
-void ResourceProfile::recycle(Slot &slot)
-{
-	if (slot.nodes.capacity() > 0)
-		spare_.push_back(std::move(slot.nodes));
-}
-
 size_t ResourceProfile::split_at(int64_t time_s)
 {
 	const size_t slot = slot_at(time_s);
 	if (slots_[slot].start_s == time_s)
 		return slot;
-	Slot copy = copy_of(slots_[slot]);
+	Slot copy = slots_[slot];
 	copy.start_s = time_s;
-	slots_.insert(slots_.begin() + static_cast<std::ptrdiff_t>(slot) + 1, std::move(copy));
+	copy.node_changes = 0; // every node's amounts run on through the new boundary
+	slots_.insert(slots_.begin() + static_cast<std::ptrdiff_t>(slot) + 1, copy);
 	starts_.insert(starts_.begin() + static_cast<std::ptrdiff_t>(slot) + 1, time_s);
 	return slot + 1;
 }
 
+// A slot no node changes at, with the long jobs' CPUs of the one before, is that one.
 void ResourceProfile::merge_with_previous(size_t slot)
 {
 	if (slot == 0 || slot >= slots_.size())
 		return;
-	if (slots_[slot].nodes == slots_[slot - 1].nodes &&
+	if (slots_[slot].node_changes == 0 &&
 	    slots_[slot].long_cpus == slots_[slot - 1].long_cpus) {
-		recycle(slots_[slot]);
 		slots_.erase(slots_.begin() + static_cast<std::ptrdiff_t>(slot));
 		starts_.erase(starts_.begin() + static_cast<std::ptrdiff_t>(slot));
 	}
@@ -131,19 +116,31 @@ void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int6
 	if (long_job)
 		for (const NodeAllocation &allocation : allocations)
 			cpus += allocation.cpus;
-	for (size_t slot = first; slot < last; ++slot) {
-		Slot &target = slots_[slot];
-		target.long_cpus += sign * cpus;
-		for (const NodeAllocation &allocation : allocations) {
-			NodeFree &free = target.nodes[allocation.node];
-			const int32_t before = std::max(free.cpus, 0);
-			free.cpus -= sign * allocation.cpus;
-			free.memory_mb -= sign * allocation.memory_mb;
-			for (size_t kind = 0; kind < gres_kinds_max; ++kind)
-				free.gres[kind] -= sign * allocation.gres[kind];
-			if (usable_[allocation.node])
-				target.usable_free_cpus += std::max(free.cpus, 0) - before;
+	for (size_t slot = first; slot < last; ++slot)
+		slots_[slot].long_cpus += sign * cpus;
+	for (const NodeAllocation &allocation : allocations) {
+		const std::vector<NodeTimelines::Change> &changes =
+		    timelines_.changes(allocation.node);
+		if (usable_[allocation.node]) {
+			// The node's part of each slot's usable free CPUs, before and after.
+			size_t index = NodeTimelines::change_at(changes, start_s);
+			for (size_t slot = first; slot < last; ++slot) {
+				while (index + 1 < changes.size() &&
+				       changes[index + 1].start_s <= starts_[slot])
+					++index;
+				const int32_t before = changes[index].free.cpus;
+				slots_[slot].usable_free_cpus +=
+				    std::max(before - sign * allocation.cpus, 0) -
+				    std::max(before, 0);
+			}
 		}
+		const bool changed_at_start = timelines_.changes_at(allocation.node, start_s);
+		const bool changed_at_end = timelines_.changes_at(allocation.node, end_s);
+		timelines_.apply(allocation, start_s, end_s, sign);
+		slots_[first].node_changes +=
+		    timelines_.changes_at(allocation.node, start_s) - changed_at_start;
+		slots_[last].node_changes +=
+		    timelines_.changes_at(allocation.node, end_s) - changed_at_end;
 	}
 	merge_with_previous(last);
 	merge_with_previous(first);
@@ -161,6 +158,8 @@ void ResourceProfile::release(const std::vector<NodeAllocation> &allocations, in
 	apply(allocations, start_s, end_s, -1, long_job);
 }
 
+// Each node's timeline first (a few changes each), then one slot per end where some node's
+// amounts or the long jobs' CPUs change, its sums from the slot before.
 void ResourceProfile::book_from_origin(std::vector<Held> held)
 {
 	if (slots_.size() != 1) { // not a fresh profile: book one by one
@@ -168,40 +167,57 @@ void ResourceProfile::book_from_origin(std::vector<Held> held)
 			book(*job.allocations, origin_s(), job.end_s, job.long_job);
 		return;
 	}
+	const int64_t origin = origin_s();
+	std::erase_if(held, [origin](const Held &job) { return job.end_s <= origin; });
+	for (Held &job : held)
+		job.end_s = std::min(job.end_s, never_s);
 	std::sort(held.begin(), held.end(),
 	          [](const Held &a, const Held &b) { return a.end_s < b.end_s; });
-	auto change = [this](Slot &slot, const Held &job, int sign) {
+	Slot &front = slots_.front();
+	for (const Held &job : held)
 		for (const NodeAllocation &allocation : *job.allocations) {
 			if (job.long_job)
-				slot.long_cpus += sign * allocation.cpus;
-			NodeFree &free = slot.nodes[allocation.node];
-			const int32_t before = std::max(free.cpus, 0);
-			free.cpus -= sign * allocation.cpus;
-			free.memory_mb -= sign * allocation.memory_mb;
-			for (size_t kind = 0; kind < gres_kinds_max; ++kind)
-				free.gres[kind] -= sign * allocation.gres[kind];
+				front.long_cpus += allocation.cpus;
+			if (usable_[allocation.node]) // its amount before: capacity, less earlier
+			                              // jobs
+				front.usable_free_cpus -= std::max(
+				    timelines_.changes(allocation.node).front().free.cpus, 0);
+			timelines_.apply(allocation, origin, job.end_s, +1);
 			if (usable_[allocation.node])
-				slot.usable_free_cpus += std::max(free.cpus, 0) - before;
+				front.usable_free_cpus += std::max(
+				    timelines_.changes(allocation.node).front().free.cpus, 0);
 		}
-	};
-	const int64_t origin = origin_s();
-	for (const Held &job : held)
-		if (job.end_s > origin)
-			change(slots_.front(), job, +1);
+	std::vector<NodeIndex> ending;
 	for (size_t i = 0; i < held.size();) {
-		const int64_t end_s = std::min(held[i].end_s, never_s);
-		Slot next = copy_of(slots_.back());
+		const int64_t end_s = held[i].end_s;
+		Slot next = slots_.back();
 		next.start_s = end_s;
-		for (; i < held.size() && std::min(held[i].end_s, never_s) == end_s; ++i)
-			if (held[i].end_s > origin)
-				change(next, held[i], -1);
-		if (end_s <= origin || (next.nodes == slots_.back().nodes &&
-		                        next.long_cpus == slots_.back().long_cpus)) {
-			recycle(next);
-			continue; // nothing changes there: no new slot (as book() would merge it)
+		next.node_changes = 0;
+		ending.clear();
+		for (; i < held.size() && held[i].end_s == end_s; ++i)
+			for (const NodeAllocation &allocation : *held[i].allocations) {
+				if (held[i].long_job)
+					next.long_cpus -= allocation.cpus;
+				ending.push_back(allocation.node);
+			}
+		std::sort(ending.begin(), ending.end());
+		ending.erase(std::unique(ending.begin(), ending.end()), ending.end());
+		for (const NodeIndex node : ending) {
+			if (!timelines_.changes_at(node, end_s))
+				continue;
+			++next.node_changes;
+			if (!usable_[node])
+				continue;
+			const std::vector<NodeTimelines::Change> &changes =
+			    timelines_.changes(node);
+			const size_t index = NodeTimelines::change_at(changes, end_s);
+			next.usable_free_cpus += std::max(changes[index].free.cpus, 0) -
+			                         std::max(changes[index - 1].free.cpus, 0);
 		}
+		if (next.node_changes == 0 && next.long_cpus == slots_.back().long_cpus)
+			continue; // nothing changes there: no new slot (as book() would merge it)
 		starts_.push_back(end_s);
-		slots_.push_back(std::move(next));
+		slots_.push_back(next);
 	}
 }
 
@@ -210,22 +226,24 @@ void ResourceProfile::advance_to(int64_t now_s)
 	if (now_s <= origin_s())
 		return;
 	const size_t current = slot_at(now_s);
-	for (size_t slot = 0; slot < current; ++slot)
-		recycle(slots_[slot]);
 	slots_.erase(slots_.begin(), slots_.begin() + static_cast<std::ptrdiff_t>(current));
 	starts_.erase(starts_.begin(), starts_.begin() + static_cast<std::ptrdiff_t>(current));
 	slots_.front().start_s = now_s;
+	slots_.front().node_changes = 0;
 	starts_.front() = now_s;
+	timelines_.advance_to(now_s);
 }
 
 bool ResourceProfile::overcommitted(const std::vector<NodeAllocation> &allocations, int64_t start_s,
                                     int64_t end_s) const
 {
 	start_s = std::max(start_s, origin_s());
-	for (size_t slot = slot_at(start_s); slot < slots_.size() && slots_[slot].start_s < end_s;
-	     ++slot) {
-		for (const NodeAllocation &allocation : allocations) {
-			const NodeFree &free = slots_[slot].nodes[allocation.node];
+	for (const NodeAllocation &allocation : allocations) {
+		const std::vector<NodeTimelines::Change> &changes =
+		    timelines_.changes(allocation.node);
+		for (size_t index = NodeTimelines::change_at(changes, start_s);
+		     index < changes.size() && changes[index].start_s < end_s; ++index) {
+			const NodeFree &free = changes[index].free;
 			if (free.cpus < 0 || free.memory_mb < 0 || !gres_at_least(free.gres, {}))
 				return true;
 		}

@@ -1,7 +1,10 @@
-// ResourceProfile: free CPUs, memory and GRES of every node over time, as a list of time slots. It
-// only books and releases allocations; it never decides where a job goes (that is GapSearch).
+// ResourceProfile: free CPUs, memory and GRES of every node over time: a list of time slots with
+// the machine's sums, and each node's own changes (NodeTimelines). It only books and releases
+// allocations; it never decides where a job goes (that is GapSearch).
 #pragma once
 
+#include "plan/node_free.h"
+#include "plan/node_timelines.h"
 #include "plan/plan_types.h"
 
 #include <cstddef>
@@ -10,22 +13,6 @@
 
 namespace campaign::plan
 {
-
-// True if `have` holds at least `need` of every GRES kind (no early exit: one vector compare).
-inline bool gres_at_least(const GresCounts &have, const GresCounts &need)
-{
-	bool enough = true;
-	for (size_t kind = 0; kind < gres_kinds_max; ++kind)
-		enough &= have[kind] >= need[kind];
-	return enough;
-}
-
-struct NodeFree {
-	int32_t cpus = 0;
-	int64_t memory_mb = 0;
-	GresCounts gres{};
-	bool operator==(const NodeFree &) const = default;
-};
 
 class ResourceProfile
 {
@@ -47,7 +34,7 @@ public:
 	             bool long_job = false);
 	// Books allocations held from the origin to their own end (a snapshot's running jobs) in
 	// one sweep over their sorted ends: the profile booking them one by one gives, in
-	// O(n log n + slots x nodes) instead of a split and a pass over earlier slots per job.
+	// O(n log n) instead of a split and a pass over earlier slots per job.
 	struct Held {
 		const std::vector<NodeAllocation> *allocations = nullptr;
 		int64_t end_s = 0;
@@ -67,18 +54,20 @@ public:
 	size_t slot_at(int64_t time_s) const;
 	int64_t slot_start_s(size_t slot) const { return starts_[slot]; }
 	int64_t slot_end_s(size_t slot) const;
-	const NodeFree &free(size_t slot, NodeIndex node) const { return slots_[slot].nodes[node]; }
-	const std::vector<NodeFree> &free_nodes(size_t slot) const { return slots_[slot].nodes; }
+	// A node's free amounts in a slot (a look-up in its changes).
+	const NodeFree &free(size_t slot, NodeIndex node) const;
+	// The free amounts per node, as the times where each node's change.
+	const NodeTimelines &timelines() const { return timelines_; }
 	// Sum of positive free CPUs over usable nodes: an upper bound for any job in this slot.
 	int64_t usable_free_cpus(size_t slot) const { return slots_[slot].usable_free_cpus; }
 	// CPUs booked by long jobs in this slot.
 	int64_t long_cpus(size_t slot) const { return slots_[slot].long_cpus; }
-	// The least usable_free_cpus of the slots in [from_s, until_s): an upper bound on the CPUs
-	// of any job held over that whole window.
-	int64_t least_usable_free_cpus(int64_t from_s, int64_t until_s) const;
+	// True if every slot in [from_s, until_s) has at least `cpus` usable free CPUs (the most
+	// any job held over that whole window could have). Stops at the first slot short of them.
+	bool has_free_cpus(int64_t from_s, int64_t until_s, int64_t cpus) const;
 	// The start of the first slot from from_s's on whose usable_free_cpus is below `cpus`
-	// (from_s if that slot's is), never_s if none: least_usable_free_cpus(from_s, until_s) >=
-	// cpus exactly while until_s is at most this.
+	// (from_s if that slot's is), never_s if none: has_free_cpus(from_s, until_s, cpus)
+	// exactly while until_s is at most this.
 	int64_t first_short_of(int64_t from_s, int64_t cpus) const;
 	const NodeFree &capacity(NodeIndex node) const { return capacity_[node]; }
 	bool usable(NodeIndex node) const { return usable_[node]; }
@@ -91,15 +80,12 @@ private:
 		int64_t start_s = 0;
 		int64_t usable_free_cpus = 0;
 		int64_t long_cpus = 0;
-		std::vector<NodeFree> nodes;
+		int32_t node_changes = 0; // nodes whose free amounts change at start_s
 	};
 
 	void apply(const std::vector<NodeAllocation> &allocations, int64_t start_s, int64_t end_s,
 	           int sign, bool long_job);
 	size_t split_at(int64_t time_s);
-	// A copy of `source` whose node list reuses spare storage.
-	Slot copy_of(const Slot &source);
-	void recycle(Slot &slot);
 	void merge_with_previous(size_t slot);
 
 	std::vector<NodeFree> capacity_;
@@ -108,7 +94,7 @@ private:
 	bool weighted_ = false;
 	std::vector<Slot> slots_;
 	std::vector<int64_t> starts_; // slots_[i].start_s, contiguous for binary search
-	std::vector<std::vector<NodeFree>> spare_; // node lists of dropped slots, for reuse
+	NodeTimelines timelines_;
 };
 
 } // namespace campaign::plan

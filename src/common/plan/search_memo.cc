@@ -26,12 +26,13 @@ bool SearchMemo::needs_at_least(const PendingJob &job, const Shape &shape)
 	       job.memory_per_cpu_mb >= shape.memory_per_cpu_mb && job.limit_s >= shape.limit_s;
 }
 
-int64_t SearchMemo::lower_bound(const PendingJob &job) const
+int64_t SearchMemo::lower_bound(const PendingJob &job,
+                                const std::vector<NodeIndex> &candidates) const
 {
 	if (!job.other_node_sets.empty())
 		return 0; // the key names one node set: such a job is never pruned
 	auto found =
-	    shapes_.find(Key(job.exclusive, job.all_memory, job.gres_per_node, job.allowed_nodes));
+	    shapes_.find(Key(job.exclusive, job.all_memory, job.gres_per_node, &candidates));
 	if (found == shapes_.end())
 		return 0;
 	int64_t bound = 0;
@@ -41,10 +42,11 @@ int64_t SearchMemo::lower_bound(const PendingJob &job) const
 	return bound;
 }
 
-void SearchMemo::record(const PendingJob &job, int64_t earliest_bound_s)
+void SearchMemo::record(const PendingJob &job, const std::vector<NodeIndex> &candidates,
+                        int64_t earliest_bound_s)
 {
 	Shapes &shapes =
-	    shapes_[Key(job.exclusive, job.all_memory, job.gres_per_node, job.allowed_nodes)];
+	    shapes_[Key(job.exclusive, job.all_memory, job.gres_per_node, &candidates)];
 	const Shape shape{job.cpus,
 	                  job.nodes_min,
 	                  job.nodes_max,

@@ -1,0 +1,47 @@
+// NodeTimelines: for every node, only the times where its free CPUs, memory or GRES change, and
+// the amounts from each. The same figures as ResourceProfile's slots (which it mirrors), but a
+// node's free amounts over a window cost its own few changes there, not every slot of the
+// machine: the gap search's per-node minimum reads this.
+#pragma once
+
+#include "plan/node_free.h"
+#include "plan/plan_types.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace campaign::plan
+{
+
+class NodeTimelines
+{
+public:
+	struct Change {
+		int64_t start_s;
+		NodeFree free; // from start_s to the next change's start (never_s after the last)
+	};
+
+	// Every node at its capacity from origin_s on.
+	void reset(const std::vector<NodeFree> &capacity, int64_t origin_s);
+	// Subtract sign x the allocation from its node over [start_s, end_s) (origin_s <=
+	// start_s < end_s <= never_s, as the profile clamps them).
+	void apply(const NodeAllocation &allocation, int64_t start_s, int64_t end_s, int sign);
+	// Forget the past: every node's first change starts at now_s.
+	void advance_to(int64_t now_s);
+
+	const std::vector<Change> &changes(NodeIndex node) const { return nodes_[node]; }
+	// True if the node's free amounts change at time_s (not at the origin).
+	bool changes_at(NodeIndex node, int64_t time_s) const;
+	// Index of the change in effect at time_s (time_s at or after the origin).
+	static size_t change_at(const std::vector<Change> &changes, int64_t time_s);
+
+private:
+	// Index of the change starting at time_s, splitting the one in effect there if needed.
+	static size_t split_at(std::vector<Change> &changes, int64_t time_s);
+	static void merge_with_previous(std::vector<Change> &changes, size_t index);
+
+	std::vector<std::vector<Change>> nodes_;
+};
+
+} // namespace campaign::plan

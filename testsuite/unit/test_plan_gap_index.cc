@@ -1,0 +1,237 @@
+// The profile kept as slot sums and per-node change lists (NodeTimelines) and the gap search's
+// sliding per-node minima (WindowMinima) change nothing: after random books, releases and
+// advances, each node's free amounts in each slot are its capacity less the bookings there, the
+// slot's usable free CPUs and long jobs' CPUs their sums, and no slot equals the one before; and
+// GapSearch::earliest finds the start and nodes that the slot by slot scan it replaced finds (that
+// scan kept here as the reference).
+#include "check_main.h"
+#include "plan/gap_search.h"
+#include "plan/resource_profile.h"
+#include "plan_random.h"
+
+#include <limits>
+
+using namespace campaign::plan;
+
+namespace
+{
+
+struct Booking {
+	std::vector<NodeAllocation> allocations;
+	int64_t start_s, end_s;
+	bool long_job;
+};
+
+// Free amounts of a node at time_s from the bookings alone.
+NodeFree free_by_bookings(const Cluster &cluster, const std::vector<Booking> &bookings,
+                          NodeIndex node, int64_t time_s)
+{
+	const NodeSpec &spec = cluster.nodes[node];
+	NodeFree free{spec.cpus, spec.memory_mb, spec.gres};
+	for (const Booking &booking : bookings)
+		if (booking.start_s <= time_s && time_s < booking.end_s)
+			for (const NodeAllocation &allocation : booking.allocations)
+				if (allocation.node == node) {
+					free.cpus -= allocation.cpus;
+					free.memory_mb -= allocation.memory_mb;
+					for (size_t kind = 0; kind < gres_kinds_max; ++kind)
+						free.gres[kind] -= allocation.gres[kind];
+				}
+	return free;
+}
+
+std::vector<NodeAllocation> random_allocations(plan_random::Random &random, const Cluster &cluster)
+{
+	std::vector<NodeAllocation> allocations;
+	for (size_t node = 0; node < cluster.nodes.size(); ++node)
+		if (random.chance(50)) {
+			NodeAllocation allocation{static_cast<NodeIndex>(node),
+			                          static_cast<int32_t>(random.between(1, 4)),
+			                          random.between(0, 4) * 1000};
+			allocation.gres[0] = static_cast<int32_t>(random.between(0, 2));
+			allocations.push_back(allocation);
+		}
+	return allocations;
+}
+
+// Random bookings (over-commits too), some given back, and the origin moved on now and then.
+ResourceProfile random_profile(plan_random::Random &random, const Cluster &cluster,
+                               int64_t &origin_s, std::vector<Booking> &bookings)
+{
+	ResourceProfile profile(cluster, origin_s);
+	const int64_t operations = random.between(0, 40);
+	for (int64_t operation = 0; operation < operations; ++operation) {
+		if (!bookings.empty() && random.chance(25)) {
+			const size_t index = static_cast<size_t>(
+			    random.between(0, static_cast<int64_t>(bookings.size()) - 1));
+			profile.release(bookings[index].allocations, bookings[index].start_s,
+			                bookings[index].end_s, bookings[index].long_job);
+			bookings.erase(bookings.begin() + static_cast<std::ptrdiff_t>(index));
+			continue;
+		}
+		if (random.chance(8)) {
+			origin_s += random.between(1, 30);
+			profile.advance_to(origin_s);
+			continue;
+		}
+		Booking booking{random_allocations(random, cluster),
+		                origin_s + random.between(0, 60), 0};
+		booking.end_s =
+		    random.chance(10) ? never_s : booking.start_s + random.between(1, 80);
+		profile.book(booking.allocations, booking.start_s, booking.end_s, booking.long_job);
+		bookings.push_back(std::move(booking));
+	}
+	return profile;
+}
+
+// The search as it was before the index: every slot of the window on every candidate.
+std::optional<Placement> reference_earliest(const ResourceProfile &profile, const PendingJob &job,
+                                            const std::vector<NodeIndex> &candidates,
+                                            int64_t from_s, int64_t until_s)
+{
+	if (candidates.empty() || job.limit_s <= 0)
+		return std::nullopt;
+	for (int64_t start_s = std::max(from_s, profile.origin_s()); start_s <= until_s;) {
+		const int64_t end_s = start_s + job.limit_s;
+		std::vector<int32_t> available(candidates.size(),
+		                               std::numeric_limits<int32_t>::max());
+		std::vector<int64_t> last_minimum_end(candidates.size(), never_s);
+		for (size_t slot = profile.slot_at(start_s);
+		     slot < profile.slot_count() && profile.slot_start_s(slot) < end_s; ++slot)
+			for (size_t i = 0; i < candidates.size(); ++i) {
+				const int32_t cpus =
+				    usable_cpus(job, profile.free(slot, candidates[i]),
+				                profile.capacity(candidates[i]));
+				if (cpus <= available[i]) {
+					available[i] = cpus;
+					last_minimum_end[i] = profile.slot_end_s(slot);
+				}
+			}
+		auto allocations = choose_nodes(job, candidates, available, profile);
+		if (!allocations.empty())
+			return Placement{start_s, std::move(allocations)};
+		int64_t next_start_s = never_s;
+		for (size_t i = 0; i < candidates.size(); ++i) {
+			const NodeFree &capacity = profile.capacity(candidates[i]);
+			if (available[i] < usable_cpus(job, capacity, capacity))
+				next_start_s = std::min(next_start_s, last_minimum_end[i]);
+		}
+		if (next_start_s <= start_s)
+			break;
+		start_s = next_start_s;
+	}
+	return std::nullopt;
+}
+
+} // namespace
+
+START_TEST(test_profile_free_equals_bookings_random)
+{
+	size_t checked = 0;
+	for (uint64_t seed = 1; seed <= 400; ++seed) {
+		plan_random::Random random(seed);
+		const Cluster cluster = plan_random::random_cluster(random);
+		int64_t origin_s = 1000;
+		std::vector<Booking> bookings;
+		const ResourceProfile profile = random_profile(random, cluster, origin_s, bookings);
+		for (size_t slot = 0; slot < profile.slot_count(); ++slot) {
+			// The slot's sums, and a slot only where something changes (merged
+			// otherwise).
+			int64_t usable_free_cpus = 0;
+			bool differs =
+			    slot == 0 || profile.long_cpus(slot) != profile.long_cpus(slot - 1);
+			for (size_t node = 0; node < cluster.nodes.size(); ++node) {
+				const auto index = static_cast<NodeIndex>(node);
+				if (profile.usable(index))
+					usable_free_cpus +=
+					    std::max(profile.free(slot, index).cpus, 0);
+				differs |= slot > 0 && !(profile.free(slot, index) ==
+				                         profile.free(slot - 1, index));
+			}
+			ck_assert_int_eq(profile.usable_free_cpus(slot), usable_free_cpus);
+			ck_assert_msg(differs, "seed %lu: slot %zu same as the one before",
+			              static_cast<unsigned long>(seed), slot);
+			int64_t long_cpus = 0;
+			for (const Booking &booking : bookings)
+				if (booking.long_job &&
+				    booking.start_s <= profile.slot_start_s(slot) &&
+				    profile.slot_start_s(slot) < booking.end_s)
+					for (const NodeAllocation &allocation : booking.allocations)
+						long_cpus += allocation.cpus;
+			ck_assert_int_eq(profile.long_cpus(slot), long_cpus);
+			for (size_t node = 0; node < cluster.nodes.size(); ++node) {
+				const auto index = static_cast<NodeIndex>(node);
+				const int64_t at_s = profile.slot_start_s(slot);
+				ck_assert_msg(profile.free(slot, index) ==
+				                  free_by_bookings(cluster, bookings, index, at_s),
+				              "seed %lu: node %zu at %ld",
+				              static_cast<unsigned long>(seed), node,
+				              static_cast<long>(at_s));
+				const auto &changes = profile.timelines().changes(index);
+				const auto &change =
+				    changes[NodeTimelines::change_at(changes, at_s)];
+				ck_assert(change.free == profile.free(slot, index));
+				++checked;
+			}
+		}
+	}
+	ck_assert_uint_gt(checked, 1000);
+}
+END_TEST
+
+START_TEST(test_gap_search_equals_slot_scan_random)
+{
+	size_t found = 0, searched = 0;
+	for (uint64_t seed = 1; seed <= 1500; ++seed) {
+		plan_random::Random random(seed);
+		const Cluster cluster = plan_random::random_cluster(random);
+		int64_t origin_s = 1000;
+		std::vector<Booking> bookings;
+		const ResourceProfile profile = random_profile(random, cluster, origin_s, bookings);
+		std::vector<NodeIndex> candidates;
+		for (size_t node = 0; node < cluster.nodes.size(); ++node)
+			if (profile.usable(static_cast<NodeIndex>(node)) && random.chance(80))
+				candidates.push_back(static_cast<NodeIndex>(node));
+		for (int job_index = 0; job_index < 6; ++job_index) {
+			const PendingJob job = plan_random::random_pending(
+			    random, static_cast<JobId>(job_index + 1), cluster.nodes.size());
+			const int64_t from_s = origin_s + random.between(0, 40);
+			const int64_t until_s = from_s + random.between(0, 200);
+			const auto expected =
+			    reference_earliest(profile, job, candidates, from_s, until_s);
+			const auto actual =
+			    GapSearch(profile).earliest(job, candidates, from_s, until_s);
+			++searched;
+			ck_assert_msg(expected.has_value() == actual.has_value(), "seed %lu job %d",
+			              static_cast<unsigned long>(seed), job_index);
+			if (!expected)
+				continue;
+			++found;
+			ck_assert_msg(expected->start_s == actual->start_s,
+			              "seed %lu job %d: %ld vs %ld",
+			              static_cast<unsigned long>(seed), job_index,
+			              static_cast<long>(expected->start_s),
+			              static_cast<long>(actual->start_s));
+			ck_assert_uint_eq(expected->allocations.size(), actual->allocations.size());
+			for (size_t k = 0; k < expected->allocations.size(); ++k) {
+				ck_assert_int_eq(expected->allocations[k].node,
+				                 actual->allocations[k].node);
+				ck_assert_int_eq(expected->allocations[k].cpus,
+				                 actual->allocations[k].cpus);
+			}
+		}
+	}
+	ck_assert_uint_gt(found, searched / 4); // the searches find starts, not only nothing
+}
+END_TEST
+
+int main()
+{
+	Suite *suite = suite_create("plan_gap_index");
+	TCase *tc = tcase_create("index");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_profile_free_equals_bookings_random);
+	tcase_add_test(tc, test_gap_search_equals_slot_scan_random);
+	suite_add_tcase(suite, tc);
+	return run_suite(suite);
+}
