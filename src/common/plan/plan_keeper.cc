@@ -31,8 +31,10 @@ bool same_shape(const PendingJob &a, const PendingJob &b)
 	       a.limit_s == b.limit_s && a.limit_min_s == b.limit_min_s &&
 	       a.allowed_nodes == b.allowed_nodes && a.other_node_sets == b.other_node_sets &&
 	       a.exclusive == b.exclusive && a.all_memory == b.all_memory &&
-	       a.campaign_id == b.campaign_id && a.preemptable == b.preemptable &&
-	       a.earliest_start_s == b.earliest_start_s && a.after == b.after;
+	       a.cpus_per_task == b.cpus_per_task && a.tasks_per_node == b.tasks_per_node &&
+	       a.spread == b.spread && a.campaign_id == b.campaign_id &&
+	       a.preemptable == b.preemptable && a.earliest_start_s == b.earliest_start_s &&
+	       a.after == b.after;
 }
 
 constexpr size_t kMaxInsertsAbove = 8;
