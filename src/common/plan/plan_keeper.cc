@@ -171,11 +171,18 @@ void PlanKeeper::remember_changes(const std::vector<RunningJob> &running,
 bool PlanKeeper::update_in_place(const std::vector<RunningJob> &running,
                                  const std::vector<PendingJob> &pending, int64_t now_s)
 {
-	// Any refusal from the planner means the snapshot is not what we think: plan afresh.
-	return apply_running(running, now_s) && apply_pending(pending, now_s);
+	// Any refusal from the planner means the snapshot is not what we think: plan afresh. So
+	// does an end while a job may preempt: compression only moves kept reservations earlier,
+	// and a preemptor reserved behind the job that ended may now start over its preemptees
+	// (sched/campaign: a job reserved behind a powered-down node's resume, plan_snapshot.cc).
+	const bool preemptors =
+	    std::any_of(pending.begin(), pending.end(),
+	                [](const PendingJob &job) { return !job.preemptable.empty(); });
+	return apply_running(running, now_s, preemptors) && apply_pending(pending, now_s);
 }
 
-bool PlanKeeper::apply_running(const std::vector<RunningJob> &running, int64_t now_s)
+bool PlanKeeper::apply_running(const std::vector<RunningJob> &running, int64_t now_s,
+                               bool preemptors)
 {
 	// Starts and ends are applied in id order: the kept plan must not depend on the order of
 	// the snapshot's lists (each update compresses the plan, and compression is greedy).
@@ -202,6 +209,8 @@ bool PlanKeeper::apply_running(const std::vector<RunningJob> &running, int64_t n
 	for (const auto &[id, job] : running_)
 		if (!seen.contains(id))
 			ended.push_back(id);
+	if (preemptors && !ended.empty())
+		return false;
 	std::sort(ended.begin(), ended.end());
 	for (JobId id : ended)
 		if (!planner_.job_ended(id, now_s).ok())
