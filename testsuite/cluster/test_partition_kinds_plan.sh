@@ -52,10 +52,16 @@ fi
 
 check "low and high both ran" wait_until 60 job_completed "$low"
 check "high completed" job_completed "$high"
-started_at() { date -d "$(sed -n "s/.*JobId=$1 .* StartTime=\([^ ]*\).*/\1/p" "$("$localcluster" path jobcomp)")" +%s; }
+start_time_of() { sed -n "s/.*JobId=$1 .* StartTime=\([^ ]*\).*/\1/p" "$("$localcluster" path jobcomp)"; }
+started_at() { date -d "$(start_time_of "$1")" +%s; }
+# started_before A B: both ran (jobcomp has their start) and A started first.
+started_before() {
+	[ -n "$(start_time_of "$1")" ] && [ -n "$(start_time_of "$2")" ] &&
+		[ "$(started_at "$1")" -lt "$(started_at "$2")" ]
+}
 echo "  high started $(at_time "$(started_at "$high")"), low $(at_time "$(started_at "$low")")"
 check "the high-tier job started before the low-tier job submitted before it" \
-	test "$(started_at "$high")" -lt "$(started_at "$low")"
+	started_before "$high" "$low"
 
 # Tiers against priorities: low2's priority set above high2's; the tier still decides.
 n34_again=$(submit camp1 -p batch -w n[3-4] -N 2 -n 8 -t 1 -J fill_n34_again --wrap "sleep 10")
@@ -67,11 +73,11 @@ scontrol update JobId="$high2" Priority=10
 echo "  priorities: low2 $(squeue -h -j "$low2" -o %Q), high2 $(squeue -h -j "$high2" -o %Q)"
 check "low2's priority is above high2's" \
 	test "$(squeue -h -j "$low2" -o %Q)" -gt "$(squeue -h -j "$high2" -o %Q)"
-check "low2 and high2 both ran" wait_until 60 job_completed "$low2"
-check "high2 completed" job_completed "$high2"
+both_done() { job_completed "$low2" && job_completed "$high2"; }
+check "low2 and high2 both ran" wait_until 60 both_done
 echo "  high2 started $(at_time "$(started_at "$high2")"), low2 $(at_time "$(started_at "$low2")")"
 check "the high-tier job started first though the low-tier job's priority is higher" \
-	test "$(started_at "$high2")" -lt "$(started_at "$low2")"
+	started_before "$high2" "$low2"
 
 scancel "$n2_filler" 2>/dev/null
 check "the queue drains within 60 s" wait_until 60 queue_empty
