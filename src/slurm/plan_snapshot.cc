@@ -61,13 +61,56 @@ plan::Cluster cluster_now(GresKinds &gres_kinds)
 	return cluster;
 }
 
+// A node's ResumeTimeout (its partition's, else slurm.conf's), in seconds.
+int64_t resume_timeout_s(const node_record_t *node)
+{
+	if (node->resume_timeout && node->resume_timeout != NO_VAL16 &&
+	    node->resume_timeout != INFINITE16)
+		return node->resume_timeout;
+	return slurm_conf.resume_timeout;
+}
+
+// Powered-down nodes (power saving: POWERED_DOWN, idle, not POWERING_UP) are usable from now +
+// ResumeTimeout: each is a running job of its own, holding the whole node until then, that every
+// pending job may preempt (PendingJob::preemptable). So a job that fits nowhere powered up
+// starts now over it (Slurm's start resumes the node, as select_nodes does when it picks one;
+// Slurm itself also prefers powered-up nodes), and every reservation on it starts at now +
+// ResumeTimeout at the earliest. Their ids are above every job and array task id (plan_id).
+std::vector<plan::RunningJob> powered_down_nodes(time_t now)
+{
+	std::vector<plan::RunningJob> resuming;
+	node_record_t *node;
+	for (int i = 0; (node = next_node(&i)); i++) {
+		if (!IS_NODE_POWERED_DOWN(node) || IS_NODE_POWERING_UP(node) ||
+		    !IS_NODE_IDLE(node) || !bit_test(avail_node_bitmap, node->index))
+			continue;
+		plan::RunningJob power_up{.id = power_up_id(node->index)};
+		power_up.expected_end_s = now + std::max<int64_t>(1, resume_timeout_s(node));
+		power_up.allocations.push_back(
+		    {.node = static_cast<plan::NodeIndex>(node->index),
+		     .cpus = static_cast<int32_t>(node->cpus),
+		     .memory_mb =
+		         memory_counted()
+		             ? static_cast<int64_t>(node->real_memory > node->mem_spec_limit
+		                                        ? node->real_memory - node->mem_spec_limit
+		                                        : 0)
+		             : 0});
+		resuming.push_back(std::move(power_up));
+	}
+	return resuming;
+}
+
 // CPUs, memory and GRES a running job holds on each of its nodes (job_resrcs lists them in node
 // order).
 plan::RunningJob running_of(const job_record_t *job, time_t now, const GresKinds &gres_kinds)
 {
 	plan::RunningJob running{.id = job->job_id};
-	// A job past its limit (or completing) ends "soon": one second from now.
+	// A job past its limit (or completing) ends "soon": one second from now. One waiting for
+	// its nodes to power up runs its limit from their boot (Slurm then resets its start): at
+	// the latest ResumeTimeout after its start.
 	running.expected_end_s = std::max<int64_t>(job->end_time, now + 1);
+	if (IS_JOB_POWER_UP_NODE(job))
+		running.expected_end_s += slurm_conf.resume_timeout;
 	const job_resources_t *resources = job->job_resrcs;
 	if (!resources || !resources->node_bitmap)
 		return running;
@@ -224,6 +267,37 @@ bool takes_whole_nodes(const job_record_t *job, const part_record_t *part)
 	return (job->details->whole_node & WHOLE_NODE_REQUIRED) || (part && part->max_share == 0);
 }
 
+// The task layout select/cons_tres gives the job (PendingJob::cpus_per_task, tasks_per_node,
+// spread): whole tasks of --cpus-per-task CPUs on a node, --ntasks-per-node of them on each node
+// used, and --spread-job over as many nodes as its max_nodes (which job_mgr.c sets to the
+// tasks, at most the node count). Not with --overcommit (tasks share CPUs) or --cpus-per-gpu
+// (the CPUs follow the GPUs, not the tasks): there only the CPU total counts, as before.
+plan::PendingJob task_layout_of(const job_record_t *job)
+{
+	plan::PendingJob layout;
+	const job_details_t *details = job->details;
+	if (!details || details->overcommit || job->cpus_per_tres)
+		return layout;
+	if (details->cpus_per_task > 1 && details->cpus_per_task != NO_VAL16)
+		layout.cpus_per_task = details->cpus_per_task;
+	// As _select_cores: a node takes exactly ntasks_per_node tasks (job_mgr.c sets pn_min_cpus
+	// to them only for a job of several tasks; one task is any node's).
+	if (details->ntasks_per_node && details->ntasks_per_node != NO_VAL16 &&
+	    details->ntasks_per_node != INFINITE16 && details->num_tasks > 1 &&
+	    details->num_tasks != NO_VAL)
+		layout.tasks_per_node = details->ntasks_per_node;
+	layout.spread = job->bit_flags & SPREAD_JOB;
+	return layout;
+}
+
+void add_task_layout(const job_record_t *job, plan::PendingJob &pending)
+{
+	const plan::PendingJob layout = task_layout_of(job);
+	pending.cpus_per_task = layout.cpus_per_task;
+	pending.tasks_per_node = layout.tasks_per_node;
+	pending.spread = layout.spread;
+}
+
 // nullopt: the job asks for a GRES kind the plan does not count (no node has it, or beyond
 // plan::gres_kinds_max): it is left out of the plan, to Slurm's own checks.
 std::optional<plan::PendingJob> pending_of(job_record_t *job, const part_record_t *part,
@@ -242,6 +316,7 @@ std::optional<plan::PendingJob> pending_of(job_record_t *job, const part_record_
 		    std::min<int64_t>(pending.limit_s, int64_t{job->time_min} * 60);
 	pending.allowed_nodes = allowed_nodes_of(job, part, reserved_now);
 	pending.exclusive = takes_whole_nodes(job, part);
+	add_task_layout(job, pending);
 	if (memory_counted()) { // pn_min_memory as select/cons_tres reads it
 		const uint64_t memory = details->pn_min_memory;
 		if (memory & MEM_PER_CPU)
@@ -381,6 +456,7 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 		if (IS_JOB_RUNNING(job) || IS_JOB_SUSPENDED(job) || IS_JOB_COMPLETING(job))
 			input.running.push_back(running_of(job, now, gres_kinds));
 	list_iterator_destroy(jobs);
+	std::vector<plan::RunningJob> resuming = powered_down_nodes(now);
 
 	const Bitmap reserved_now = reserved_nodes_now(now);
 	PreemptableJobs preemptable;
@@ -440,6 +516,8 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 			continue; // no node will do now: Slurm's own reason stays
 		}
 		pending.preemptable = preemptable.of(job, record->part_ptr, now);
+		for (const plan::RunningJob &power_up : resuming) // ids above every job's: sorted
+			pending.preemptable.push_back(power_up.id);
 		pending.earliest_start_s = waits.earliest_start_s;
 		pending.window_id = window_id; // the planner adds the window's start and end
 		pending.after = std::move(waits.after);
@@ -452,8 +530,15 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 	}
 	list_iterator_destroy(records);
 	count_unqueued(seen, input.left_out);
+	input.running.insert(input.running.end(), resuming.begin(), resuming.end());
 	order_by_dependencies(input);
 	return input;
+}
+
+bool has_task_layout(const job_record_t *job)
+{
+	const plan::PendingJob layout = task_layout_of(job);
+	return layout.cpus_per_task > 1 || layout.tasks_per_node > 0 || layout.spread;
 }
 
 bitstr_t *node_bitmap_of(const std::vector<plan::NodeAllocation> &allocations)

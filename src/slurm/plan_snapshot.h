@@ -30,6 +30,12 @@ inline plan::JobId plan_id(uint32_t job_id, uint32_t task)
 {
 	return (plan::JobId{task} << 32) | job_id;
 }
+// The running job that stands for a powered-down node's resume (plan_snapshot.cc): above every
+// plan_id.
+inline plan::JobId power_up_id(uint32_t node_index)
+{
+	return (plan::JobId{1} << 62) | node_index;
+}
 inline uint32_t job_id_of(plan::JobId id)
 {
 	return static_cast<uint32_t>(id & 0xffffffffu);
@@ -42,6 +48,10 @@ inline bool first_task(plan::JobId id)
 // `queue`: build_job_queue's records, already sorted (sort_job_queue). Records are read, not
 // consumed. Unset and INFINITE limits count as resolve_limit_s maps them, with `limit_cap_s`.
 PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s);
+
+// Whether the plan gives the job a task layout of its own (more than one CPU a task, tasks per
+// node, --spread-job): then the start requires every planned node (sched_pass.cc).
+bool has_task_layout(const job_record_t *job);
 
 // Node names of a planned allocation, xmalloc'd for job->sched_nodes.
 char *node_names_of(const std::vector<plan::NodeAllocation> &allocations);

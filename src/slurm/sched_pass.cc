@@ -29,6 +29,10 @@ StartOutcome start_shortened(job_record_t *job, part_record_t *partition, int64_
 	return outcome;
 }
 
+// A job with a task layout of its own is also required on every planned node (for the call,
+// without a node list of its own): given only the nodes, cons_tres (22.05, CR_CPU) counts CPUs
+// alone and put -n 4 -c 3 on 5 + 3 + 3 CPUs of three of the four planned nodes, its fourth task
+// sharing the first's CPUs; on all four it places one task of 3 on each, as planned.
 StartOutcome start_on(job_record_t *job, part_record_t *partition,
                       const std::vector<plan::NodeAllocation> &allocations,
                       int64_t shortened_limit_s)
@@ -39,11 +43,16 @@ StartOutcome start_on(job_record_t *job, part_record_t *partition,
 	if (saved)
 		bit_or(excluded, saved);
 	job->details->exc_node_bitmap = excluded;
+	const bool require_planned = !job->details->req_node_bitmap && has_task_layout(job);
+	if (require_planned)
+		job->details->req_node_bitmap = node_bitmap_of(allocations);
 	StartOutcome outcome = shortened_limit_s > 0
 	                           ? start_shortened(job, partition, shortened_limit_s)
 	                           : start_job_now(job, partition, 1);
 	FREE_NULL_BITMAP(job->details->exc_node_bitmap);
 	job->details->exc_node_bitmap = saved;
+	if (require_planned)
+		FREE_NULL_BITMAP(job->details->req_node_bitmap);
 	return outcome;
 }
 

@@ -9,7 +9,10 @@
 # tier before priority, and so does the plan (priority/campaign also ranks a higher tier first):
 # a whole-machine job of high submitted after one of low is reserved first and starts first once
 # a filler ends. With the plan's queue re-sorted by priority alone this check still passed (the
-# ranking carries the tier): it guards both together.
+# ranking carries the tier): it guards both together. So a second pair takes the ranking out: an
+# operator sets the low-tier job's priority far above the high-tier one's (scontrol update
+# Priority=, which priority/campaign keeps exactly), so only the queue's tier order puts high
+# first; with the plan's queue re-sorted by priority alone, low started first and this check failed.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -49,10 +52,32 @@ fi
 
 check "low and high both ran" wait_until 60 job_completed "$low"
 check "high completed" job_completed "$high"
-started_at() { date -d "$(sed -n "s/.*JobId=$1 .* StartTime=\([^ ]*\).*/\1/p" "$("$localcluster" path jobcomp)")" +%s; }
+start_time_of() { sed -n "s/.*JobId=$1 .* StartTime=\([^ ]*\).*/\1/p" "$("$localcluster" path jobcomp)"; }
+started_at() { date -d "$(start_time_of "$1")" +%s; }
+# started_before A B: both ran (jobcomp has their start) and A started first.
+started_before() {
+	[ -n "$(start_time_of "$1")" ] && [ -n "$(start_time_of "$2")" ] &&
+		[ "$(started_at "$1")" -lt "$(started_at "$2")" ]
+}
 echo "  high started $(at_time "$(started_at "$high")"), low $(at_time "$(started_at "$low")")"
 check "the high-tier job started before the low-tier job submitted before it" \
-	test "$(started_at "$high")" -lt "$(started_at "$low")"
+	started_before "$high" "$low"
+
+# Tiers against priorities: low2's priority set above high2's; the tier still decides.
+n34_again=$(submit camp1 -p batch -w n[3-4] -N 2 -n 8 -t 1 -J fill_n34_again --wrap "sleep 10")
+check "the second filler holds n3-n4" wait_until 20 job_state_is "$n34_again" R
+low2=$(submit camp2 -p low -N 2 -n 8 -t 1 -J low2 --wrap "sleep 4")
+high2=$(submit camp3 -p high -N 2 -n 8 -t 1 -J high2 --wrap "sleep 4")
+scontrol update JobId="$low2" Priority=900000
+scontrol update JobId="$high2" Priority=10
+echo "  priorities: low2 $(squeue -h -j "$low2" -o %Q), high2 $(squeue -h -j "$high2" -o %Q)"
+check "low2's priority is above high2's" \
+	test "$(squeue -h -j "$low2" -o %Q)" -gt "$(squeue -h -j "$high2" -o %Q)"
+both_done() { job_completed "$low2" && job_completed "$high2"; }
+check "low2 and high2 both ran" wait_until 60 both_done
+echo "  high2 started $(at_time "$(started_at "$high2")"), low2 $(at_time "$(started_at "$low2")")"
+check "the high-tier job started first though the low-tier job's priority is higher" \
+	started_before "$high2" "$low2"
 
 scancel "$n2_filler" 2>/dev/null
 check "the queue drains within 60 s" wait_until 60 queue_empty

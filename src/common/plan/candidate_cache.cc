@@ -33,7 +33,8 @@ bool CandidateCache::fits_empty_machine(const PendingJob &job, const NodeList &c
 	                  job.nodes_min,          job.nodes_max,
 	                  job.memory_per_node_mb, job.memory_per_cpu_mb,
 	                  job.exclusive,          job.all_memory,
-	                  job.gres_per_node};
+	                  job.gres_per_node,      job.cpus_per_task,
+	                  job.tasks_per_node,     job.spread};
 	auto found = fits_.find(shape);
 	if (found != fits_.end())
 		return found->second;

@@ -30,7 +30,7 @@ public:
 private:
 	// Everything fits_empty_machine reads of a job, and its candidate list.
 	using Shape = std::tuple<const std::vector<NodeIndex> *, int32_t, int32_t, int32_t, int64_t,
-	                         int64_t, bool, bool, GresCounts>;
+	                         int64_t, bool, bool, GresCounts, int32_t, int32_t, bool>;
 
 	NodeList every_node_;
 	std::map<std::vector<NodeIndex>, NodeList> by_allowed_;

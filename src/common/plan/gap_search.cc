@@ -79,23 +79,46 @@ std::optional<NodeAllocation> best_single_node(const PendingJob &job,
 	return allocation_for(job, candidates[best], job.cpus, profile);
 }
 
-// choose_nodes in one node order: by weight (lightest first) or not.
+// The job's tasks: ceil(cpus / cpus_per_task), each of cpus_per_task CPUs.
+int64_t tasks_of(const PendingJob &job)
+{
+	const int64_t per_task = std::max(job.cpus_per_task, 1);
+	return (job.cpus + per_task - 1) / per_task;
+}
+
+// choose_nodes in one node order: by weight (lightest first) or not. Counted in whole tasks
+// (with the default layout a task is one CPU): each node first takes its least (one task, or
+// tasks_per_node), then the rest fills the chosen nodes in order, as cons_tres's dist_tasks
+// gives one task per node before filling.
 std::vector<NodeAllocation> choose_in_order(const PendingJob &job,
                                             const std::vector<NodeIndex> &candidates,
                                             const std::vector<int32_t> &available_cpus,
                                             const ResourceProfile &profile, bool by_weight)
 {
-	const int32_t nodes_needed = std::max(job.nodes_min, 1);
-	if (nodes_needed == 1) {
+	const int32_t per_task = std::max(job.cpus_per_task, 1);
+	const int64_t tasks = tasks_of(job);
+	const int64_t least_tasks = job.tasks_per_node > 0 ? job.tasks_per_node : 1;
+	int64_t nodes_needed = std::max(job.nodes_min, 1);
+	if (job.tasks_per_node > 0)
+		nodes_needed = std::max(nodes_needed, (tasks + least_tasks - 1) / least_tasks);
+	const int64_t nodes_allowed =
+	    job.nodes_max > 0 ? job.nodes_max : std::numeric_limits<int32_t>::max();
+	if (nodes_needed == 1 && !(job.spread && nodes_allowed > 1)) {
 		if (auto single =
 		        best_single_node(job, candidates, available_cpus, profile, by_weight))
 			return {*single};
 	}
+	auto tasks_on = [&](size_t i) -> int64_t { return available_cpus[i] / per_task; };
 	std::vector<size_t> order;
 	for (size_t i = 0; i < candidates.size(); ++i)
-		if (available_cpus[i] > 0)
+		if (tasks_on(i) >= least_tasks)
 			order.push_back(i);
-	if (by_weight)
+	if (job.spread) // --spread-job: lightest first, then in index order (_eval_nodes_spread)
+		std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+			return by_weight &&
+			       profile.weight(candidates[a]) < profile.weight(candidates[b]);
+		});
+	else if (by_weight)
 		std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
 			const uint32_t weight_a = profile.weight(candidates[a]);
 			const uint32_t weight_b = profile.weight(candidates[b]);
@@ -106,22 +129,38 @@ std::vector<NodeAllocation> choose_in_order(const PendingJob &job,
 		std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
 			return available_cpus[a] > available_cpus[b];
 		});
-	size_t covering = 0;
-	int64_t covered_cpus = 0;
-	while (covering < order.size() && covered_cpus < job.cpus)
-		covered_cpus += available_cpus[order[covering++]];
-	const size_t node_count = std::max<size_t>(covering, static_cast<size_t>(nodes_needed));
-	if (covered_cpus < job.cpus || node_count > order.size() || job.cpus < nodes_needed)
+	size_t node_count = 0;
+	int64_t covered_tasks = 0;
+	if (job.spread) { // as many nodes as allowed, each with at least its least
+		node_count = static_cast<size_t>(std::min<int64_t>(
+		    {static_cast<int64_t>(order.size()), nodes_allowed, tasks / least_tasks}));
+		node_count = std::max<size_t>(node_count, static_cast<size_t>(nodes_needed));
+		for (size_t k = 0; k < std::min(node_count, order.size()); ++k)
+			covered_tasks +=
+			    std::min(tasks_on(order[k]),
+			             job.tasks_per_node > 0 ? least_tasks : tasks_on(order[k]));
+	} else {
+		size_t covering = 0;
+		while (covering < order.size() && covered_tasks < tasks)
+			covered_tasks += tasks_on(order[covering++]);
+		node_count = std::max<size_t>(covering, static_cast<size_t>(nodes_needed));
+	}
+	if (covered_tasks < tasks || node_count > order.size())
 		return {};
-	if (job.nodes_max > 0 && node_count > static_cast<size_t>(job.nodes_max))
+	if (job.tasks_per_node <= 0 && tasks < static_cast<int64_t>(node_count))
+		return {}; // a task on every node
+	if (static_cast<int64_t>(node_count) > nodes_allowed)
 		return {};
 	std::vector<NodeAllocation> allocations;
-	int32_t cpus_left = job.cpus - static_cast<int32_t>(node_count); // one CPU each first
+	int64_t tasks_left =
+	    std::max<int64_t>(0, tasks - static_cast<int64_t>(node_count) * least_tasks);
 	for (size_t k = 0; k < node_count; ++k) {
 		const size_t i = order[k];
-		const int32_t extra = std::min(available_cpus[i] - 1, cpus_left);
-		cpus_left -= extra;
-		allocations.push_back(allocation_for(job, candidates[i], 1 + extra, profile));
+		const int64_t extra = std::min(tasks_on(i) - least_tasks, tasks_left);
+		tasks_left -= extra;
+		allocations.push_back(allocation_for(
+		    job, candidates[i], static_cast<int32_t>((least_tasks + extra) * per_task),
+		    profile));
 	}
 	std::sort(allocations.begin(), allocations.end(),
 	          [](const NodeAllocation &a, const NodeAllocation &b) { return a.node < b.node; });

@@ -31,9 +31,10 @@ bool same_shape(const PendingJob &a, const PendingJob &b)
 	       a.limit_s == b.limit_s && a.limit_min_s == b.limit_min_s &&
 	       a.allowed_nodes == b.allowed_nodes && a.other_node_sets == b.other_node_sets &&
 	       a.exclusive == b.exclusive && a.all_memory == b.all_memory &&
-	       a.campaign_id == b.campaign_id && a.preemptable == b.preemptable &&
-	       a.earliest_start_s == b.earliest_start_s && a.after == b.after &&
-	       a.window_id == b.window_id;
+	       a.cpus_per_task == b.cpus_per_task && a.tasks_per_node == b.tasks_per_node &&
+	       a.spread == b.spread && a.campaign_id == b.campaign_id &&
+	       a.preemptable == b.preemptable && a.earliest_start_s == b.earliest_start_s &&
+	       a.after == b.after && a.window_id == b.window_id;
 }
 
 constexpr size_t kMaxInsertsAbove = 8;
@@ -170,11 +171,18 @@ void PlanKeeper::remember_changes(const std::vector<RunningJob> &running,
 bool PlanKeeper::update_in_place(const std::vector<RunningJob> &running,
                                  const std::vector<PendingJob> &pending, int64_t now_s)
 {
-	// Any refusal from the planner means the snapshot is not what we think: plan afresh.
-	return apply_running(running, now_s) && apply_pending(pending, now_s);
+	// Any refusal from the planner means the snapshot is not what we think: plan afresh. So
+	// does an end while a job may preempt: compression only moves kept reservations earlier,
+	// and a preemptor reserved behind the job that ended may now start over its preemptees
+	// (sched/campaign: a job reserved behind a powered-down node's resume, plan_snapshot.cc).
+	const bool preemptors =
+	    std::any_of(pending.begin(), pending.end(),
+	                [](const PendingJob &job) { return !job.preemptable.empty(); });
+	return apply_running(running, now_s, preemptors) && apply_pending(pending, now_s);
 }
 
-bool PlanKeeper::apply_running(const std::vector<RunningJob> &running, int64_t now_s)
+bool PlanKeeper::apply_running(const std::vector<RunningJob> &running, int64_t now_s,
+                               bool preemptors)
 {
 	// Starts and ends are applied in id order: the kept plan must not depend on the order of
 	// the snapshot's lists (each update compresses the plan, and compression is greedy).
@@ -201,6 +209,8 @@ bool PlanKeeper::apply_running(const std::vector<RunningJob> &running, int64_t n
 	for (const auto &[id, job] : running_)
 		if (!seen.contains(id))
 			ended.push_back(id);
+	if (preemptors && !ended.empty())
+		return false;
 	std::sort(ended.begin(), ended.end());
 	for (JobId id : ended)
 		if (!planner_.job_ended(id, now_s).ok())

@@ -60,7 +60,7 @@ private:
 	{
 		return config_.mode == ReservationMode::per_campaign || config_.starts_only;
 	}
-	bool apply_running(const std::vector<RunningJob> &running, int64_t now_s);
+	bool apply_running(const std::vector<RunningJob> &running, int64_t now_s, bool preemptors);
 	bool apply_pending(const std::vector<PendingJob> &pending, int64_t now_s);
 	void remember(const Cluster &cluster, const std::vector<RunningJob> &running,
 	              const std::vector<PendingJob> &pending);

@@ -99,6 +99,16 @@ struct PendingJob {
 	// PlannedJob::node_set says which.
 	std::vector<std::vector<NodeIndex>> other_node_sets;
 	bool exclusive = false;
+	// Task layout (Slurm's -n, --cpus-per-task, --ntasks-per-node, --spread-job), as
+	// select/cons_tres places tasks: a node takes whole tasks of cpus_per_task CPUs (a node
+	// with 7 free CPUs takes one task of 4, not 7/4), and the job needs ceil(cpus /
+	// cpus_per_task) tasks. tasks_per_node > 0: every node it uses takes exactly that many (so
+	// nodes_min is at least tasks / tasks_per_node); a node with room for fewer takes none.
+	// spread: as many nodes as allowed (nodes_max), one task each first, in weight then index
+	// order (--spread-job).
+	int32_t cpus_per_task = 1;
+	int32_t tasks_per_node = 0; // 0: any number
+	bool spread = false;
 	// Every MB of each node it uses, whatever the node has (Slurm's --mem=0 with memory as a
 	// consumable resource): a node must have no memory allocated to anyone else.
 	bool all_memory = false;

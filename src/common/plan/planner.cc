@@ -27,6 +27,21 @@ std::vector<NodeIndex> nodes_of(const std::vector<NodeAllocation> &allocations)
 	return nodes;
 }
 
+// The CPUs a job books at least: whole tasks, at least one per node (with tasks_per_node, that
+// many on each of the nodes its tasks need), so the gap search and the bounds count them all.
+int32_t cpus_booked(const PendingJob &job)
+{
+	const int64_t per_task = job.cpus_per_task;
+	const int64_t tasks = (std::max(job.cpus, 1) + per_task - 1) / per_task;
+	int64_t nodes = std::max(job.nodes_min, 1);
+	int64_t least_tasks = std::max<int64_t>(tasks, nodes); // a task on every node
+	if (job.tasks_per_node > 0) {
+		nodes = std::max(nodes, (tasks + job.tasks_per_node - 1) / job.tasks_per_node);
+		least_tasks = nodes * job.tasks_per_node;
+	}
+	return static_cast<int32_t>(least_tasks * per_task);
+}
+
 } // namespace
 
 Planner::Planner(PlannerConfig config) : config_(config), policy_(config)
@@ -73,13 +88,19 @@ Result<Planner::Entry> Planner::make_entry(const PendingJob &job)
 		             std::to_string(job.earliest_start_s) + " s"};
 	if (std::find(job.after.begin(), job.after.end(), job.id) != job.after.end())
 		return Error{who() + ": waits for its own end"};
+	if (job.cpus_per_task <= 0)
+		return Error{who() + ": cpus_per_task must be positive, got " +
+		             std::to_string(job.cpus_per_task)};
+	if (job.tasks_per_node < 0)
+		return Error{who() + ": negative tasks_per_node " +
+		             std::to_string(job.tasks_per_node)};
 	if (job.nodes_max > 0 && job.nodes_max < job.nodes_min)
 		return Error{who() + ": nodes_max " + std::to_string(job.nodes_max) +
 		             " below nodes_min " + std::to_string(job.nodes_min)};
 	Entry entry;
 	entry.job = job;
 	entry.limit_s = job.limit_s;
-	entry.job.cpus = std::max(job.cpus, job.nodes_min); // at least one CPU per node
+	entry.job.cpus = cpus_booked(job);
 	auto sorted_in_cluster = [&](std::vector<NodeIndex> &allowed) -> Status {
 		if (std::adjacent_find(allowed.begin(), allowed.end(),
 		                       std::greater_equal<NodeIndex>()) != allowed.end()) {

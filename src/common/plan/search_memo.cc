@@ -18,6 +18,13 @@ int64_t upper_node_bound(int32_t nodes_max)
 }
 } // namespace
 
+SearchMemo::Key SearchMemo::key_of(const PendingJob &job,
+                                   const std::vector<NodeIndex> &candidates)
+{
+	return Key(job.exclusive, job.all_memory, job.gres_per_node, job.cpus_per_task,
+	           job.tasks_per_node, job.spread, &candidates);
+}
+
 bool SearchMemo::needs_at_least(const PendingJob &job, const Shape &shape)
 {
 	return job.cpus >= shape.cpus && job.nodes_min >= shape.nodes_min &&
@@ -31,8 +38,7 @@ int64_t SearchMemo::lower_bound(const PendingJob &job,
 {
 	if (!job.other_node_sets.empty())
 		return 0; // the key names one node set: such a job is never pruned
-	auto found =
-	    shapes_.find(Key(job.exclusive, job.all_memory, job.gres_per_node, &candidates));
+	auto found = shapes_.find(key_of(job, candidates));
 	if (found == shapes_.end())
 		return 0;
 	int64_t bound = 0;
@@ -45,8 +51,7 @@ int64_t SearchMemo::lower_bound(const PendingJob &job,
 void SearchMemo::record(const PendingJob &job, const std::vector<NodeIndex> &candidates,
                         int64_t earliest_bound_s)
 {
-	Shapes &shapes =
-	    shapes_[Key(job.exclusive, job.all_memory, job.gres_per_node, &candidates)];
+	Shapes &shapes = shapes_[key_of(job, candidates)];
 	const Shape shape{job.cpus,
 	                  job.nodes_min,
 	                  job.nodes_max,

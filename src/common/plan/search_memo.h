@@ -37,8 +37,12 @@ private:
 		int64_t limit_s;
 		int64_t earliest_bound_s;
 	};
-	// exclusive, all_memory, GRES per node (a job of other GRES may fit where this one did not)
-	using Key = std::tuple<bool, bool, GresCounts, const std::vector<NodeIndex> *>;
+	// exclusive, all_memory, GRES per node (a job of other GRES may fit where this one did
+	// not), the task layout (CPUs per task, tasks per node, spread: a job of another layout may
+	// fit where this one did not), the allowed nodes (by the CandidateCache list's address)
+	using Key = std::tuple<bool, bool, GresCounts, int32_t, int32_t, bool,
+	                       const std::vector<NodeIndex> *>;
+	static Key key_of(const PendingJob &job, const std::vector<NodeIndex> &candidates);
 	struct Shapes {
 		std::vector<Shape> entries;
 		size_t next_overwrite = 0;

@@ -19,6 +19,20 @@ inline bool needs_gres(const PendingJob &job)
 	return false;
 }
 
+// Whole tasks only (PendingJob's task layout): CPUs in multiples of cpus_per_task, and with
+// tasks_per_node exactly that many tasks or none, as cons_tres's _select_cores sets a node's
+// task range. Monotone in `cpus`, so the window minima may apply it to a node's least free.
+[[gnu::always_inline]] inline int64_t layout_cpus(const PendingJob &job, int64_t cpus)
+{
+	if (job.cpus_per_task <= 1 && job.tasks_per_node <= 0)
+		return cpus;
+	const int64_t per_task = std::max(job.cpus_per_task, 1);
+	int64_t tasks = cpus / per_task;
+	if (job.tasks_per_node > 0)
+		tasks = tasks < job.tasks_per_node ? 0 : job.tasks_per_node;
+	return tasks * per_task;
+}
+
 // With needs_gres(job) computed once per search (inlined: the call cost as much as the test),
 // so a job without GRES (most) skips their check.
 [[gnu::always_inline]] inline int32_t usable_cpus_on(const PendingJob &job, bool gres_needed,
@@ -28,8 +42,9 @@ inline bool needs_gres(const PendingJob &job)
 		const bool whole_node_free = free.cpus >= capacity.cpus &&
 		                             free.memory_mb >= capacity.memory_mb &&
 		                             gres_at_least(free.gres, capacity.gres);
+		// The CPUs its tasks can use; the booking takes the whole node (allocation_for).
 		return whole_node_free && gres_at_least(capacity.gres, job.gres_per_node)
-		           ? capacity.cpus
+		           ? static_cast<int32_t>(layout_cpus(job, capacity.cpus))
 		           : 0;
 	}
 	if (gres_needed && !gres_at_least(free.gres, job.gres_per_node))
@@ -41,7 +56,7 @@ inline bool needs_gres(const PendingJob &job)
 	int64_t cpus = free.cpus;
 	if (job.memory_per_cpu_mb > 0)
 		cpus = std::min(cpus, memory_left_mb / job.memory_per_cpu_mb);
-	return static_cast<int32_t>(cpus);
+	return static_cast<int32_t>(layout_cpus(job, cpus));
 }
 
 } // namespace campaign::plan
