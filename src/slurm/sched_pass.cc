@@ -6,6 +6,8 @@
 
 #include "runtime/priority_plugin_parameters.h"
 
+#include <algorithm>
+
 namespace campaign::slurm
 {
 namespace
@@ -58,6 +60,36 @@ int clear_estimate(void *record, void *)
 		xfree(job->sched_nodes);
 	}
 	return SLURM_SUCCESS;
+}
+
+// "index:cpus ..." of a planned allocation, in node order.
+std::string cpus_by_node(std::vector<plan::NodeAllocation> allocations)
+{
+	std::sort(allocations.begin(), allocations.end(),
+	          [](const plan::NodeAllocation &a, const plan::NodeAllocation &b) {
+		          return a.node < b.node;
+	          });
+	std::string text;
+	for (const plan::NodeAllocation &allocation : allocations)
+		text += (text.empty() ? "" : " ") + std::to_string(allocation.node) + ":" +
+		        std::to_string(allocation.cpus);
+	return text;
+}
+
+// The same of the CPUs select_nodes gave a started job (job_resrcs lists them in node order).
+std::string cpus_by_node(const job_record_t *job)
+{
+	const job_resources_t *resources = job->job_resrcs;
+	if (!resources || !resources->node_bitmap || !resources->cpus)
+		return "";
+	std::string text;
+	int slot = 0;
+	const int64_t last = bit_fls(resources->node_bitmap);
+	for (int64_t index = bit_ffs(resources->node_bitmap); index >= 0 && index <= last; index++)
+		if (bit_test(resources->node_bitmap, index))
+			text += (text.empty() ? "" : " ") + std::to_string(index) + ":" +
+			        std::to_string(resources->cpus[slot++]);
+	return text;
 }
 
 job_record_t *pending_job(plan::JobId id)
@@ -123,7 +155,25 @@ std::optional<StartOutcome> start_planned(plan::JobId id, const std::string &par
 	if (job->state_reason == WAIT_DEPENDENCY || job->details->begin_time > time(nullptr))
 		return std::nullopt; // select_nodes does not test either: the plan never starts it
 		                     // now
-	return start_on(job, partition, allocations, shortened_limit_s);
+	StartOutcome outcome = start_on(job, partition, allocations, shortened_limit_s);
+	if (outcome.started && !job->array_recs) {
+		// Slurm chooses the CPUs of each node itself, within the plan's nodes: the plan's
+		// later starts in this pass assume its split.
+		const std::string planned = cpus_by_node(allocations);
+		const std::string allocated = cpus_by_node(job);
+		if (allocated != planned)
+			info("sched/campaign: %pJ started with node:cpus %s, planned %s", job,
+			     allocated.c_str(), planned.c_str());
+	}
+	if (!outcome.started && !outcome.preempting) {
+		// Not behind a debug flag: the plan and Slurm disagree, rare, and the line is what
+		// finds out why.
+		char *nodes = node_names_of(allocations);
+		info("sched/campaign: start of %pJ on %s (limit %u min) refused: %s", job, nodes,
+		     job->time_limit, outcome.refusal.c_str());
+		xfree(nodes);
+	}
+	return outcome;
 }
 
 bool publish_reservation(plan::JobId id, const plan::PlannedJob &planned)

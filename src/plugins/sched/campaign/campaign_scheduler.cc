@@ -146,8 +146,7 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 				(void)keeper_->refused(id, input.now);
 			figures.refused++;
 			figures.refused_by_reason[started.refusal]++;
-			log_flag(BACKFILL, "sched/campaign: start of JobId=%u refused: %s",
-			         job_id_of(id), slurm_strerror(started.rc));
+			// start_planned logged it, with the nodes and the reason
 		}
 	}
 	for (const auto &[id, planned] : plan.planned) {
