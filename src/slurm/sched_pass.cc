@@ -62,7 +62,24 @@ int clear_estimate(void *record, void *)
 	return SLURM_SUCCESS;
 }
 
-// "index:cpus ..." of a planned allocation, in node order.
+// The nodes and CPUs select_nodes gave a started job (job_resrcs lists them in node order).
+std::vector<plan::NodeAllocation> allocated_to(const job_record_t *job)
+{
+	std::vector<plan::NodeAllocation> allocated;
+	const job_resources_t *resources = job->job_resrcs;
+	if (!resources || !resources->node_bitmap || !resources->cpus)
+		return allocated;
+	int slot = 0;
+	const int64_t last = bit_fls(resources->node_bitmap);
+	for (int64_t index = bit_ffs(resources->node_bitmap); index >= 0 && index <= last; index++)
+		if (bit_test(resources->node_bitmap, index))
+			allocated.push_back(
+			    {.node = static_cast<plan::NodeIndex>(index),
+			     .cpus = static_cast<int32_t>(resources->cpus[slot++])});
+	return allocated;
+}
+
+// "index:cpus ..." in node order, for the log.
 std::string cpus_by_node(std::vector<plan::NodeAllocation> allocations)
 {
 	std::sort(allocations.begin(), allocations.end(),
@@ -73,22 +90,6 @@ std::string cpus_by_node(std::vector<plan::NodeAllocation> allocations)
 	for (const plan::NodeAllocation &allocation : allocations)
 		text += (text.empty() ? "" : " ") + std::to_string(allocation.node) + ":" +
 		        std::to_string(allocation.cpus);
-	return text;
-}
-
-// The same of the CPUs select_nodes gave a started job (job_resrcs lists them in node order).
-std::string cpus_by_node(const job_record_t *job)
-{
-	const job_resources_t *resources = job->job_resrcs;
-	if (!resources || !resources->node_bitmap || !resources->cpus)
-		return "";
-	std::string text;
-	int slot = 0;
-	const int64_t last = bit_fls(resources->node_bitmap);
-	for (int64_t index = bit_ffs(resources->node_bitmap); index >= 0 && index <= last; index++)
-		if (bit_test(resources->node_bitmap, index))
-			text += (text.empty() ? "" : " ") + std::to_string(index) + ":" +
-			        std::to_string(resources->cpus[slot++]);
 	return text;
 }
 
@@ -158,12 +159,14 @@ std::optional<StartOutcome> start_planned(plan::JobId id, const std::string &par
 	StartOutcome outcome = start_on(job, partition, allocations, shortened_limit_s);
 	if (outcome.started && !job->array_recs) {
 		// Slurm chooses the CPUs of each node itself, within the plan's nodes: the plan's
-		// later starts in this pass assume its split.
+		// later starts in this pass assume its split (OffPlanNodes).
+		outcome.allocated = allocated_to(job);
 		const std::string planned = cpus_by_node(allocations);
-		const std::string allocated = cpus_by_node(job);
+		const std::string allocated = cpus_by_node(outcome.allocated);
 		if (allocated != planned)
-			info("sched/campaign: %pJ started with node:cpus %s, planned %s", job,
-			     allocated.c_str(), planned.c_str());
+			log_flag(BACKFILL,
+			         "sched/campaign: %pJ started with node:cpus %s, planned %s", job,
+			         allocated.c_str(), planned.c_str());
 	}
 	if (!outcome.started && !outcome.preempting) {
 		// Not behind a debug flag: the plan and Slurm disagree, rare, and the line is what
