@@ -19,6 +19,9 @@ struct StartOutcome {
 	// Not started yet: select_nodes preempted for it (or its preemption is still under way)
 	// and answered ESLURM_NODES_BUSY while the preemptees are removed. Progress, not a refusal.
 	bool preempting = false;
+	// Not tried in this pass: a planned node is still completing a job (its epilog) or
+	// resuming, where select_nodes would answer busy; as backfill.c, it waits a second.
+	bool nodes_completing = false;
 	// Not started: why, as a metric's reason: select_nodes' error text, or the pre-start check
 	// that failed ("Licenses", "NotRunnable: " and the job's pending reason).
 	std::string refusal;

@@ -31,12 +31,26 @@ StartOutcome start_shortened(job_record_t *job, part_record_t *partition, int64_
 	return outcome;
 }
 
+// select_nodes takes no node in cg_node_bitmap (a job completing there, its epilog not done)
+// or rs_node_bitmap (resuming) for a job that shares nodes, whatever CPUs are free: a planned
+// start there would be refused. The plan counts the completing job's CPUs busy until now + 1,
+// not the node's other CPUs.
+bool on_nodes_in_transition(bitstr_t *planned_nodes)
+{
+	return (cg_node_bitmap && bit_overlap_any(planned_nodes, cg_node_bitmap)) ||
+	       (rs_node_bitmap && bit_overlap_any(planned_nodes, rs_node_bitmap));
+}
+
 StartOutcome start_on(job_record_t *job, part_record_t *partition,
                       const std::vector<plan::NodeAllocation> &allocations,
                       int64_t shortened_limit_s)
 {
-	bitstr_t *saved = job->details->exc_node_bitmap;
 	bitstr_t *excluded = node_bitmap_of(allocations);
+	if (on_nodes_in_transition(excluded)) {
+		FREE_NULL_BITMAP(excluded);
+		return StartOutcome{.nodes_completing = true};
+	}
+	bitstr_t *saved = job->details->exc_node_bitmap;
 	bit_not(excluded);
 	if (saved)
 		bit_or(excluded, saved);
@@ -168,7 +182,7 @@ std::optional<StartOutcome> start_planned(plan::JobId id, const std::string &par
 			         "sched/campaign: %pJ started with node:cpus %s, planned %s", job,
 			         allocated.c_str(), planned.c_str());
 	}
-	if (!outcome.started && !outcome.preempting) {
+	if (!outcome.started && !outcome.preempting && !outcome.nodes_completing) {
 		// Not behind a debug flag: the plan and Slurm disagree, rare, and the line is what
 		// finds out why.
 		char *nodes = node_names_of(allocations);

@@ -140,6 +140,10 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 			    {id, planned.allocations, input.now + planned.limit_s}, input.now);
 			if (!started.allocated.empty())
 				(void)off_plan.started(planned.allocations, started.allocated);
+		} else if (started.nodes_completing) {
+			// Not a refusal: it keeps its rank and starts once the node is done
+			// completing (the next pass, as backfill.c's now + 1).
+			figures.left_out_by_reason["NodeCompleting"]++;
 		} else if (started.preempting) {
 			// Slurm is removing the jobs it preempts for this one: no refusal, so it
 			// keeps its rank and claim, and starts in a later pass once they are gone.
