@@ -186,8 +186,9 @@ std::optional<StartOutcome> start_planned(plan::JobId id, const std::string &par
 		// Not behind a debug flag: the plan and Slurm disagree, rare, and the line is what
 		// finds out why.
 		char *nodes = node_names_of(allocations);
-		info("sched/campaign: start of %pJ on %s (limit %u min) refused: %s", job, nodes,
-		     job->time_limit, outcome.refusal.c_str());
+		// test_maint_plan and test_preemption_plan grep "start of JobId=N refused".
+		info("sched/campaign: start of JobId=%u refused: %s (planned on %s, limit %u min)",
+		     job->job_id, outcome.refusal.c_str(), nodes, job->time_limit);
 		xfree(nodes);
 	}
 	return outcome;
