@@ -4,6 +4,11 @@
 
 #include "slurm_api.h"
 
+#include "plan/plan_types.h"
+
+#include <string>
+#include <vector>
+
 namespace campaign::slurm
 {
 
@@ -14,9 +19,15 @@ struct StartOutcome {
 	// Not started yet: select_nodes preempted for it (or its preemption is still under way)
 	// and answered ESLURM_NODES_BUSY while the preemptees are removed. Progress, not a refusal.
 	bool preempting = false;
+	// Not tried in this pass: a planned node is still completing a job (its epilog) or
+	// resuming, where select_nodes would answer busy; as backfill.c, it waits a second.
+	bool nodes_completing = false;
 	// Not started: why, as a metric's reason: select_nodes' error text, or the pre-start check
 	// that failed ("Licenses", "NotRunnable: " and the job's pending reason).
 	std::string refusal;
+	// Started: the nodes and CPUs select_nodes gave it (set by start_planned; memory and GRES
+	// left 0), which may differ from the plan's within the plan's nodes.
+	std::vector<plan::NodeAllocation> allocated;
 };
 
 // Caller holds kSchedule locks. Starts `job` in `partition`; for a pending array record, starts

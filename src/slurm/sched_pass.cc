@@ -6,6 +6,8 @@
 
 #include "runtime/priority_plugin_parameters.h"
 
+#include <algorithm>
+
 namespace campaign::slurm
 {
 namespace
@@ -29,6 +31,16 @@ StartOutcome start_shortened(job_record_t *job, part_record_t *partition, int64_
 	return outcome;
 }
 
+// select_nodes takes no node in cg_node_bitmap (a job completing there, its epilog not done)
+// or rs_node_bitmap (resuming) for a job that shares nodes, whatever CPUs are free: a planned
+// start there would be refused. The plan counts the completing job's CPUs busy until now + 1,
+// not the node's other CPUs.
+bool on_nodes_in_transition(bitstr_t *planned_nodes)
+{
+	return (cg_node_bitmap && bit_overlap_any(planned_nodes, cg_node_bitmap)) ||
+	       (rs_node_bitmap && bit_overlap_any(planned_nodes, rs_node_bitmap));
+}
+
 // A job with a task layout of its own is also required on every planned node (for the call,
 // without a node list of its own): given only the nodes, cons_tres (22.05, CR_CPU) counts CPUs
 // alone and put -n 4 -c 3 on 5 + 3 + 3 CPUs of three of the four planned nodes, its fourth task
@@ -37,8 +49,12 @@ StartOutcome start_on(job_record_t *job, part_record_t *partition,
                       const std::vector<plan::NodeAllocation> &allocations,
                       int64_t shortened_limit_s)
 {
-	bitstr_t *saved = job->details->exc_node_bitmap;
 	bitstr_t *excluded = node_bitmap_of(allocations);
+	if (on_nodes_in_transition(excluded)) {
+		FREE_NULL_BITMAP(excluded);
+		return StartOutcome{.nodes_completing = true};
+	}
+	bitstr_t *saved = job->details->exc_node_bitmap;
 	bit_not(excluded);
 	if (saved)
 		bit_or(excluded, saved);
@@ -67,6 +83,37 @@ int clear_estimate(void *record, void *)
 		xfree(job->sched_nodes);
 	}
 	return SLURM_SUCCESS;
+}
+
+// The nodes and CPUs select_nodes gave a started job (job_resrcs lists them in node order).
+std::vector<plan::NodeAllocation> allocated_to(const job_record_t *job)
+{
+	std::vector<plan::NodeAllocation> allocated;
+	const job_resources_t *resources = job->job_resrcs;
+	if (!resources || !resources->node_bitmap || !resources->cpus)
+		return allocated;
+	int slot = 0;
+	const int64_t last = bit_fls(resources->node_bitmap);
+	for (int64_t index = bit_ffs(resources->node_bitmap); index >= 0 && index <= last; index++)
+		if (bit_test(resources->node_bitmap, index))
+			allocated.push_back(
+			    {.node = static_cast<plan::NodeIndex>(index),
+			     .cpus = static_cast<int32_t>(resources->cpus[slot++])});
+	return allocated;
+}
+
+// "index:cpus ..." in node order, for the log.
+std::string cpus_by_node(std::vector<plan::NodeAllocation> allocations)
+{
+	std::sort(allocations.begin(), allocations.end(),
+	          [](const plan::NodeAllocation &a, const plan::NodeAllocation &b) {
+		          return a.node < b.node;
+	          });
+	std::string text;
+	for (const plan::NodeAllocation &allocation : allocations)
+		text += (text.empty() ? "" : " ") + std::to_string(allocation.node) + ":" +
+		        std::to_string(allocation.cpus);
+	return text;
 }
 
 job_record_t *pending_job(plan::JobId id)
@@ -132,7 +179,28 @@ std::optional<StartOutcome> start_planned(plan::JobId id, const std::string &par
 	if (job->state_reason == WAIT_DEPENDENCY || job->details->begin_time > time(nullptr))
 		return std::nullopt; // select_nodes does not test either: the plan never starts it
 		                     // now
-	return start_on(job, partition, allocations, shortened_limit_s);
+	StartOutcome outcome = start_on(job, partition, allocations, shortened_limit_s);
+	if (outcome.started && !job->array_recs) {
+		// Slurm chooses the CPUs of each node itself, within the plan's nodes: the plan's
+		// later starts in this pass assume its split (OffPlanNodes).
+		outcome.allocated = allocated_to(job);
+		const std::string planned = cpus_by_node(allocations);
+		const std::string allocated = cpus_by_node(outcome.allocated);
+		if (allocated != planned)
+			log_flag(BACKFILL,
+			         "sched/campaign: %pJ started with node:cpus %s, planned %s", job,
+			         allocated.c_str(), planned.c_str());
+	}
+	if (!outcome.started && !outcome.preempting && !outcome.nodes_completing) {
+		// Not behind a debug flag: the plan and Slurm disagree, rare, and the line is what
+		// finds out why.
+		char *nodes = node_names_of(allocations);
+		// test_maint_plan and test_preemption_plan grep "start of JobId=N refused".
+		info("sched/campaign: start of JobId=%u refused: %s (planned on %s, limit %u min)",
+		     job->job_id, outcome.refusal.c_str(), nodes, job->time_limit);
+		xfree(nodes);
+	}
+	return outcome;
 }
 
 bool publish_reservation(plan::JobId id, const plan::PlannedJob &planned)

@@ -80,6 +80,8 @@ extern "C" {
 #pragma weak check_bf_running_lock
 #pragma weak part_list
 #pragma weak avail_node_bitmap
+#pragma weak cg_node_bitmap
+#pragma weak rs_node_bitmap
 #pragma weak up_node_bitmap // in slurmctld only from 24.11 (22.05: libslurmfull)
 #pragma weak resv_list
 #pragma weak backup_inx

@@ -7,6 +7,7 @@
 #include "sched_pass.h"
 
 #include "config/scheduler_parameters.h"
+#include "plan/off_plan_nodes.h"
 #include "plan/planner.h"
 #include "runtime/scheduler_metrics_board.h"
 #include "runtime/state_file.h"
@@ -114,10 +115,17 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 	for (size_t i = 0; i < input.plan.pending.size(); i++)
 		index[input.plan.pending[i].id] = i;
 	const auto max_starts = static_cast<uint32_t>(parameters.integer("campaign_max_starts"));
+	plan::OffPlanNodes off_plan;
 	for (const plan::JobId id : plan.starts_now) {
 		if (figures.started >= max_starts)
 			break;
 		const plan::PlannedJob &planned = plan.planned.at(id);
+		if (off_plan.touches(planned.allocations)) {
+			// Planned on CPUs an earlier start of this pass took: the next pass plans
+			// it from the allocations Slurm made.
+			figures.left_out_by_reason["OffPlanNode"]++;
+			continue;
+		}
 		std::optional<StartOutcome> outcome_of_start = start_planned(
 		    id, partition_of(input.partitions[index.at(id)], planned.node_set),
 		    planned.allocations,
@@ -130,6 +138,12 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 		if (started.started) { // the kept plan books it as planned
 			(void)keeper_->started(
 			    {id, planned.allocations, input.now + planned.limit_s}, input.now);
+			if (!started.allocated.empty())
+				(void)off_plan.started(planned.allocations, started.allocated);
+		} else if (started.nodes_completing) {
+			// Not a refusal: it keeps its rank and starts once the node is done
+			// completing (the next pass, as backfill.c's now + 1).
+			figures.left_out_by_reason["NodeCompleting"]++;
 		} else if (started.preempting) {
 			// Slurm is removing the jobs it preempts for this one: no refusal, so it
 			// keeps its rank and claim, and starts in a later pass once they are gone.
@@ -146,8 +160,7 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 				(void)keeper_->refused(id, input.now);
 			figures.refused++;
 			figures.refused_by_reason[started.refusal]++;
-			log_flag(BACKFILL, "sched/campaign: start of JobId=%u refused: %s",
-			         job_id_of(id), slurm_strerror(started.rc));
+			// start_planned logged it, with the nodes and the reason
 		}
 	}
 	for (const auto &[id, planned] : plan.planned) {
