@@ -180,6 +180,62 @@ START_TEST(test_plan_keeper_adds_a_window_job_to_the_kept_plan_inside_its_reserv
 }
 END_TEST
 
+// The reservation started (now 250, within [100, 400)): its job longer than what is left starts
+// now on n3 for the rest (150 s: Slurm ends it at the end), one ranked below waits for n2's
+// running job inside it; a job not in it that needs n2 or n3 is planned at the reservation's
+// end, not off them for all time, and one free to go elsewhere starts now on n0 and n1.
+START_TEST(test_plan_started_reservation_keeps_others_off_only_until_its_end)
+{
+	const std::vector<RunningJob> busy{running(100, 2, 8, 300)};
+	const std::vector<PendingJob> queue{member(1, 8, 1000), member(2, 4, 100),
+	                                    on_nodes(job(3, 8, 100), {2, 3}), job(4, 16, 100)};
+	Planner planner(config(ReservationMode::conservative));
+	ck_assert(planner.rebuild(cluster_with_reservation(), busy, queue, 250).ok());
+	const Plan plan = planner.plan(250);
+	ck_assert(plan.starts_now == (std::vector<JobId>{1, 4}));
+	ck_assert_int_eq(status_of(planner, 1).allocations[0].node, 3);
+	ck_assert_int_eq(status_of(planner, 1).limit_s, 150);
+	ck_assert_int_eq(status_of(planner, 2).start_s, 300);
+	ck_assert_int_eq(status_of(planner, 2).allocations[0].node, 2);
+	ck_assert_int_eq(status_of(planner, 3).start_s, 400);
+	ck_assert(!on_reserved_nodes(status_of(planner, 4)));
+	check_inside_window(planner, busy, {1, 2});
+	// Later updates cut to the rest of that time: the running job ends at 260, job 2 moves
+	// there, and a job of the reservation submitted then starts beside it for the 140 s left.
+	for (const JobId id : plan.starts_now)
+		ck_assert(planner
+		              .job_started({id, plan.planned.at(id).allocations,
+		                            250 + plan.planned.at(id).limit_s},
+		                           250)
+		              .ok());
+	ck_assert(planner.job_ended(100, 260).ok());
+	ck_assert_int_eq(status_of(planner, 2).start_s, 260);
+	ck_assert(planner.job_submitted(member(5, 4, 1000), 260).ok());
+	ck_assert(planner.plan(260).starts_now == (std::vector<JobId>{2, 5}));
+	ck_assert_int_eq(status_of(planner, 5).allocations[0].node, 2);
+	ck_assert_int_eq(status_of(planner, 5).limit_s, 140);
+	ck_assert_int_eq(status_of(planner, 3).start_s, 400);
+}
+END_TEST
+
+// A reservation with no end (Slurm gives an infinite one a year): a job not in it that needs
+// its nodes gets no place within the horizon, its own job keeps its whole limit.
+START_TEST(test_plan_reservation_with_no_end_keeps_others_off_beyond_the_horizon)
+{
+	Cluster cluster = uniform_cluster(4, 8);
+	cluster.unavailable.push_back(
+	    {.nodes = {2, 3}, .start_s = 0, .end_s = 365 * 86400, .id = kWindow});
+	Planner planner(config(ReservationMode::conservative));
+	ck_assert(
+	    planner
+	        .rebuild(cluster, {}, {member(1, 8, 3600), on_nodes(job(2, 8, 100), {2, 3})}, 100)
+	        .ok());
+	ck_assert(planner.plan(100).starts_now == (std::vector<JobId>{1}));
+	ck_assert_int_eq(status_of(planner, 1).limit_s, 3600);
+	ck_assert(status_of(planner, 2).status == JobStatus::beyond_horizon);
+}
+END_TEST
+
 START_TEST(test_plan_rejects_bad_window_jobs_saying_what_is_wrong)
 {
 	Planner planner(config(ReservationMode::conservative));
@@ -215,6 +271,8 @@ int main()
 	tcase_add_test(tc, test_plan_window_job_moves_earlier_within_its_reservation);
 	tcase_add_test(tc,
 	               test_plan_keeper_adds_a_window_job_to_the_kept_plan_inside_its_reservation);
+	tcase_add_test(tc, test_plan_started_reservation_keeps_others_off_only_until_its_end);
+	tcase_add_test(tc, test_plan_reservation_with_no_end_keeps_others_off_beyond_the_horizon);
 	tcase_add_test(tc, test_plan_rejects_bad_window_jobs_saying_what_is_wrong);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);

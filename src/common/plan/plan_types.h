@@ -39,8 +39,9 @@ struct NodeSpec {
 	uint32_t weight = 1;
 };
 
-// Nodes no planned job may use from start_s to end_s (an advanced reservation that starts
-// later, such as a maintenance window, for the jobs not in it). Whole nodes: a reservation of
+// Nodes no planned job may use from start_s to end_s (an advanced reservation, such as a
+// maintenance window, for the jobs not in it; one active now may start in the past, and is
+// counted from now). Whole nodes: a reservation of
 // some cores is taken as its nodes. The jobs of the window (PendingJob::window_id == id) are
 // planned inside it instead.
 struct UnavailableWindow {
@@ -125,10 +126,10 @@ struct PendingJob {
 	// one should be ranked above this job, which is planned after it; one that is neither
 	// running nor placed leaves this job without a place (JobStatus::blocked).
 	std::vector<JobId> after;
-	// A job of a reservation that starts later (Cluster::unavailable, by id; 0: none): planned
-	// only inside that window, on its nodes (allowed_nodes, within the window's), from its
-	// start, and ending by its end (a longer limit is planned as the window's length: Slurm
-	// ends the job there). The window's jobs share its nodes as they would the machine. Takes
+	// A job of a reservation (Cluster::unavailable, by id; 0: none): planned only inside that
+	// window, on its nodes (allowed_nodes, within the window's), from its start (or now), and
+	// ending by its end (a longer limit is planned as what is left of the window: Slurm ends
+	// the job there). The window's jobs share its nodes as they would the machine. Takes
 	// no slot of the reservation depth: it can hold back only the window's other jobs.
 	uint32_t window_id = 0;
 };

@@ -287,6 +287,17 @@ bool Planner::waits_for_others(const Entry &entry) const
 	return !entry.job.after.empty() || entry.job.earliest_start_s > now_s_ || entry.window >= 0;
 }
 
+// A window that started (an active reservation) has only its rest left: Slurm ends its jobs at its
+// end whatever their limit, so a job is planned for what is left from now at most.
+int64_t Planner::limit_now_s(const Entry &entry) const
+{
+	if (entry.window < 0)
+		return entry.limit_s;
+	const UnavailableWindow &window = cluster_.unavailable[entry.window];
+	return std::clamp<int64_t>(window.end_s - std::max(window.start_s, now_s_), 1,
+	                           entry.limit_s);
+}
+
 int64_t Planner::latest_start_s(const Entry &entry, int64_t until_s) const
 {
 	if (entry.window < 0)
@@ -375,7 +386,7 @@ void Planner::place(Entry &entry, SearchMemo *memo)
 		entry.status = JobStatus::cannot_run;
 		return;
 	}
-	entry.job.limit_s = entry.limit_s;
+	entry.job.limit_s = limit_now_s(entry);
 	const int64_t from_s = not_before_s(entry);
 	if (from_s == never_s) {
 		entry.status = JobStatus::blocked; // takes no reservation: it has no start to hold
@@ -415,28 +426,29 @@ void Planner::place(Entry &entry, SearchMemo *memo)
 std::optional<Placement> Planner::start_now_shortened(Entry &entry) const
 {
 	const int64_t least_s = entry.job.limit_min_s;
-	if (least_s <= 0 || least_s >= entry.limit_s)
+	const int64_t limit_s = limit_now_s(entry); // a started window's rest at most
+	if (least_s <= 0 || least_s >= limit_s)
 		return std::nullopt;
-	auto fit_now = [&](int64_t limit_s) {
-		entry.job.limit_s = limit_s;
+	auto fit_now = [&](int64_t tried_s) {
+		entry.job.limit_s = tried_s;
 		return earliest_in_sets(entry, now_s_, now_s_);
 	};
 	std::optional<Placement> best = fit_now(least_s);
 	if (!best) {
-		entry.job.limit_s = entry.limit_s;
+		entry.job.limit_s = limit_s;
 		return std::nullopt;
 	}
-	int64_t fits = 0, fails = (entry.limit_s - least_s + 59) / 60; // minutes over least_s
+	int64_t fits = 0, fails = (limit_s - least_s + 59) / 60; // minutes over least_s
 	while (fails - fits > 1) {
 		const int64_t middle = fits + (fails - fits) / 2;
-		if (auto placement = fit_now(std::min(entry.limit_s, least_s + 60 * middle))) {
+		if (auto placement = fit_now(std::min(limit_s, least_s + 60 * middle))) {
 			fits = middle;
 			best = std::move(placement);
 		} else {
 			fails = middle;
 		}
 	}
-	entry.job.limit_s = std::min(entry.limit_s, least_s + 60 * fits);
+	entry.job.limit_s = std::min(limit_s, least_s + 60 * fits);
 	return best;
 }
 

@@ -180,6 +180,8 @@ private:
 	// until_s, or earlier for a job of a window: the last start that ends by the window's end.
 	int64_t latest_start_s(const Entry &entry, int64_t until_s) const;
 	Status bind_to_window(Entry &entry) const;
+	// entry.limit_s, or what is left of its window from now if that is less.
+	int64_t limit_now_s(const Entry &entry) const;
 	bool waits_for_others(const Entry &entry) const;
 
 	void plan_from(size_t first_index);

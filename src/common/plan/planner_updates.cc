@@ -211,6 +211,7 @@ void Planner::place_again(Entry &entry, const std::vector<FreedRegion> &freed, S
 	    entry.window >= 0 ? own_bound_s // its window open: the memo's bounds are not its own
 	                      : std::max(own_bound_s, memo.lower_bound(entry.job, *entry.candidates));
 	const OwnWindowOpen own_window(*this, entry);
+	entry.job.limit_s = limit_now_s(entry); // a started window has less left each update
 	std::optional<Placement> placement;
 	if (not_before_s <= until_s) {
 		std::vector<TimeRange> ranges = freed_ranges(entry, freed, until_s);
