@@ -2,10 +2,11 @@
 // the select plugin counts it (CR_*_Memory); otherwise node and job memory are 0. GRES are
 // planned as counts per node (gres_snapshot.h), and a job that may preempt with the running jobs
 // it may preempt (preemption.h). As sched/backfill, jobs whose licenses are not free now and
-// jobs of unschedulable partitions are left out of the pass, advanced reservations active now bound
-// where a job may go, and those that start later are windows of their nodes no job outside them may
-// use (job_test_resv's rule). Unlike sched/backfill, which defers a job of a reservation that
-// starts later, such a job is planned inside its reservation's window.
+// jobs of unschedulable partitions are left out of the pass, and advanced reservations, active now
+// or to come, are windows of their nodes until their end that no job outside them may use
+// (job_test_resv's rule; sched/backfill too plans other jobs there after the end). Unlike
+// sched/backfill, which defers a job of a reservation that starts later, such a job is planned
+// inside its reservation's window.
 #include "plan_snapshot.h"
 
 #include "dependency_snapshot.h"
@@ -149,34 +150,19 @@ struct BitmapFree {
 };
 using Bitmap = std::unique_ptr<bitstr_t, BitmapFree>;
 
-// Nodes of the advanced reservations active now (those of ANY_NODES reservations excepted): a
-// job that did not ask for one of them cannot start there. Reservations yet to come are the
-// cluster's unavailable windows (unavailable_windows).
-Bitmap reserved_nodes_now(time_t now)
+// An advanced reservation, active now or to come, that keeps its nodes (ANY_NODES ones excepted):
+// a window of the plan. An active one's window starts in the past (the planner counts from now),
+// so it stays the same from pass to pass and the kept plan is kept.
+bool is_window(const slurmctld_resv_t *resv, time_t now)
 {
-	Bitmap reserved(bit_alloc(node_record_count));
-	if (!resv_list)
-		return reserved;
-	list_itr_t *reservations = list_iterator_create(resv_list);
-	while (auto *resv = static_cast<slurmctld_resv_t *>(list_next(reservations)))
-		if (resv->node_bitmap && resv->start_time <= now && now < resv->end_time &&
-		    !(resv->flags & RESERVE_FLAG_ANY_NODES))
-			bit_or(reserved.get(), resv->node_bitmap);
-	list_iterator_destroy(reservations);
-	return reserved;
-}
-
-// An advanced reservation that starts later and keeps its nodes (ANY_NODES ones excepted): a
-// window of the plan.
-bool is_later_window(const slurmctld_resv_t *resv, time_t now)
-{
-	return resv->node_bitmap && resv->start_time > now && resv->end_time > resv->start_time &&
+	return resv->node_bitmap && resv->end_time > now && resv->end_time > resv->start_time &&
 	       !(resv->flags & RESERVE_FLAG_ANY_NODES);
 }
 
-// The advanced reservations that start later, as windows of their nodes: as job_test_resv, a
-// job not in one may not run into it there (MAINT or not; a reservation of some cores is taken
-// as its nodes). Their own jobs are planned inside (window_of).
+// The advanced reservations, active or to come, as windows of their nodes up to their end: as
+// job_test_resv, a job not in one may not run into it there (MAINT or not; a reservation of some
+// cores is taken as its nodes; one with no end lasts Slurm's year). Their own jobs are planned
+// inside (window_of).
 std::vector<plan::UnavailableWindow> unavailable_windows(time_t now)
 {
 	std::vector<plan::UnavailableWindow> windows;
@@ -184,7 +170,7 @@ std::vector<plan::UnavailableWindow> unavailable_windows(time_t now)
 		return windows;
 	list_itr_t *reservations = list_iterator_create(resv_list);
 	while (auto *resv = static_cast<slurmctld_resv_t *>(list_next(reservations))) {
-		if (!is_later_window(resv, now))
+		if (!is_window(resv, now))
 			continue;
 		plan::UnavailableWindow window{
 		    .start_s = resv->start_time, .end_s = resv->end_time, .id = resv->resv_id};
@@ -206,13 +192,16 @@ bool asked_for_later(const job_record_t *job, time_t now)
 	return job->resv_ptr && job->resv_ptr->start_time > now;
 }
 
-// The window such a job is planned in; 0: none, and the job is left out with Slurm's own
-// reason (Reservation): a FLEX reservation binds its jobs neither to its nodes nor to its time,
-// an ANY_NODES one has no window.
+// The window a job of a reservation is planned in; 0: none. A job of a reservation that starts
+// later and is FLEX (bound neither to its nodes nor to its time) or ANY_NODES (no window) is
+// left out with Slurm's own reason (Reservation); a job of an active FLEX one is planned inside
+// it all the same, as it was bound to its nodes before windows had an end. A job of several
+// reservations (--reservation=a,b) is planned in the one its record names now (resv_ptr).
 uint32_t window_of(const job_record_t *job, time_t now)
 {
 	const slurmctld_resv_t *resv = job->resv_ptr;
-	if (!is_later_window(resv, now) || (resv->flags & RESERVE_FLAG_FLEX))
+	if (!resv || !is_window(resv, now) ||
+	    (resv->start_time > now && (resv->flags & RESERVE_FLAG_FLEX)))
 		return 0;
 	return resv->resv_id;
 }
@@ -234,10 +223,10 @@ void keep_featured_nodes(job_record_t *job, std::vector<plan::NodeIndex> &allowe
 }
 
 // Partition nodes, less excluded ones, within the required ones, with the features asked for; a
-// job of a reservation only on its nodes, any other job off the nodes reserved now. Empty: no
-// node will do (the planner reads an empty list as "any node", so the caller skips the job).
-std::vector<plan::NodeIndex> allowed_nodes_of(job_record_t *job, const part_record_t *part,
-                                              bitstr_t *reserved_now)
+// job of a reservation only on its nodes (any other job is kept off them by their window until
+// its end). Empty: no node will do (the planner reads an empty list as "any node", so the caller
+// skips the job).
+std::vector<plan::NodeIndex> allowed_nodes_of(job_record_t *job, const part_record_t *part)
 {
 	std::vector<plan::NodeIndex> allowed;
 	const job_details_t *details = job->details;
@@ -247,8 +236,7 @@ std::vector<plan::NodeIndex> allowed_nodes_of(job_record_t *job, const part_reco
 		const int index = node->index;
 		if (part && part->node_bitmap && !bit_test(part->node_bitmap, index))
 			continue;
-		if (own_reservation ? !bit_test(own_reservation, index)
-		                    : bit_test(reserved_now, index))
+		if (own_reservation && !bit_test(own_reservation, index))
 			continue;
 		if (details->exc_node_bitmap && bit_test(details->exc_node_bitmap, index))
 			continue;
@@ -301,8 +289,7 @@ void add_task_layout(const job_record_t *job, plan::PendingJob &pending)
 // nullopt: the job asks for a GRES kind the plan does not count (no node has it, or beyond
 // plan::gres_kinds_max): it is left out of the plan, to Slurm's own checks.
 std::optional<plan::PendingJob> pending_of(job_record_t *job, const part_record_t *part,
-                                           bitstr_t *reserved_now, int64_t limit_cap_s,
-                                           const GresKinds &gres_kinds)
+                                           int64_t limit_cap_s, const GresKinds &gres_kinds)
 {
 	const job_details_t *details = job->details;
 	plan::PendingJob pending{.id = job->job_id};
@@ -314,7 +301,7 @@ std::optional<plan::PendingJob> pending_of(job_record_t *job, const part_record_
 	if (job->time_min && job->time_min != NO_VAL && job->time_min != INFINITE)
 		pending.limit_min_s =
 		    std::min<int64_t>(pending.limit_s, int64_t{job->time_min} * 60);
-	pending.allowed_nodes = allowed_nodes_of(job, part, reserved_now);
+	pending.allowed_nodes = allowed_nodes_of(job, part);
 	pending.exclusive = takes_whole_nodes(job, part);
 	add_task_layout(job, pending);
 	if (memory_counted()) { // pn_min_memory as select/cons_tres reads it
@@ -384,8 +371,7 @@ PartitionsOf partitions_of_multi_partition_jobs(list_t *queue)
 // first, and `partitions` names the partition of each set. A partition no node of which will do
 // adds no set. If the first has none, the first that has takes its place.
 void add_other_partitions(job_record_t *job, part_record_t *first, const PartitionsOf &later,
-                          bitstr_t *reserved_now, plan::PendingJob &pending,
-                          std::vector<part_record_t *> &partitions)
+                          plan::PendingJob &pending, std::vector<part_record_t *> &partitions)
 {
 	auto found = later.find(job->job_id);
 	if (found == later.end())
@@ -396,7 +382,7 @@ void add_other_partitions(job_record_t *job, part_record_t *first, const Partiti
 		if (part == first || !(part->state_up & PARTITION_SCHED) ||
 		    takes_whole_nodes(job, part) != pending.exclusive)
 			continue;
-		std::vector<plan::NodeIndex> nodes = allowed_nodes_of(job, part, reserved_now);
+		std::vector<plan::NodeIndex> nodes = allowed_nodes_of(job, part);
 		if (nodes.empty())
 			continue;
 		if (pending.allowed_nodes.empty()) {
@@ -458,7 +444,6 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 	list_iterator_destroy(jobs);
 	std::vector<plan::RunningJob> resuming = powered_down_nodes(now);
 
-	const Bitmap reserved_now = reserved_nodes_now(now);
 	PreemptableJobs preemptable;
 	WaitReader wait_reader(now);
 	const PartitionsOf later_partitions = partitions_of_multi_partition_jobs(queue);
@@ -484,8 +469,9 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 			input.left_out["Licenses"]++;
 			continue; // as backfill.c (without bf_licenses): not runnable now, no plan
 		}
-		const uint32_t window_id = asked_for_later(job, now) ? window_of(job, now) : 0;
-		if (asked_for_later(job, now) && !window_id) {
+		const bool later = asked_for_later(job, now);
+		const uint32_t window_id = window_of(job, now);
+		if (later && !window_id) {
 			input.left_out["ReservationLater"]++;
 			continue;
 		}
@@ -496,21 +482,20 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 		}
 		// A limit that holds now says nothing of a job that waits (and its test would
 		// replace Slurm's Dependency or BeginTime reason).
-		const bool waits_now = waits.earliest_start_s > now || window_id;
+		const bool waits_now = waits.earliest_start_s > now || later;
 		if (!waits_now && held_by_limits(job, record->part_ptr)) {
 			input.left_out[reason_name(job->state_reason)]++; // acct_policy set it
 			continue;
 		}
 		std::optional<plan::PendingJob> planned =
-		    pending_of(job, part, reserved_now.get(), limit_cap_s, gres_kinds);
+		    pending_of(job, part, limit_cap_s, gres_kinds);
 		if (!planned) {
 			input.left_out["GresNotCounted"]++;
 			continue; // a GRES kind the plan does not count: Slurm's own checks
 		}
 		plan::PendingJob pending = *planned;
 		std::vector<part_record_t *> partitions{record->part_ptr};
-		add_other_partitions(job, record->part_ptr, later_partitions, reserved_now.get(),
-		                     pending, partitions);
+		add_other_partitions(job, record->part_ptr, later_partitions, pending, partitions);
 		if (pending.allowed_nodes.empty()) {
 			input.left_out["NoUsableNodes"]++;
 			continue; // no node will do now: Slurm's own reason stays

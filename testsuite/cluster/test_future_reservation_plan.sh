@@ -5,10 +5,13 @@
 # an 8-CPU and a 4-CPU one are packed after it (its 1-minute limit), inside the reservation.
 # None starts before the reservation does; each then starts inside it, on its nodes. A 2-node
 # job not in it, for which n1-n2 are taken, would run into it now: it is published at the
-# reservation's end and waits meanwhile. Slurm refuses no start. With the jobs of a later
-# reservation left out of the plan (window_of returning 0), nothing was published for them.
-# (Once the reservation is active the job not in it is planned off n3-n4 altogether: the end of
-# a reservation active now is not modelled, so its published start moves to n1-n2's end.)
+# reservation's end and waits meanwhile. Once the reservation is active it stays published at
+# the reservation's end (n1-n2 are held longer), while the reservation's jobs run and after, and
+# a job of the reservation submitted then with a limit longer than what is left (10 minutes)
+# starts inside it at once. Slurm refuses no start. With the jobs of a later reservation left
+# out of the plan (window_of returning 0), nothing was published for them; with an active
+# reservation's nodes kept from other jobs for all time, the 2-node job's published start moved
+# to n1-n2's end once it started.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -63,8 +66,12 @@ check_equal "none of the reservation's jobs started before it" "" "$early"
 
 check "the whole-reservation job starts once the reservation has" \
 	wait_until 15 job_state_is "$whole" R
+check "once the reservation is active, the 2-node job not in it is still published at its end" \
+	wait_until 10 published_at "$into" "$resv_end"
+longer=$(submit camp1 --reservation=future -n 4 -t 10 -J longer --wrap "sleep 5")
+members+=("$longer")
 ran_or_gone() { ! job_state_is "$1" PD; }
-for job in "$eight" "$four"; do
+for job in "$eight" "$four" "$longer"; do
 	check "job $job of the reservation starts" wait_until 40 ran_or_gone "$job"
 done
 for job in "${members[@]}"; do
@@ -84,6 +91,8 @@ members_gone() {
 check "the reservation's jobs complete" wait_until 40 members_gone
 check "the 2-node job not in it still waits, inside the reservation's time" \
 	job_state_is "$into" PD
+check "with the reservation's jobs done, it is still published at the reservation's end" \
+	wait_until 10 published_at "$into" "$resv_end"
 check_equal "Slurm refused no start the plan proposed" "$refused_before" "$(refused)"
 check_equal "slurmctld logged no refused start" "" \
 	"$(grep -E 'sched/campaign: start of JobId=[0-9]+ refused' "$(ctld_log)" || true)"
