@@ -57,7 +57,7 @@ if [ "$1" = list ]; then
 	done
 	exit 0
 fi
-[ $# -ge 2 ] && [ $# -le 3 ] || usage
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then usage; fi
 window=$1 setup=$2 run=${3:-1}
 arguments=$(window_arguments "$window") || {
 	echo "$0: unknown window '$window' (one of: $windows)" >&2

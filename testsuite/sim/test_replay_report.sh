@@ -30,8 +30,9 @@ json.dump({"parameters": {"nodes": 2, "node_cpus": 4, "compress": 60},
            "metrics_command": command, "summary": {"submission_lag_max_s": 0}},
           open(bundle + "/parameters.json", "w"))
 PY
-	"$campsim" $(python3 -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))["metrics_command"]))' \
-		"$bundle/parameters.json") >/dev/null
+	local command
+	mapfile -t command < <(python3 -c 'import json, sys; print("\n".join(json.load(open(sys.argv[1]))["metrics_command"]))' "$bundle/parameters.json")
+	"$campsim" "${command[@]}" >/dev/null
 }
 
 later=$work/sacct_later.txt
