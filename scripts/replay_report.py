@@ -207,13 +207,14 @@ def plot_window(window, setups, observed, png_dir, scratch):
     gnuplot = shutil.which("gnuplot")
     if not gnuplot:
         die("gnuplot not found: install gnuplot-nox")
+    # One cluster of bars per metric (all/light/heavy x p50/p95/max), one bar per set-up.
     bars = os.path.join(scratch, window + "-bars.dat")
+    setup_list = sorted(observed)
     with open(bars, "w") as handle:
-        handle.write("setup all_p50 all_p95 all_max light_p50 light_p95 light_max "
-                     "heavy_p50 heavy_p95 heavy_max\n")
-        for setup in sorted(observed):
-            values = [observed[setup][m] for _, m in ROWS[:9]]
-            handle.write("%s %s\n" % (setup, " ".join("%g" % max(v, 1e-3) for v in values)))
+        handle.write("metric %s\n" % " ".join(setup_list))
+        for label, metric in ROWS[:9]:
+            handle.write("\"%s\" %s\n" % (label.replace("stretch ", ""), " ".join(
+                "%g" % max(observed[setup][metric], 1e-3) for setup in setup_list)))
     cdf_files = []
     for setup in sorted(setups):
         stretches = campaigns_stretch(setups[setup][0])
@@ -225,22 +226,26 @@ def plot_window(window, setups, observed, png_dir, scratch):
             cdf_files.append((setup, path))
     png = os.path.join(png_dir, "%s.png" % window)
     script = [
-        "set terminal pngcairo size 1200,500 font ',10'",
+        "set terminal pngcairo size 1300,520 font ',10' noenhanced",
         "set output '%s'" % png,
         "set multiplot layout 1,2 title 'Replay on Slurm, window %s: bounded campaign "
         "stretch (observed)'" % window,
         "set style data histogram", "set style histogram cluster gap 1",
         "set style fill solid 0.8 border -1", "set boxwidth 0.9", "set logscale y",
-        "set ylabel 'bounded campaign stretch'", "set key top left",
-        "set xtics rotate by -30",
-        "set title 'p50 / p95 / max of all, light and heavy users'",
-        "plot for [col=2:10] '%s' using col:xtic(1) title columnhead(col)" % bars,
+        "set yrange [0.8:*]", "set ylabel 'bounded campaign stretch (log)'",
+        "set key top left", "set xtics rotate by -30",
+        "set title 'p50 / p95 / max of all, light and heavy users, per set-up'",
+        "plot for [col=2:%d] '%s' using col:xtic(1) title columnhead(col)"
+        % (len(setup_list) + 1, bars),
+        "set autoscale y",
         "unset logscale y", "set logscale x", "set style data lines", "set yrange [0:1]",
         "set xlabel 'bounded campaign stretch'", "set ylabel 'share of campaigns'",
         "set key bottom right", "set xtics norotate",
         "set title 'CDF of the campaigns (first run of each set-up)'",
-        "plot " + ", ".join("'%s' using 1:2 with steps lw 2 title '%s: %s'" %
-                            (path, setup, SETUP_NAMES[setup]) for setup, path in cdf_files),
+        # The bars' colours: set-up i (in setup_list) is line type i + 1 in both panels.
+        "plot " + ", ".join("'%s' using 1:2 with steps lw 2 lt %d title '%s: %s'" %
+                            (path, setup_list.index(setup) + 1, setup, SETUP_NAMES[setup])
+                            for setup, path in cdf_files),
         "unset multiplot",
     ]
     gp = os.path.join(scratch, window + ".gp")
