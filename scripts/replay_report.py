@@ -5,12 +5,14 @@ scripts/replay_experiments.sh.
   scripts/replay_report.py RESULTS_DIR [--png-dir DIR] [--campsim PATH]
 
 Reads every bundle RESULTS_DIR/WINDOW-SETUP-rRUN that finished (metrics in report/), and prints
-per window: the window's load, then one table of the metrics, one column per set-up observed on
-the cluster (the mean over its runs, the run count in the header) and campsim's prediction of
-each set-up from the same sacct export; for set-up a also campsim's fair-share baseline
-(fairshare/easy) scored on a's export. With --png-dir, one PNG per window (gnuplot): the bounded
-campaign stretch p50/p95/max of all, light and heavy users per set-up, and the CDF of the
-campaigns' bounded stretch per set-up. campsim: --campsim, else $CAMPSIM, else BUILD_DIR's.
+per window its load and three tables: each set-up observed on the cluster (the mean over its
+runs, the run count in the header); campsim's prediction of each set-up from the same sacct
+export; and set-up a (Slurm's Fair Tree) against campsim's fair-share baselines (fairtree/easy,
+fairshare/easy), on a's export (replay time) and on a's job list in trace time (times multiplied
+back by the compression, so that the baselines' 7-day half-life and 300 s calc period mean what
+they mean on the trace). With --png-dir, one PNG per window (gnuplot): the bounded campaign
+stretch p50/p95/max of all, light and heavy users per set-up, and the CDF of the campaigns'
+bounded stretch per set-up. campsim: --campsim, else $CAMPSIM, else BUILD_DIR's.
 """
 
 import argparse
@@ -121,6 +123,46 @@ def fairshare_prediction(bundle, campsim, scratch):
     return table["fairshare/easy"]
 
 
+def markdown_table(columns):
+    """Rows ROWS, one column per (header, {metric: value})."""
+    lines = ["| metric | " + " | ".join(h for h, _ in columns) + " |",
+             "|---|" + "---|" * len(columns)]
+    for label, metric in ROWS:
+        lines.append("| %s | %s |" % (label, " | ".join(number(c.get(metric))
+                                                       for _, c in columns)))
+    return lines
+
+
+def trace_time_prediction(bundle, campsim, scratch):
+    """campsim's fair-share baselines (fairtree/easy, fairshare/easy) on the bundle's job list
+    with its times multiplied back by the compression, so that the baselines' half-life, max
+    age and calc period mean what they mean on the trace; {policy: {metric: value}}, with the
+    times in the table (wait, makespan) divided back to replay seconds."""
+    with open(os.path.join(bundle, "parameters.json")) as handle:
+        params = json.load(handle)["parameters"]
+    factor = params["compress"]
+    stem = os.path.join(scratch, os.path.basename(bundle) + "-trace-time")
+    with open(os.path.join(bundle, "jobs.csv")) as handle, open(stem + ".csv", "w") as out:
+        out.write("id,user,submit,cpus,limit,runtime\n")
+        for job in csv.DictReader(handle):
+            out.write("%s,%s,%d,%s,%d,%d\n" % (
+                job["id"], job["user"], round(int(job["submit"]) * factor), job["cpus"],
+                round(int(job["limit_min"]) * 60 * factor),
+                round(int(job["runtime"]) * factor)))
+    command = [campsim, "run", "--jobs", stem + ".csv", "--cpus",
+               str(params["nodes"] * params["node_cpus"]), "--policy",
+               "fairtree/easy,fairshare/easy", "--tau", "10", "--out", stem]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        die("%s failed: %s" % (" ".join(command), done.stderr.strip()[-400:]))
+    table = read_comparison(os.path.join(stem, "comparison.csv"))
+    for values in table.values():
+        for metric in ("wait_s.mean", "makespan_s"):
+            if metric in values:
+                values[metric] /= factor
+    return table
+
+
 def mean(values):
     return sum(values) / len(values)
 
@@ -173,25 +215,37 @@ def window_table(window, setups, campsim, scratch):
              "offered load %.2f (CPU-seconds / (CPUs x submission span))."
              % (load["jobs"], load["users"], load["compress"], load["span_s"] / 60.0,
                 load["cpus"], load["load"]), ""]
-    columns = []  # (header, {metric: value})
-    observed_by_setup = {}
+    observed_by_setup, predicted_columns = {}, []
     for setup in sorted(setups):
         runs = [observed_and_predicted(b) for b in setups[setup]]
-        observed = {metric: mean([r[0].get(metric, 0) for r in runs]) for _, metric in ROWS}
-        predicted = {metric: mean([r[1].get(metric, 0) for r in runs]) for _, metric in ROWS}
-        observed_by_setup[setup] = observed
-        columns.append(("%s observed (%d run%s)" % (setup, len(runs), "" if len(runs) == 1
-                                                    else "s"), observed))
-        columns.append(("%s campsim %s" % (setup, runs[0][2]), predicted))
-        if setup == "a" and campsim:
-            shares = [fairshare_prediction(b, campsim, scratch) for b in setups[setup]]
-            columns.append(("a campsim fairshare/easy",
-                            {m: mean([s.get(m, 0) for s in shares]) for _, m in ROWS}))
-    lines.append("| metric | " + " | ".join(h for h, _ in columns) + " |")
-    lines.append("|---|" + "---|" * len(columns))
-    for label, metric in ROWS:
-        lines.append("| %s | %s |" % (label, " | ".join(number(c.get(metric)) for _, c in
-                                                       columns)))
+        observed_by_setup[setup] = {m: mean([r[0].get(m, 0) for r in runs]) for _, m in ROWS}
+        predicted_columns.append(("%s: campsim %s" % (setup, runs[0][2]),
+                                  {m: mean([r[1].get(m, 0) for r in runs]) for _, m in ROWS}))
+    observed_columns = [("%s observed (%d run%s)" % (setup, len(setups[setup]),
+                                                     "" if len(setups[setup]) == 1 else "s"),
+                         values) for setup, values in sorted(observed_by_setup.items())]
+    lines += ["Observed on the cluster (each set-up's runs averaged):", ""]
+    lines += markdown_table(observed_columns)
+    lines += ["", "campsim's prediction of each set-up, from the same sacct export:", ""]
+    lines += markdown_table(predicted_columns)
+    if "a" in setups:
+        runs_a = setups["a"]
+        replay_time = [fairshare_prediction(b, campsim, scratch) for b in runs_a]
+        trace_time = [trace_time_prediction(b, campsim, scratch) for b in runs_a]
+        columns = [(observed_columns[0][0], observed_by_setup["a"]),
+                   ("campsim fairtree/easy (replay time)", predicted_columns[0][1]),
+                   ("campsim fairshare/easy (replay time)",
+                    {m: mean([t.get(m, 0) for t in replay_time]) for _, m in ROWS})]
+        for policy in ("fairtree/easy", "fairshare/easy"):
+            columns.append(("campsim %s (trace time)" % policy,
+                            {m: mean([t[policy].get(m, 0) for t in trace_time])
+                             for _, m in ROWS}))
+        lines += ["", "Slurm's fair-share (a, observed) against campsim's baselines: on a's sacct "
+                  "export (replay time: the baselines' 7-day half-life and max age and 300 s "
+                  "calc period in replay seconds), and on a's job list with its times "
+                  "multiplied back by the compression (trace time: the parameters as on the "
+                  "trace; wait and makespan divided back):", ""]
+        lines += markdown_table(columns)
     lags = []
     for setup in sorted(setups):
         for bundle in setups[setup]:

@@ -2,8 +2,9 @@
 # scripts/replay_report.py, the replay experiments' table and plots, on bundles made here without
 # a cluster: data/sacct_sample.txt (a real export) scored by campsim as replay.py scores a bundle.
 # Window "tiny": set-up a twice (the second run with one job ending 2 s later) and set-up c once.
-# The table's figures must be campsim's own (the mean over a's two runs), the fair-share column
-# campsim's fairshare/easy on a's exports, and one PNG per window. CAMPSIM is set by make check.
+# The tables' figures must be campsim's own (the mean over a's two runs), the fair-share columns
+# campsim's baselines on a's exports and on its job list in trace time (x 60), and one PNG per
+# window. CAMPSIM is set by make check.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 campsim=${CAMPSIM:-../../build/src/sim/campsim}
@@ -50,39 +51,53 @@ check_equal "replay_report.py exits 0" 0 "$?"
 cat "$work/err.txt"
 check "one section for the window tiny" grep -qx '### tiny' "$work/out.md"
 check "no section for the bundle without metrics" not grep -q 'unfinished' "$work/out.md"
-check_equal "the columns: each set-up observed with its run count, campsim's predictions, the fair-share baseline" \
-	"| metric | a observed (2 runs) | a campsim fairtree/easy | a campsim fairshare/easy | c observed (1 run) | c campsim ostrich/conservative |" \
+check_equal "the tables' columns: each set-up observed with its run count; campsim's predictions; a against the fair-share baselines" \
+	"| metric | a observed (2 runs) | c observed (1 run) |
+| metric | a: campsim fairtree/easy | c: campsim ostrich/conservative |
+| metric | a observed (2 runs) | campsim fairtree/easy (replay time) | campsim fairshare/easy (replay time) | campsim fairtree/easy (trace time) | campsim fairshare/easy (trace time) |" \
 	"$(grep '^| metric' "$work/out.md")"
 
-# The expected row from campsim's own files: the mean over a's runs, as the report rounds.
-expected_row() { # LABEL METRIC
+# campsim's fair-share baselines as the test makes them: on each run's export (replay time), and
+# on the job list with times x 60 (trace time).
+printf 'id,user,submit,cpus,limit,runtime\n1,rp1,0,2,7200,180\n2,rp2,240,4,3600,480\n' >"$work/trace-time.csv"
+for run in 1 2; do
+	"$campsim" run --sacct "$work/results/tiny-a-r$run/sacct.txt" --cpus 8 --observed \
+		--policy fairshare/easy --calc-period 1 --tau 0.1667 --out "$work/fs$run" >/dev/null
+done
+"$campsim" run --jobs "$work/trace-time.csv" --cpus 8 --policy fairtree/easy,fairshare/easy \
+	--tau 10 --out "$work/tt" >/dev/null
+
+# The expected rows from campsim's own files: a's two runs averaged, as the report rounds;
+# the three tables' rows in order.
+expected_rows() { # LABEL METRIC
 	python3 - "$work" "$1" "$2" <<'PY'
 import csv, sys
 work, label, metric = sys.argv[1:]
 def value(path, column):
     rows = list(csv.reader(open(path)))
     index = rows[0].index(column)
-    return [float(r[index]) for r in rows[1:] if r[0] == metric][0]
+    v = [float(r[index]) for r in rows[1:] if r[0] == metric][0]
+    return v / 60 if "/tt/" in path and metric in ("wait_s.mean", "makespan_s") else v
 def number(v):
     return "%.0f" % v if abs(v) >= 100 else ("%.3g" % v if abs(v) < 10 else "%.1f" % v)
+def row(values):
+    return "| %s | %s |" % (label, " | ".join(number(v) for v in values))
 results = work + "/results/"
-a = [value(results + "tiny-a-r%d/report/comparison.csv" % r, "observed/log") for r in (1, 2)]
-fa = [value(results + "tiny-a-r%d/report/comparison.csv" % r, "fairtree/easy") for r in (1, 2)]
-fs = [value(work + "/fs%d/comparison.csv" % r, "fairshare/easy") for r in (1, 2)]
+a = sum(value(results + "tiny-a-r%d/report/comparison.csv" % r, "observed/log") for r in (1, 2)) / 2
+fa = sum(value(results + "tiny-a-r%d/report/comparison.csv" % r, "fairtree/easy") for r in (1, 2)) / 2
+fs = sum(value(work + "/fs%d/comparison.csv" % r, "fairshare/easy") for r in (1, 2)) / 2
 c = value(results + "tiny-c-r1/report/comparison.csv", "observed/log")
 cp = value(results + "tiny-c-r1/report/comparison.csv", "ostrich/conservative")
-print("| %s | %s |" % (label, " | ".join(number(v) for v in
-      (sum(a) / 2, sum(fa) / 2, sum(fs) / 2, c, cp))))
+tt = [value(work + "/tt/comparison.csv", p) for p in ("fairtree/easy", "fairshare/easy")]
+print(row([a, c]))
+print(row([fa, cp]))
+print(row([a, fa, fs] + tt))
 PY
 }
-for run in 1 2; do
-	"$campsim" run --sacct "$work/results/tiny-a-r$run/sacct.txt" --cpus 8 --observed \
-		--policy fairshare/easy --calc-period 1 --tau 0.1667 --out "$work/fs$run" >/dev/null
-done
 for row in "utilization:utilization" "stretch all max:bounded_campaign_stretch.all.max" \
 	"bounded slowdown mean:bounded_slowdown.mean" "makespan (replay s):makespan_s"; do
 	check_equal "row '${row%%:*}' is campsim's figures (a: mean of its two runs)" \
-		"$(expected_row "${row%%:*}" "${row#*:}")" "$(grep -F "| ${row%%:*} |" "$work/out.md")"
+		"$(expected_rows "${row%%:*}" "${row#*:}")" "$(grep -F "| ${row%%:*} |" "$work/out.md")"
 done
 check "the two runs of a differ in utilization (so the mean is tested)" not cmp -s \
 	<(grep "^utilization," "$work/results/tiny-a-r1/report/comparison.csv") \
