@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# scripts/replay_report.py, the replay experiments' table and plots, on bundles made here without
+# a cluster: data/sacct_sample.txt (a real export) scored by campsim as replay.py scores a bundle.
+# Window "tiny": set-up a twice (the second run with one job ending 2 s later) and set-up c once.
+# The tables' figures must be campsim's own (the mean over a's two runs), the fair-share columns
+# campsim's baselines on a's exports and on its job list in trace time (x 60), and one PNG per
+# window. CAMPSIM is set by make check.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+campsim=${CAMPSIM:-../../build/src/sim/campsim}
+case $campsim in /*) ;; *) campsim=$PWD/$campsim ;; esac
+report=$here/../../scripts/replay_report.py
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+source "$here/../cluster/lib.sh" # check, check_equal, finish
+
+# make_bundle NAME POLICY SACCT: a finished bundle as replay.py leaves it (the files the report
+# reads), its report/ made by campsim with replay.py's metrics command.
+make_bundle() {
+	local bundle=$work/results/$1 policy=$2
+	mkdir -p "$bundle"
+	cp "$3" "$bundle/sacct.txt"
+	printf 'id,user,submit,cpus,limit,runtime,limit_min\n1,rp1,0,2,120,3,2\n2,rp2,4,4,60,8,1\n' \
+		>"$bundle/jobs.csv"
+	python3 - "$bundle" "$policy" <<'PY'
+import json, sys
+bundle, policy = sys.argv[1:]
+command = ["run", "--sacct", bundle + "/sacct.txt", "--cpus", "8", "--observed", "--policy",
+           policy, "--calc-period", "1", "--tau", "0.1667", "--out", bundle + "/report"]
+json.dump({"parameters": {"nodes": 2, "node_cpus": 4, "compress": 60},
+           "metrics_command": command, "summary": {"submission_lag_max_s": 0}},
+          open(bundle + "/parameters.json", "w"))
+PY
+	local command
+	mapfile -t command < <(python3 -c 'import json, sys; print("\n".join(json.load(open(sys.argv[1]))["metrics_command"]))' "$bundle/parameters.json")
+	"$campsim" "${command[@]}" >/dev/null
+}
+
+later=$work/sacct_later.txt
+# Job 1 of the sample ends 2 s later in the second run.
+sed 's/^\(1|1|.*|2026-11-25T19:43:17|\)2026-11-25T19:43:20|3|/\12026-11-25T19:43:22|5|/' \
+	"$DATA_DIR/sacct_sample.txt" >"$later"
+check "the second run's export differs from the first" not cmp -s "$DATA_DIR/sacct_sample.txt" "$later"
+make_bundle tiny-a-r1 fairtree/easy "$DATA_DIR/sacct_sample.txt"
+make_bundle tiny-a-r2 fairtree/easy "$later"
+make_bundle tiny-c-r1 ostrich/conservative "$DATA_DIR/sacct_sample.txt"
+mkdir -p "$work/results/unfinished-b-r1" # no report/: left out
+
+python3 "$report" "$work/results" --campsim "$campsim" --png-dir "$work/png" >"$work/out.md" 2>"$work/err.txt"
+check_equal "replay_report.py exits 0" 0 "$?"
+cat "$work/err.txt"
+check "one section for the window tiny" grep -qx '### tiny' "$work/out.md"
+check "no section for the bundle without metrics" not grep -q 'unfinished' "$work/out.md"
+check_equal "the tables' columns: each set-up observed with its run count; campsim's predictions; a against the fair-share baselines" \
+	"| metric | a observed (2 runs) | c observed (1 run) |
+| metric | a: campsim fairtree/easy | c: campsim ostrich/conservative |
+| metric | a observed (2 runs) | campsim fairtree/easy (replay time) | campsim fairshare/easy (replay time) | campsim fairtree/easy (trace time) | campsim fairshare/easy (trace time) |" \
+	"$(grep '^| metric' "$work/out.md")"
+
+# campsim's fair-share baselines as the test makes them: on each run's export (replay time), and
+# on the job list with times x 60 (trace time).
+printf 'id,user,submit,cpus,limit,runtime\n1,rp1,0,2,7200,180\n2,rp2,240,4,3600,480\n' >"$work/trace-time.csv"
+for run in 1 2; do
+	"$campsim" run --sacct "$work/results/tiny-a-r$run/sacct.txt" --cpus 8 --observed \
+		--policy fairshare/easy --calc-period 1 --tau 0.1667 --out "$work/fs$run" >/dev/null
+done
+"$campsim" run --jobs "$work/trace-time.csv" --cpus 8 --policy fairtree/easy,fairshare/easy \
+	--tau 10 --out "$work/tt" >/dev/null
+
+# The expected rows from campsim's own files: a's two runs averaged, as the report rounds;
+# the three tables' rows in order.
+expected_rows() { # LABEL METRIC
+	python3 - "$work" "$1" "$2" <<'PY'
+import csv, sys
+work, label, metric = sys.argv[1:]
+def value(path, column):
+    rows = list(csv.reader(open(path)))
+    index = rows[0].index(column)
+    v = [float(r[index]) for r in rows[1:] if r[0] == metric][0]
+    return v / 60 if "/tt/" in path and metric in ("wait_s.mean", "makespan_s") else v
+def number(v):
+    return "%.0f" % v if abs(v) >= 100 else ("%.3g" % v if abs(v) < 10 else "%.1f" % v)
+def row(values):
+    return "| %s | %s |" % (label, " | ".join(number(v) for v in values))
+results = work + "/results/"
+a = sum(value(results + "tiny-a-r%d/report/comparison.csv" % r, "observed/log") for r in (1, 2)) / 2
+fa = sum(value(results + "tiny-a-r%d/report/comparison.csv" % r, "fairtree/easy") for r in (1, 2)) / 2
+fs = sum(value(work + "/fs%d/comparison.csv" % r, "fairshare/easy") for r in (1, 2)) / 2
+c = value(results + "tiny-c-r1/report/comparison.csv", "observed/log")
+cp = value(results + "tiny-c-r1/report/comparison.csv", "ostrich/conservative")
+tt = [value(work + "/tt/comparison.csv", p) for p in ("fairtree/easy", "fairshare/easy")]
+print(row([a, c]))
+print(row([fa, cp]))
+print(row([a, fa, fs] + tt))
+PY
+}
+for row in "utilization:utilization" "stretch all max:bounded_campaign_stretch.all.max" \
+	"bounded slowdown mean:bounded_slowdown.mean" "makespan (replay s):makespan_s"; do
+	check_equal "row '${row%%:*}' is campsim's figures (a: mean of its two runs)" \
+		"$(expected_rows "${row%%:*}" "${row#*:}")" "$(grep -F "| ${row%%:*} |" "$work/out.md")"
+done
+check "the two runs of a differ in utilization (so the mean is tested)" not cmp -s \
+	<(grep "^utilization," "$work/results/tiny-a-r1/report/comparison.csv") \
+	<(grep "^utilization," "$work/results/tiny-a-r2/report/comparison.csv")
+check "the load line gives the jobs, users and compression" \
+	grep -q '^2 jobs of 2 users; 60x' "$work/out.md"
+if command -v gnuplot >/dev/null; then
+	check "a PNG for the window" bash -c "head -c 4 '$work/png/tiny.png' | grep -q PNG"
+fi
+
+python3 "$report" "$work/nowhere" --campsim "$campsim" >/dev/null 2>"$work/err.txt"
+check_equal "a missing directory exits 1" 1 "$?"
+check "and names it" grep -q "$work/nowhere: not a directory" "$work/err.txt"
+python3 "$report" "$work/png" --campsim "$campsim" >/dev/null 2>"$work/err.txt"
+check "a directory without bundles is an error naming it" grep -q "$work/png: no finished bundle" "$work/err.txt"
+python3 "$report" "$work/results" --campsim "$work/no-campsim" >/dev/null 2>"$work/err.txt"
+check "a campsim that is not there is an error naming it" grep -q "campsim not found at $work/no-campsim" "$work/err.txt"
+finish
