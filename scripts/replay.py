@@ -4,6 +4,7 @@
   scripts/replay.py (--swf FILE [--from S --to S] | --jobs FILE | --generate NAME ...)
                     --setup a|b|c|d [--nodes 16 --node-cpus 32] --compress F [--out BUNDLE]
   scripts/replay.py --rerun BUNDLE [--out BUNDLE2]
+  scripts/replay.py --rescore BUNDLE [--out DIR]    (scoring only, no cluster)
 
 `campsim replay-plan` maps the window (users -> rp<user>, CPUs scaled to the cluster, time
 compressed by F, limits rounded up to whole minutes); this script starts testsuite/cluster's
@@ -113,6 +114,69 @@ def setup_conf(setup, compression, port_base):
     return lines
 
 
+def conf_settings(conf):
+    """The periods and decay of slurm.conf lines: {"PriorityDecayHalfLife": "68",
+    "bf_interval": "2", "calc_period": "1", ...} (PriorityParameters' and
+    SchedulerParameters' items by their own names)."""
+    settings = {}
+    for line in conf:
+        key, _, value = line.partition("=")
+        if key in ("PriorityParameters", "SchedulerParameters"):
+            for item in value.split(","):
+                name, _, item_value = item.partition("=")
+                settings[name] = item_value
+        else:
+            settings[key] = value
+    return settings
+
+
+def prediction_options(setup, conf, compression):
+    """campsim run's options that give its prediction the cluster's own periods, read from
+    the slurm.conf lines the cluster ran (replay seconds, as the sacct export): Fair Tree's
+    half-life, max age and calc period (minutes in slurm.conf), priority/campaign's
+    calc_period, and the scheduler's pass period (sched/backfill's bf_interval,
+    sched/campaign's campaign_period)."""
+    settings = conf_settings(conf)
+    options = []
+    if setup == "a":
+        for key, option in (("PriorityDecayHalfLife", "--fs-half-life"),
+                            ("PriorityMaxAge", "--fs-max-age"),
+                            ("PriorityCalcPeriod", "--fs-calc-period")):
+            if key in settings:
+                options += [option, str(int(settings[key]) * 60)]
+    else:
+        options += ["--calc-period",
+                    settings.get("calc_period", str(max(1, round(5 / compression))))]
+    if settings.get("SchedulerType") == "sched/campaign":
+        period = settings.get("campaign_period", "1")
+    else:
+        period = settings.get("bf_interval", "30")
+    return options + ["--sched-period", period]
+
+
+def metrics_command(params, conf, sacct_path, report_dir):
+    """campsim's score of the sacct export beside its prediction of the same set-up."""
+    compression = params["compress"]
+    return ([campsim_binary(), "run", "--sacct", sacct_path, "--cpus",
+             str(params["nodes"] * params["node_cpus"]), "--observed", "--policy",
+             SETUPS[params["setup"]][1]]
+            + prediction_options(params["setup"], conf, compression)
+            + ["--tau", "%g" % (10.0 / compression), "--out", report_dir])
+
+
+def rescore(bundle, out):
+    """Scoring only: the bundle's sacct export scored again with this campsim and this
+    script's prediction options; no cluster, no root."""
+    with open(os.path.join(bundle, "parameters.json")) as handle:
+        saved = json.load(handle)
+    command = metrics_command(saved["parameters"], saved["slurm_conf_lines"],
+                              os.path.join(bundle, "sacct.txt"),
+                              out or os.path.join(bundle, "rescore"))
+    log("campsim " + " ".join(command[1:]))
+    print(run(command), end="")
+    return 0
+
+
 def parse_arguments():
     parser = argparse.ArgumentParser(
         description="Replay a trace window on the local Slurm cluster (doc/replay.md).")
@@ -144,10 +208,15 @@ def parse_arguments():
     parser.add_argument("--slurm", help="Slurm prefix (localcluster --slurm)")
     parser.add_argument("--out", help="bundle directory (default replay-<setup>-<time>)")
     parser.add_argument("--rerun", help="repeat the replay of this bundle")
+    parser.add_argument("--rescore",
+                        help="score this bundle's sacct export again (campsim's table and "
+                        "prediction, in --out or BUNDLE/rescore); no cluster")
     parser.add_argument("--keep-cluster", action="store_true",
                         help="leave the cluster running at the end")
     args = parser.parse_args()
-    if args.rerun:
+    if args.rerun and args.rescore:
+        parser.error("--rerun or --rescore, not both")
+    if args.rerun or args.rescore:
         return args
     args.lead = 120 if args.lead is None else args.lead
     args.submitters = 4 if args.submitters is None else args.submitters
@@ -386,6 +455,8 @@ def versions(env):
 
 def main():
     args = parse_arguments()
+    if args.rescore:
+        return rescore(args.rescore, args.out)
     if os.geteuid() != 0:
         die("run as root (it starts the cluster's daemons, adds users and submits as them)")
     if args.rerun:
@@ -459,14 +530,8 @@ def main():
         if not params.get("keep_cluster"):
             subprocess.run([LOCALCLUSTER, "stop"], capture_output=True)
 
-    cluster_cpus = params["nodes"] * params["node_cpus"]
-    predicted = SETUPS[params["setup"]][1]
-    metrics_command = [campsim_binary(), "run", "--sacct", sacct_path, "--cpus",
-                       str(cluster_cpus), "--observed", "--policy", predicted,
-                       "--calc-period", str(max(1, round(5 / compression))),
-                       "--tau", "%g" % (10.0 / compression),
-                       "--out", os.path.join(bundle, "report")]
-    table = run(metrics_command)
+    scoring = metrics_command(params, conf, sacct_path, os.path.join(bundle, "report"))
+    table = run(scoring)
     with open(os.path.join(bundle, "metrics.txt"), "w") as handle:
         handle.write(table)
     summary = {
@@ -481,11 +546,11 @@ def main():
     }
     with open(os.path.join(bundle, "parameters.json"), "w") as handle:
         json.dump({"parameters": params, "slurm_conf_lines": conf, "versions": version_info,
-                   "metrics_command": metrics_command[1:], "summary": summary}, handle,
+                   "metrics_command": scoring[1:], "summary": summary}, handle,
                   indent=2)
     with open(os.path.join(bundle, "README"), "w") as handle:
         handle.write("Replay bundle (doc/replay.md). Repeat it: scripts/replay.py --rerun %s\n"
-                     "Score it again: campsim %s\n" % (bundle, " ".join(metrics_command[1:])))
+                     "Score it again: campsim %s\n" % (bundle, " ".join(scoring[1:])))
     print(table, end="")
     print("replay: %d jobs, submission lag %s, sbatch %.3f s mean; bundle %s"
           % (len(records), lag_summary(lags), summary["sbatch_mean_s"], bundle))

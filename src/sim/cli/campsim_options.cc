@@ -57,6 +57,14 @@ const char *campsim_usage()
 	       "  --calc-period S         core policies rank afresh at most every S simulated\n"
 	       "                          seconds and after job ends, as priority/campaign\n"
 	       "                          (default 5); 0: at every scheduling pass\n"
+	       "  --fs-half-life S --fs-max-age S --fs-calc-period S   the fairshare and\n"
+	       "                          fairtree baselines' PriorityDecayHalfLife (0: no "
+	       "decay),\n"
+	       "                          PriorityMaxAge, PriorityCalcPeriod (default 604800,\n"
+	       "                          604800, 300)\n"
+	       "  --sched-period S        jobs start only at scheduler passes every S simulated\n"
+	       "                          seconds (bf_interval, campaign_period); default 0: at\n"
+	       "                          every submission and end\n"
 	       "  --threshold S | --window S   campaign rule of the scored campaigns (MAX rule)\n"
 	       "  --campaigns shared|online   score the campaigns detected once from the log\n"
 	       "                          (default) or each policy's own online detection\n"
@@ -152,6 +160,22 @@ template <typename Number, typename Target> Setter numeric(Target CampsimOptions
 		    options.*field = value.value();
 		    return ok_status();
 	    };
+}
+
+// Simulated seconds from `lowest` up to 10 years, into a SimulationOptions field.
+Setter seconds_in(int64_t SimulationOptions::*field, int64_t lowest)
+{
+	return [field, lowest](CampsimOptions &options, const std::string &option,
+	                       const std::string &text) {
+		constexpr int64_t kLargest = 10LL * 365 * 86400;
+		auto value = number<int64_t>(option, text);
+		if (!value || value.value() < lowest || value.value() > kLargest)
+			return Status(Error{"option " + option + ": '" + text +
+			                    "' is not seconds in " + std::to_string(lowest) + ".." +
+			                    std::to_string(kLargest)});
+		options.simulation.*field = value.value();
+		return ok_status();
+	};
 }
 
 const std::map<std::string, Setter> &setters()
@@ -297,6 +321,10 @@ const std::map<std::string, Setter> &setters()
 		     o.simulation.calc_period_s = period.value();
 		     return ok_status();
 	     }},
+	    {"--fs-half-life", seconds_in(&SimulationOptions::fair_share_half_life_s, 0)},
+	    {"--fs-max-age", seconds_in(&SimulationOptions::fair_share_max_age_s, 1)},
+	    {"--fs-calc-period", seconds_in(&SimulationOptions::fair_share_calc_period_s, 0)},
+	    {"--sched-period", seconds_in(&SimulationOptions::sched_period_s, 0)},
 	    {"--short-room",
 	     [](auto &o, auto &option, auto &v) {
 		     auto room = number<double>(option, v);

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <limits>
 #include <map>
 #include <memory>
 #include <queue>
@@ -126,7 +127,7 @@ private:
 	uint32_t smallest_cpus_ = 0;                 // no pending job is smaller (lower bound)
 	std::multiset<int64_t> pending_estimates_s_; // of pending jobs (static estimates)
 	uint32_t smallest_pending_cpus();
-	int64_t wake_s_ = -1;
+	int64_t wake_s_ = std::numeric_limits<int64_t>::min(); // the last wake pushed (none yet)
 	bool walks_ = false; // passes plan from the core's walk of the order (dispatch_head)
 	uint64_t block_campaign_ = 0;
 	// Closed loop: each user's campaigns in order, and what is left of each.
@@ -148,6 +149,9 @@ Status Simulation::create_priority()
 		FairShareOptions fair_share;
 		fair_share.variant = options_.priority == "fairshare" ? FairShareVariant::classic
 		                                                      : FairShareVariant::fair_tree;
+		fair_share.half_life_s = options_.fair_share_half_life_s;
+		fair_share.max_age_s = options_.fair_share_max_age_s;
+		fair_share.calc_period_s = options_.fair_share_calc_period_s;
 		if (Status valid = check_fair_share_options(fair_share); !valid)
 			return valid;
 		priority_ = std::make_unique<FairSharePriority>(fair_share);
@@ -168,6 +172,9 @@ Status Simulation::prepare()
 {
 	if (workload_.machine_cpus == 0)
 		return Error{workload_.name + ": machine size unknown (give --cpus)"};
+	if (options_.sched_period_s < 0)
+		return Error{"sched_period_s " + std::to_string(options_.sched_period_s) +
+		             ": expected seconds >= 0"};
 	auto setup = policy_setup(options_);
 	if (!setup)
 		return Error{setup.error()};
@@ -379,6 +386,15 @@ Status Simulation::pass(int64_t now_s)
 {
 	if (pending_ == 0 || dispatch_->free_cpus() < smallest_pending_cpus())
 		return ok_status(); // nothing could start now: no pass needed
+	if (const int64_t period = options_.sched_period_s; period > 0) {
+		const int64_t since_pass =
+		    ((now_s % period) + period) % period; // also for now_s < 0
+		if (since_pass != 0) {
+			// Between the scheduler's passes nothing starts: wait for the next one.
+			wake_at(now_s - since_pass + period, now_s);
+			return ok_status();
+		}
+	}
 
 	const double cpu_start = process_cpu_s();
 	auto starts = dispatch_head(now_s);
