@@ -395,13 +395,13 @@ START_TEST(test_calc_period_lists_new_jobs_below_the_last_order)
 }
 END_TEST
 
-// sched_period: jobs start only at the multiples of 4 s. The backfill trace under FCFS starts
-// A 0, X 10, Y 20, F 30, G 30 with a pass at every event; with passes every 4 s each start
-// waits for the next pass after the CPUs free: A 0 (a pass), X 12 (A ends at 10), Y 24 (X ends
-// at 22), F and G 36 (Y ends at 34).
+// sched_period: jobs start only at the passes, here the multiples of 4 s. The backfill trace under
+// FCFS starts A 0, X 10, Y 20, F 30, G 30 with a pass at every event; with passes every 4 s each
+// start waits for the next pass after the CPUs free: A 0 (a pass), X 12 (A ends at 10), Y 24 (X
+// ends at 22), F and G 36 (Y ends at 34).
 START_TEST(test_sched_period_starts_jobs_only_at_passes)
 {
-	auto fcfs_starts = [](const Workload &workload, int64_t sched_period_s) {
+	auto fcfs_starts = [](const Workload &workload, double sched_period_s) {
 		SimulationOptions options;
 		options.priority = "fcfs";
 		options.backfill = BackfillKind::no_backfill;
@@ -416,6 +416,13 @@ START_TEST(test_sched_period_starts_jobs_only_at_passes)
 	};
 	check_starts(fcfs_starts(backfill_trace(), 0), {0, 10, 20, 30, 30});
 	check_starts(fcfs_starts(backfill_trace(), 4), {0, 12, 24, 36, 36});
+	// Every 1.5 s: passes at ceil(1.5 k) = 0, 2, 3, 5, 6, 8, 9, 11, ...: X at 11 (A ends at
+	// 10), Y at 21 (X ends then, 21 = 1.5 x 14), F and G at 32 (Y ends at 31).
+	check_starts(fcfs_starts(backfill_trace(), 1.5), {0, 11, 21, 32, 32});
+	ck_assert_int_eq(next_sched_pass_s(-5, 4), -4);
+	ck_assert_int_eq(next_sched_pass_s(3, 1.5), 3);
+	ck_assert_int_eq(next_sched_pass_s(4, 1.5), 5);
+	ck_assert_int_eq(next_sched_pass_s(-2, 1.5), -1); // ceil(-1.5)
 	// Before time 0 the passes are at the multiples too: a job submitted at -3 starts at 0.
 	Workload early;
 	early.machine_cpus = 1;

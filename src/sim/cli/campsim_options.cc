@@ -63,8 +63,8 @@ const char *campsim_usage()
 	       "                          PriorityMaxAge, PriorityCalcPeriod (default 604800,\n"
 	       "                          604800, 300)\n"
 	       "  --sched-period S        jobs start only at scheduler passes every S simulated\n"
-	       "                          seconds (bf_interval, campaign_period); default 0: at\n"
-	       "                          every submission and end\n"
+	       "                          seconds (at ceil(k S); bf_interval, campaign_period);\n"
+	       "                          default 0: at every submission and end\n"
 	       "  --threshold S | --window S   campaign rule of the scored campaigns (MAX rule)\n"
 	       "  --campaigns shared|online   score the campaigns detected once from the log\n"
 	       "                          (default) or each policy's own online detection\n"
@@ -324,7 +324,16 @@ const std::map<std::string, Setter> &setters()
 	    {"--fs-half-life", seconds_in(&SimulationOptions::fair_share_half_life_s, 0)},
 	    {"--fs-max-age", seconds_in(&SimulationOptions::fair_share_max_age_s, 1)},
 	    {"--fs-calc-period", seconds_in(&SimulationOptions::fair_share_calc_period_s, 0)},
-	    {"--sched-period", seconds_in(&SimulationOptions::sched_period_s, 0)},
+	    {"--sched-period",
+	     [](auto &o, auto &option, auto &v) {
+		     auto period = number<double>(option, v);
+		     if (!period || !(period.value() == 0 || period.value() >= 1) ||
+		         period.value() > 86400)
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not seconds, 0 or 1..86400"});
+		     o.simulation.sched_period_s = period.value();
+		     return ok_status();
+	     }},
 	    {"--short-room",
 	     [](auto &o, auto &option, auto &v) {
 		     auto room = number<double>(option, v);

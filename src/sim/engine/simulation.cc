@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <limits>
 #include <map>
@@ -172,9 +173,9 @@ Status Simulation::prepare()
 {
 	if (workload_.machine_cpus == 0)
 		return Error{workload_.name + ": machine size unknown (give --cpus)"};
-	if (options_.sched_period_s < 0)
+	if (!(options_.sched_period_s >= 0 && options_.sched_period_s <= 86400))
 		return Error{"sched_period_s " + std::to_string(options_.sched_period_s) +
-		             ": expected seconds >= 0"};
+		             ": expected seconds in 0..86400"};
 	auto setup = policy_setup(options_);
 	if (!setup)
 		return Error{setup.error()};
@@ -386,12 +387,11 @@ Status Simulation::pass(int64_t now_s)
 {
 	if (pending_ == 0 || dispatch_->free_cpus() < smallest_pending_cpus())
 		return ok_status(); // nothing could start now: no pass needed
-	if (const int64_t period = options_.sched_period_s; period > 0) {
-		const int64_t since_pass =
-		    ((now_s % period) + period) % period; // also for now_s < 0
-		if (since_pass != 0) {
+	if (options_.sched_period_s > 0) {
+		const int64_t next_pass_s = next_sched_pass_s(now_s, options_.sched_period_s);
+		if (next_pass_s != now_s) {
 			// Between the scheduler's passes nothing starts: wait for the next one.
-			wake_at(now_s - since_pass + period, now_s);
+			wake_at(next_pass_s, now_s);
 			return ok_status();
 		}
 	}
@@ -550,6 +550,15 @@ Status Simulation::start(uint32_t job, int64_t now_s)
 }
 
 } // namespace
+
+int64_t next_sched_pass_s(int64_t now_s, double period_s)
+{
+	// The passes are at ceil(k * period) for every whole k: the first at or after now_s has
+	// the smallest k with k * period > now_s - 1. The slack keeps 1.5 * 2 = 3 exact.
+	constexpr double kSlack = 1e-9;
+	const double k = std::floor(static_cast<double>(now_s - 1) / period_s + kSlack) + 1;
+	return static_cast<int64_t>(std::ceil(k * period_s - kSlack));
+}
 
 const std::vector<std::string> &priority_names()
 {
