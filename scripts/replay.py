@@ -130,7 +130,7 @@ def conf_settings(conf):
     return settings
 
 
-def prediction_options(setup, conf, compression):
+def prediction_options(setup, conf, compression, slurmctld_started=None):
     """campsim run's options that give its prediction the cluster's own periods, read from
     the slurm.conf lines the cluster ran (replay seconds, as the sacct export): Fair Tree's
     half-life, max age and calc period (minutes in slurm.conf), priority/campaign's
@@ -144,6 +144,11 @@ def prediction_options(setup, conf, compression):
                             ("PriorityCalcPeriod", "--fs-calc-period")):
             if key in settings:
                 options += [option, str(int(settings[key]) * 60)]
+        # The decay thread recalculates every PriorityCalcPeriod from slurmctld's start; sacct's
+        # times are epoch seconds, so the phase is the start modulo the period.
+        if slurmctld_started and "PriorityCalcPeriod" in settings:
+            period = int(settings["PriorityCalcPeriod"]) * 60
+            options += ["--fs-calc-phase", str(int(slurmctld_started) % period)]
     else:
         options += ["--calc-period",
                     settings.get("calc_period", str(max(1, round(5 / compression))))]
@@ -160,13 +165,13 @@ def prediction_options(setup, conf, compression):
     return options + ["--sched-period", "%g" % max(1.0, period)]
 
 
-def metrics_command(params, conf, sacct_path, report_dir):
+def metrics_command(params, conf, sacct_path, report_dir, slurmctld_started=None):
     """campsim's score of the sacct export beside its prediction of the same set-up."""
     compression = params["compress"]
     return ([campsim_binary(), "run", "--sacct", sacct_path, "--cpus",
              str(params["nodes"] * params["node_cpus"]), "--observed", "--policy",
              SETUPS[params["setup"]][1]]
-            + prediction_options(params["setup"], conf, compression)
+            + prediction_options(params["setup"], conf, compression, slurmctld_started)
             + ["--tau", "%g" % (10.0 / compression), "--out", report_dir])
 
 
@@ -223,7 +228,8 @@ def rescore(bundle, out):
         saved = json.load(handle)
     command = metrics_command(saved["parameters"], saved["slurm_conf_lines"],
                               os.path.join(bundle, "sacct.txt"),
-                              out or os.path.join(bundle, "rescore"))
+                              out or os.path.join(bundle, "rescore"),
+                              saved.get("summary", {}).get("slurmctld_started"))
     log("campsim " + " ".join(command[1:]))
     table = run(command)
     print(table, end="")
@@ -497,6 +503,14 @@ def export_sacct(records, t0, params, env, path):
     return len(missing)
 
 
+def data_since(env):
+    """slurmctld's start (epoch seconds), as sdiag's 'Data since' of a fresh daemon; None if
+    sdiag does not say."""
+    done = subprocess.run(["sdiag"], capture_output=True, text=True, env=env)
+    match = re.search(r"^Data since .*\((\d+)\)", done.stdout, re.MULTILINE)
+    return int(match.group(1)) if match else None
+
+
 def versions(env):
     text = run(["sinfo", "-V"], env=env).strip()
     head = subprocess.run(["git", "-C", REPO, "rev-parse", "HEAD"], capture_output=True,
@@ -568,6 +582,7 @@ def main():
     log("starting the cluster: %s" % SETUPS[params["setup"]][0])
     run(start)
     env = cluster_env()
+    slurmctld_started = data_since(env)
     try:
         shutil.copyfile(run([LOCALCLUSTER, "path", "conf"]).strip(),
                         os.path.join(bundle, "slurm.conf"))
@@ -584,7 +599,8 @@ def main():
         if not params.get("keep_cluster"):
             subprocess.run([LOCALCLUSTER, "stop"], capture_output=True)
 
-    scoring = metrics_command(params, conf, sacct_path, os.path.join(bundle, "report"))
+    scoring = metrics_command(params, conf, sacct_path, os.path.join(bundle, "report"),
+                              slurmctld_started)
     table = run(scoring)
     with open(os.path.join(bundle, "metrics.txt"), "w") as handle:
         handle.write(table)
@@ -599,6 +615,7 @@ def main():
                                / len(records), 4),
         "sbatch_max_s": round(max(r["sbatch_end"] - r["sbatch_start"] for r in records), 3),
         "submitters": params.get("submitters", 4),
+        "slurmctld_started": slurmctld_started,
     }
     with open(os.path.join(bundle, "parameters.json"), "w") as handle:
         json.dump({"parameters": params, "slurm_conf_lines": conf, "versions": version_info,

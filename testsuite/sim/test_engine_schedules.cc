@@ -442,20 +442,22 @@ END_TEST
 // 200-300; user 1's B and user 2's C arrive at 250 and wait. At 300, with a long half-life
 // user 2 has used more (200 against 100 CPU-s): B first. With a 10 s half-life user 2's usage
 // has decayed to almost nothing: C first. Recalculating only every 1000 s, the factors at 300
-// are those of time 0 (no usage): a tie, B first by index.
+// are those of time 0 (no usage): a tie, B first by index; with the passes at 300 + k x 1000
+// (phase 300) C first again, at 301 not yet.
 START_TEST(test_fair_share_half_life_and_calc_period_reach_the_baseline)
 {
 	Workload workload;
 	workload.machine_cpus = 1;
 	workload.jobs = {job(1, 2, 0, 1, 200), job(2, 1, 0, 1, 100), job(3, 1, 250, 1, 10),
 	                 job(4, 2, 250, 1, 10)};
-	auto c_first = [&](int64_t half_life_s, int64_t calc_period_s) {
+	auto c_first = [&](int64_t half_life_s, int64_t calc_period_s, int64_t calc_phase_s = 0) {
 		SimulationOptions options;
 		options.priority = "fairtree";
 		options.backfill = BackfillKind::no_backfill;
 		options.estimate.kind = EstimateKind::exact;
 		options.fair_share_half_life_s = half_life_s;
 		options.fair_share_calc_period_s = calc_period_s;
+		options.fair_share_calc_phase_s = calc_phase_s;
 		auto result = simulate(workload, options);
 		ck_assert_msg(result.ok(), "%s", result.ok() ? "" : result.error().c_str());
 		const auto &jobs = result.value().jobs;
@@ -465,6 +467,9 @@ START_TEST(test_fair_share_half_life_and_calc_period_reach_the_baseline)
 	ck_assert(!c_first(1000000, 0));
 	ck_assert(c_first(10, 0));
 	ck_assert(!c_first(10, 1000));
+	// The same period with its passes at 300 + k x 1000: the pass at 300 sees the decay.
+	ck_assert(c_first(10, 1000, 300));
+	ck_assert(!c_first(10, 1000, 301));
 	SimulationOptions defaults; // the baseline's own defaults (fair_share_priority.h)
 	ck_assert_int_eq(defaults.fair_share_half_life_s, 7 * 86400);
 	ck_assert_int_eq(defaults.fair_share_max_age_s, 7 * 86400);

@@ -61,7 +61,8 @@ const char *campsim_usage()
 	       "                          fairtree baselines' PriorityDecayHalfLife (0: no "
 	       "decay),\n"
 	       "                          PriorityMaxAge, PriorityCalcPeriod (default 604800,\n"
-	       "                          604800, 300)\n"
+	       "                          604800, 300); --fs-calc-phase S: the recalculations at\n"
+	       "                          S + k x period (default 0)\n"
 	       "  --sched-period S        jobs start only at scheduler passes every S simulated\n"
 	       "                          seconds (at ceil(k S); bf_interval, campaign_period);\n"
 	       "                          default 0: at every submission and end\n"
@@ -324,6 +325,7 @@ const std::map<std::string, Setter> &setters()
 	    {"--fs-half-life", seconds_in(&SimulationOptions::fair_share_half_life_s, 0)},
 	    {"--fs-max-age", seconds_in(&SimulationOptions::fair_share_max_age_s, 1)},
 	    {"--fs-calc-period", seconds_in(&SimulationOptions::fair_share_calc_period_s, 0)},
+	    {"--fs-calc-phase", seconds_in(&SimulationOptions::fair_share_calc_phase_s, 0)},
 	    {"--sched-period",
 	     [](auto &o, auto &option, auto &v) {
 		     auto period = number<double>(option, v);

@@ -153,6 +153,7 @@ Status Simulation::create_priority()
 		fair_share.half_life_s = options_.fair_share_half_life_s;
 		fair_share.max_age_s = options_.fair_share_max_age_s;
 		fair_share.calc_period_s = options_.fair_share_calc_period_s;
+		fair_share.calc_phase_s = options_.fair_share_calc_phase_s;
 		if (Status valid = check_fair_share_options(fair_share); !valid)
 			return valid;
 		priority_ = std::make_unique<FairSharePriority>(fair_share);

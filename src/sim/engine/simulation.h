@@ -48,6 +48,7 @@ struct SimulationOptions {
 	int64_t fair_share_half_life_s = 7 * 86400;
 	int64_t fair_share_max_age_s = 7 * 86400;
 	int64_t fair_share_calc_period_s = 300;
+	int64_t fair_share_calc_phase_s = 0; // the passes at phase + k * period
 	// > 0: jobs start only at scheduler passes, at the whole seconds ceil(k * sched_period_s)
 	// (Slurm's bf_interval / sched_interval, sched/campaign's campaign_period; 1.5 passes in
 	// two seconds of three, as sched/backfill's drifting passes did beside the main
