@@ -503,12 +503,16 @@ def export_sacct(records, t0, params, env, path):
     return len(missing)
 
 
-def data_since(env):
-    """slurmctld's start (epoch seconds), as sdiag's 'Data since' of a fresh daemon; None if
-    sdiag does not say."""
-    done = subprocess.run(["sdiag"], capture_output=True, text=True, env=env)
-    match = re.search(r"^Data since .*\((\d+)\)", done.stdout, re.MULTILINE)
-    return int(match.group(1)) if match else None
+def slurmctld_boot_time(env):
+    """slurmctld's start (epoch seconds), scontrol show config's BOOT_TIME (local time); None
+    if it does not say. (sdiag's 'Data since' is 0 on a fresh 22.05 daemon.)"""
+    done = subprocess.run(["scontrol", "show", "config"], capture_output=True, text=True,
+                          env=env)
+    match = re.search(r"^BOOT_TIME\s*=\s*(\S+)", done.stdout, re.MULTILINE)
+    try:
+        return int(time.mktime(time.strptime(match.group(1), "%Y-%m-%dT%H:%M:%S")))
+    except (AttributeError, ValueError):
+        return None
 
 
 def versions(env):
@@ -582,7 +586,7 @@ def main():
     log("starting the cluster: %s" % SETUPS[params["setup"]][0])
     run(start)
     env = cluster_env()
-    slurmctld_started = data_since(env)
+    slurmctld_started = slurmctld_boot_time(env)
     try:
         shutil.copyfile(run([LOCALCLUSTER, "path", "conf"]).strip(),
                         os.path.join(bundle, "slurm.conf"))

@@ -52,6 +52,15 @@ sys.exit(0 if value("--calc-period") == "1" and value("--sched-period") == "1" e
 		"$work/bundle/parameters.json"
 }
 check "the prediction has the cluster's periods (--calc-period 1 --sched-period 1)" prediction_periods
+# slurmctld's start, the phase of Fair Tree's recalculations in setup a's prediction.
+started_recorded() {
+	python3 -c 'import json, sys
+summary = json.load(open(sys.argv[1]))["summary"]
+started, t0 = summary.get("slurmctld_started"), summary["t0"]
+sys.exit(0 if isinstance(started, int) and t0 - 900 < started <= t0 else 1)' \
+		"$work/bundle/parameters.json"
+}
+check "the bundle records slurmctld's start (BOOT_TIME), before the first moment" started_recorded
 check "the fidelity table lists utilization" grep -q '^utilization ' "$work/bundle/fidelity.txt"
 rescore() {
 	CAMPSIM=$campsim_bin python3 "$replay" --rescore "$work/bundle" --out "$work/rescore" \
