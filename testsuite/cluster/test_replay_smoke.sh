@@ -37,11 +37,37 @@ check_equal "replay.py exits 0" 0 "$rc"
 check "the progress line was shown" grep -q 'submitted 40/40 (0 before their moment)  pending 0  running 0  done 40' "$work/err.txt"
 check "the metrics table is printed with the observed row" grep -q 'observed/log' "$work/out.txt"
 check "the table also has campsim's prediction (ostrich/conservative)" grep -q 'ostrich/conservative' "$work/out.txt"
-for file in jobs.csv plan-notes.txt slurm.conf parameters.json submissions.csv sacct.txt metrics.txt README; do
+for file in jobs.csv plan-notes.txt slurm.conf parameters.json submissions.csv sacct.txt metrics.txt fidelity.txt README; do
 	check "bundle has $file" test -s "$work/bundle/$file"
 done
 check "the bundle's slurm.conf is the cluster's (priority/campaign, sched/campaign)" \
 	grep -q '^SchedulerType=sched/campaign' "$work/bundle/slurm.conf"
+# The prediction runs with the cluster's periods: priority/campaign's calc_period=1 and
+# sched/campaign's campaign_period=1 (issue 17 point 3).
+prediction_periods() {
+	python3 -c 'import json, sys
+command = json.load(open(sys.argv[1]))["metrics_command"]
+value = lambda option: command[command.index(option) + 1] if option in command else None
+sys.exit(0 if value("--calc-period") == "1" and value("--sched-period") == "1" else 1)' \
+		"$work/bundle/parameters.json"
+}
+check "the prediction has the cluster's periods (--calc-period 1 --sched-period 1)" prediction_periods
+# slurmctld's start, the phase of Fair Tree's recalculations in setup a's prediction.
+started_recorded() {
+	python3 -c 'import json, sys
+summary = json.load(open(sys.argv[1]))["summary"]
+started, t0 = summary.get("slurmctld_started"), summary["t0"]
+sys.exit(0 if isinstance(started, int) and t0 - 900 < started <= t0 else 1)' \
+		"$work/bundle/parameters.json"
+}
+check "the bundle records slurmctld's start (BOOT_TIME), before the first moment" started_recorded
+check "the fidelity table lists utilization" grep -q '^utilization ' "$work/bundle/fidelity.txt"
+rescore() {
+	CAMPSIM=$campsim_bin python3 "$replay" --rescore "$work/bundle" --out "$work/rescore" \
+		>"$work/rescore.txt" 2>/dev/null &&
+		grep -q 'observed/log' "$work/rescore.txt" && grep -q '^fidelity ' "$work/rescore.txt"
+}
+check "--rescore scores the bundle again without a cluster (table and fidelity)" rescore
 
 # One line per failed expectation, from the plan, the submissions and sacct joined by job.
 python3 - "$work/bundle" >"$work/problems.txt" <<'PY'

@@ -29,6 +29,11 @@ check "unknown estimate is named" fails_naming "'guess'" run --generate faircamp
 check "short room out of range is named" fails_naming "--short-room: '0.7'" run --generate faircamp-zipf --short-room 0.7
 check "short room width out of range is named" fails_naming "--short-room-wide: '2'" run --generate faircamp-zipf --short-room-wide 2
 check "short room window out of range is named" fails_naming "--short-room-recent: '-5'" run --generate faircamp-zipf --short-room-recent -5
+check "--sched-period out of range is named" fails_naming "--sched-period: '-2'" run --generate faircamp-zipf --sched-period -2
+check "--sched-period under 1 s is named" fails_naming "--sched-period: '0.5'" run --generate faircamp-zipf --sched-period 0.5
+check "--fs-half-life not a number is named" fails_naming "--fs-half-life: '7d'" run --generate faircamp-zipf --fs-half-life 7d
+check "--fs-max-age of 0 is named" fails_naming "--fs-max-age: '0'" run --generate faircamp-zipf --fs-max-age 0
+check "--fs-calc-period out of range is named" fails_naming "--fs-calc-period: '-1'" run --generate faircamp-zipf --fs-calc-period -1
 check "missing value is named" fails_naming "--seed needs a value" run --generate faircamp-zipf --seed
 check "two workloads are refused" fails_naming "exactly one workload" run --generate faircamp-zipf --swf x.swf
 check "--load out of range is named" fails_naming "--load: '0'" run --generate faircamp-zipf --load 0
@@ -78,6 +83,14 @@ id,user,submit,cpus,limit
 CSV
 check "rank under OStrich puts the light user first" test "$("$campsim" rank --jobs "$work/jobs.csv" --cpus 4 --at 10 | tr '\n' ' ')" = "4 1 2 3 "
 check "rank under FIFO keeps submission order" test "$("$campsim" rank --jobs "$work/jobs.csv" --cpus 4 --at 10 --rank-policy fifo | tr '\n' ' ')" = "1 2 3 4 "
+# --sched-period 7: FCFS on 4 CPUs, each job 60 s: a job starts at the first pass (a multiple
+# of 7 s) after the previous ends, 0, 63, 126, 189, not 0, 60, 120, 180.
+period_starts() {
+	"$campsim" run --jobs "$work/jobs.csv" --cpus 4 --policy fcfs/no_backfill --sched-period 7 \
+		--out "$work/period" >/dev/null &&
+		test "$(cut -d, -f7 "$work/period/fcfs_no_backfill.jobs.csv" | tail -n +2 | tr '\n' ' ')" = "0 63 126 189 "
+}
+check "--sched-period 7: jobs start only at multiples of 7 s (0 63 126 189)" period_starts
 check "rank without --at is refused" fails_naming "--at" rank --jobs "$work/jobs.csv" --cpus 4
 # The thesis's campaign rule at the second a campaign ends: user 1's job 2 is submitted at 4, the
 # second job 1 ends, so it opens a campaign of its own (not before the last job's completion);

@@ -395,6 +395,89 @@ START_TEST(test_calc_period_lists_new_jobs_below_the_last_order)
 }
 END_TEST
 
+// sched_period: jobs start only at the passes, here the multiples of 4 s. The backfill trace under
+// FCFS starts A 0, X 10, Y 20, F 30, G 30 with a pass at every event; with passes every 4 s each
+// start waits for the next pass after the CPUs free: A 0 (a pass), X 12 (A ends at 10), Y 24 (X
+// ends at 22), F and G 36 (Y ends at 34).
+START_TEST(test_sched_period_starts_jobs_only_at_passes)
+{
+	auto fcfs_starts = [](const Workload &workload, double sched_period_s) {
+		SimulationOptions options;
+		options.priority = "fcfs";
+		options.backfill = BackfillKind::no_backfill;
+		options.estimate.kind = EstimateKind::exact;
+		options.sched_period_s = sched_period_s;
+		auto result = simulate(workload, options);
+		ck_assert_msg(result.ok(), "%s", result.ok() ? "" : result.error().c_str());
+		std::vector<int64_t> times;
+		for (const JobOutcome &outcome : result.value().jobs)
+			times.push_back(outcome.start_s);
+		return times;
+	};
+	check_starts(fcfs_starts(backfill_trace(), 0), {0, 10, 20, 30, 30});
+	check_starts(fcfs_starts(backfill_trace(), 4), {0, 12, 24, 36, 36});
+	// Every 1.5 s: passes at ceil(1.5 k) = 0, 2, 3, 5, 6, 8, 9, 11, ...: X at 11 (A ends at
+	// 10), Y at 21 (X ends then, 21 = 1.5 x 14), F and G at 32 (Y ends at 31).
+	check_starts(fcfs_starts(backfill_trace(), 1.5), {0, 11, 21, 32, 32});
+	ck_assert_int_eq(next_sched_pass_s(-5, 4), -4);
+	ck_assert_int_eq(next_sched_pass_s(3, 1.5), 3);
+	ck_assert_int_eq(next_sched_pass_s(4, 1.5), 5);
+	ck_assert_int_eq(next_sched_pass_s(-2, 1.5), -1); // ceil(-1.5)
+	// Before time 0 the passes are at the multiples too: a job submitted at -3 starts at 0.
+	Workload early;
+	early.machine_cpus = 1;
+	early.jobs = {job(1, 1, -3, 1, 5)};
+	check_starts(fcfs_starts(early, 0), {-3});
+	check_starts(fcfs_starts(early, 4), {0});
+	SimulationOptions negative;
+	negative.sched_period_s = -1;
+	auto refused = simulate(backfill_trace(), negative);
+	ck_assert(!refused.ok());
+	ck_assert_msg(refused.error().find("sched_period_s -1") != std::string::npos, "%s",
+	              refused.error().c_str());
+}
+END_TEST
+
+// The fair-share options reach the fairtree baseline. m = 1: user 2's job runs 0-200, user 1's
+// 200-300; user 1's B and user 2's C arrive at 250 and wait. At 300, with a long half-life
+// user 2 has used more (200 against 100 CPU-s): B first. With a 10 s half-life user 2's usage
+// has decayed to almost nothing: C first. Recalculating only every 1000 s, the factors at 300
+// are those of time 0 (no usage): a tie, B first by index; with the passes at 300 + k x 1000
+// (phase 300) C first again, at 301 not yet.
+START_TEST(test_fair_share_half_life_and_calc_period_reach_the_baseline)
+{
+	Workload workload;
+	workload.machine_cpus = 1;
+	workload.jobs = {job(1, 2, 0, 1, 200), job(2, 1, 0, 1, 100), job(3, 1, 250, 1, 10),
+	                 job(4, 2, 250, 1, 10)};
+	auto c_first = [&](int64_t half_life_s, int64_t calc_period_s, int64_t calc_phase_s = 0) {
+		SimulationOptions options;
+		options.priority = "fairtree";
+		options.backfill = BackfillKind::no_backfill;
+		options.estimate.kind = EstimateKind::exact;
+		options.fair_share_half_life_s = half_life_s;
+		options.fair_share_calc_period_s = calc_period_s;
+		options.fair_share_calc_phase_s = calc_phase_s;
+		auto result = simulate(workload, options);
+		ck_assert_msg(result.ok(), "%s", result.ok() ? "" : result.error().c_str());
+		const auto &jobs = result.value().jobs;
+		ck_assert_int_eq(jobs[1].start_s, 200);
+		return jobs[3].start_s < jobs[2].start_s;
+	};
+	ck_assert(!c_first(1000000, 0));
+	ck_assert(c_first(10, 0));
+	ck_assert(!c_first(10, 1000));
+	// The same period with its passes at 300 + k x 1000: the pass at 300 sees the decay.
+	ck_assert(c_first(10, 1000, 300));
+	ck_assert(!c_first(10, 1000, 301));
+	SimulationOptions defaults; // the baseline's own defaults (fair_share_priority.h)
+	ck_assert_int_eq(defaults.fair_share_half_life_s, 7 * 86400);
+	ck_assert_int_eq(defaults.fair_share_max_age_s, 7 * 86400);
+	ck_assert_int_eq(defaults.fair_share_calc_period_s, 300);
+	ck_assert_int_eq(defaults.sched_period_s, 0);
+}
+END_TEST
+
 START_TEST(test_unknown_policy_is_named)
 {
 	SimulationOptions options;
@@ -427,6 +510,8 @@ int main()
 	tcase_add_test(tc, test_downtime_split_replays_each_piece_alone);
 	tcase_add_test(tc, test_online_campaigns_come_from_the_core);
 	tcase_add_test(tc, test_calc_period_lists_new_jobs_below_the_last_order);
+	tcase_add_test(tc, test_sched_period_starts_jobs_only_at_passes);
+	tcase_add_test(tc, test_fair_share_half_life_and_calc_period_reach_the_baseline);
 	tcase_add_test(tc, test_unknown_policy_is_named);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);

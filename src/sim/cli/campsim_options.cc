@@ -57,6 +57,15 @@ const char *campsim_usage()
 	       "  --calc-period S         core policies rank afresh at most every S simulated\n"
 	       "                          seconds and after job ends, as priority/campaign\n"
 	       "                          (default 5); 0: at every scheduling pass\n"
+	       "  --fs-half-life S --fs-max-age S --fs-calc-period S   the fairshare and\n"
+	       "                          fairtree baselines' PriorityDecayHalfLife (0: no "
+	       "decay),\n"
+	       "                          PriorityMaxAge, PriorityCalcPeriod (default 604800,\n"
+	       "                          604800, 300); --fs-calc-phase S: the recalculations at\n"
+	       "                          S + k x period (default 0)\n"
+	       "  --sched-period S        jobs start only at scheduler passes every S simulated\n"
+	       "                          seconds (at ceil(k S); bf_interval, campaign_period);\n"
+	       "                          default 0: at every submission and end\n"
 	       "  --threshold S | --window S   campaign rule of the scored campaigns (MAX rule)\n"
 	       "  --campaigns shared|online   score the campaigns detected once from the log\n"
 	       "                          (default) or each policy's own online detection\n"
@@ -152,6 +161,22 @@ template <typename Number, typename Target> Setter numeric(Target CampsimOptions
 		    options.*field = value.value();
 		    return ok_status();
 	    };
+}
+
+// Simulated seconds from `lowest` up to 10 years, into a SimulationOptions field.
+Setter seconds_in(int64_t SimulationOptions::*field, int64_t lowest)
+{
+	return [field, lowest](CampsimOptions &options, const std::string &option,
+	                       const std::string &text) {
+		constexpr int64_t kLargest = 10LL * 365 * 86400;
+		auto value = number<int64_t>(option, text);
+		if (!value || value.value() < lowest || value.value() > kLargest)
+			return Status(Error{"option " + option + ": '" + text +
+			                    "' is not seconds in " + std::to_string(lowest) + ".." +
+			                    std::to_string(kLargest)});
+		options.simulation.*field = value.value();
+		return ok_status();
+	};
 }
 
 const std::map<std::string, Setter> &setters()
@@ -295,6 +320,20 @@ const std::map<std::string, Setter> &setters()
 			     return Status(Error{"option " + option + ": '" + v +
 			                         "' is not seconds in 0..86400"});
 		     o.simulation.calc_period_s = period.value();
+		     return ok_status();
+	     }},
+	    {"--fs-half-life", seconds_in(&SimulationOptions::fair_share_half_life_s, 0)},
+	    {"--fs-max-age", seconds_in(&SimulationOptions::fair_share_max_age_s, 1)},
+	    {"--fs-calc-period", seconds_in(&SimulationOptions::fair_share_calc_period_s, 0)},
+	    {"--fs-calc-phase", seconds_in(&SimulationOptions::fair_share_calc_phase_s, 0)},
+	    {"--sched-period",
+	     [](auto &o, auto &option, auto &v) {
+		     auto period = number<double>(option, v);
+		     if (!period || !(period.value() == 0 || period.value() >= 1) ||
+		         period.value() > 86400)
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not seconds, 0 or 1..86400"});
+		     o.simulation.sched_period_s = period.value();
 		     return ok_status();
 	     }},
 	    {"--short-room",

@@ -28,6 +28,8 @@ Status check_fair_share_options(const FairShareOptions &options)
 		return Error{"fair share: max_age_s must be > 0"};
 	if (options.calc_period_s < 0)
 		return Error{"fair share: calc_period_s must be >= 0 (0: every rank)"};
+	if (options.calc_phase_s < 0)
+		return Error{"fair share: calc_phase_s must be >= 0"};
 	if (!std::isfinite(options.weight_fairshare) || options.weight_fairshare < 0)
 		return Error{"fair share: weight_fairshare must be finite and >= 0"};
 	if (!std::isfinite(options.weight_age) || options.weight_age < 0)
@@ -239,10 +241,12 @@ void FairSharePriority::run_pass(int64_t now_s)
 		next_pass_s_ = now_s;
 		return;
 	}
-	int64_t periods = now_s / period; // floor, also before the origin
-	if (now_s % period != 0 && now_s < 0)
+	const int64_t phase = options_.calc_phase_s % period;
+	const int64_t since_origin = now_s - phase;
+	int64_t periods = since_origin / period; // floor, also before the origin
+	if (since_origin % period != 0 && since_origin < 0)
 		periods--;
-	next_pass_s_ = (periods + 1) * period;
+	next_pass_s_ = phase + (periods + 1) * period;
 }
 
 // Keeps ranked_ = the pending jobs, best first. Without a pass, priorities did not change: drop

@@ -28,6 +28,9 @@ struct FairShareOptions {
 	double weight_fairshare = 10000; // PriorityWeightFairshare (Slurm's default is 0)
 	double weight_age = 1000;        // PriorityWeightAge (Slurm's default is 0)
 	int64_t calc_period_s = 300;     // PriorityCalcPeriod (0: recompute at every rank)
+	// The passes' phase: at calc_phase_s + k * calc_period_s (slurmctld's decay thread runs
+	// every period from its start).
+	int64_t calc_phase_s = 0;
 };
 
 // The problem with the options (naming the field), or ok.

@@ -12,7 +12,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <ctime>
+#include <limits>
 #include <map>
 #include <memory>
 #include <queue>
@@ -126,7 +128,7 @@ private:
 	uint32_t smallest_cpus_ = 0;                 // no pending job is smaller (lower bound)
 	std::multiset<int64_t> pending_estimates_s_; // of pending jobs (static estimates)
 	uint32_t smallest_pending_cpus();
-	int64_t wake_s_ = -1;
+	int64_t wake_s_ = std::numeric_limits<int64_t>::min(); // the last wake pushed (none yet)
 	bool walks_ = false; // passes plan from the core's walk of the order (dispatch_head)
 	uint64_t block_campaign_ = 0;
 	// Closed loop: each user's campaigns in order, and what is left of each.
@@ -148,6 +150,10 @@ Status Simulation::create_priority()
 		FairShareOptions fair_share;
 		fair_share.variant = options_.priority == "fairshare" ? FairShareVariant::classic
 		                                                      : FairShareVariant::fair_tree;
+		fair_share.half_life_s = options_.fair_share_half_life_s;
+		fair_share.max_age_s = options_.fair_share_max_age_s;
+		fair_share.calc_period_s = options_.fair_share_calc_period_s;
+		fair_share.calc_phase_s = options_.fair_share_calc_phase_s;
 		if (Status valid = check_fair_share_options(fair_share); !valid)
 			return valid;
 		priority_ = std::make_unique<FairSharePriority>(fair_share);
@@ -168,6 +174,9 @@ Status Simulation::prepare()
 {
 	if (workload_.machine_cpus == 0)
 		return Error{workload_.name + ": machine size unknown (give --cpus)"};
+	if (!(options_.sched_period_s >= 0 && options_.sched_period_s <= 86400))
+		return Error{"sched_period_s " + std::to_string(options_.sched_period_s) +
+		             ": expected seconds in 0..86400"};
 	auto setup = policy_setup(options_);
 	if (!setup)
 		return Error{setup.error()};
@@ -379,6 +388,14 @@ Status Simulation::pass(int64_t now_s)
 {
 	if (pending_ == 0 || dispatch_->free_cpus() < smallest_pending_cpus())
 		return ok_status(); // nothing could start now: no pass needed
+	if (options_.sched_period_s > 0) {
+		const int64_t next_pass_s = next_sched_pass_s(now_s, options_.sched_period_s);
+		if (next_pass_s != now_s) {
+			// Between the scheduler's passes nothing starts: wait for the next one.
+			wake_at(next_pass_s, now_s);
+			return ok_status();
+		}
+	}
 
 	const double cpu_start = process_cpu_s();
 	auto starts = dispatch_head(now_s);
@@ -534,6 +551,15 @@ Status Simulation::start(uint32_t job, int64_t now_s)
 }
 
 } // namespace
+
+int64_t next_sched_pass_s(int64_t now_s, double period_s)
+{
+	// The passes are at ceil(k * period) for every whole k: the first at or after now_s has
+	// the smallest k with k * period > now_s - 1. The slack keeps 1.5 * 2 = 3 exact.
+	constexpr double kSlack = 1e-9;
+	const double k = std::floor(static_cast<double>(now_s - 1) / period_s + kSlack) + 1;
+	return static_cast<int64_t>(std::ceil(k * period_s - kSlack));
+}
 
 const std::vector<std::string> &priority_names()
 {

@@ -42,6 +42,18 @@ struct SimulationOptions {
 	// ended since (jobs submitted between go below the last order), as priority/campaign
 	// with its calc_period (default 5, the plugin's); 0: afresh at every pass (exact).
 	int64_t calc_period_s = 5;
+	// The fairshare and fairtree baselines' PriorityDecayHalfLife, PriorityMaxAge and
+	// PriorityCalcPeriod (FairShareOptions; a replay's prediction gives the cluster's, which
+	// are the trace's divided by the compression).
+	int64_t fair_share_half_life_s = 7 * 86400;
+	int64_t fair_share_max_age_s = 7 * 86400;
+	int64_t fair_share_calc_period_s = 300;
+	int64_t fair_share_calc_phase_s = 0; // the passes at phase + k * period
+	// > 0: jobs start only at scheduler passes, at the whole seconds ceil(k * sched_period_s)
+	// (Slurm's bf_interval / sched_interval, sched/campaign's campaign_period; 1.5 passes in
+	// two seconds of three, as sched/backfill's drifting passes did beside the main
+	// scheduler's, doc/replay.md); 0: a pass at every event (submission, end).
+	double sched_period_s = 0;
 	int32_t depth = 100000; // reservation depth (conservative, per_campaign)
 	int64_t horizon_s = 7 * 86400;
 	double short_room = 0; // plan::PlannerConfig::short_room, short_limit_s
@@ -55,5 +67,8 @@ struct SimulationOptions {
 const std::vector<std::string> &priority_names();
 
 Result<RunResult> simulate(const Workload &workload, const SimulationOptions &options);
+
+// The first scheduler pass at or after now_s with passes every period_s (> 0) seconds.
+int64_t next_sched_pass_s(int64_t now_s, double period_s);
 
 } // namespace campaign::sim
