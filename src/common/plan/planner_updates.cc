@@ -208,8 +208,9 @@ void Planner::place_again(Entry &entry, const std::vector<FreedRegion> &freed, S
 	const bool may_reserve = policy_.may_reserve(entry.job);
 	const int64_t until_s = may_reserve ? now_s_ + config_.horizon_s : now_s_;
 	const int64_t not_before_s =
-	    entry.window >= 0 ? own_bound_s // its window open: the memo's bounds are not its own
-	                      : std::max(own_bound_s, memo.lower_bound(entry.job, *entry.candidates));
+	    entry.window >= 0
+	        ? own_bound_s // its window open: the memo's bounds are not its own
+	        : std::max(own_bound_s, memo.lower_bound(entry.job, *entry.candidates));
 	const OwnWindowOpen own_window(*this, entry);
 	entry.job.limit_s = limit_now_s(entry); // a started window has less left each update
 	std::optional<Placement> placement;

@@ -18,8 +18,7 @@ int64_t upper_node_bound(int32_t nodes_max)
 }
 } // namespace
 
-SearchMemo::Key SearchMemo::key_of(const PendingJob &job,
-                                   const std::vector<NodeIndex> &candidates)
+SearchMemo::Key SearchMemo::key_of(const PendingJob &job, const std::vector<NodeIndex> &candidates)
 {
 	return Key(job.exclusive, job.all_memory, job.gres_per_node, job.cpus_per_task,
 	           job.tasks_per_node, job.spread, &candidates);
