@@ -34,6 +34,14 @@ check "--sched-period under 1 s is named" fails_naming "--sched-period: '0.5'" r
 check "--fs-half-life not a number is named" fails_naming "--fs-half-life: '7d'" run --generate faircamp-zipf --fs-half-life 7d
 check "--fs-max-age of 0 is named" fails_naming "--fs-max-age: '0'" run --generate faircamp-zipf --fs-max-age 0
 check "--fs-calc-period out of range is named" fails_naming "--fs-calc-period: '-1'" run --generate faircamp-zipf --fs-calc-period -1
+check "--nodes without --node-cpus is named" fails_naming "option --nodes: give --nodes N and --node-cpus C together" run --generate faircamp-zipf --nodes 4
+check "--node-cpus without --nodes is named" fails_naming "option --node-cpus: give" run --generate faircamp-zipf --node-cpus 32
+check "--nodes of 0 is named" fails_naming "--nodes: '0'" run --generate faircamp-zipf --nodes 0 --node-cpus 32
+check "--node-cpus not a number is named" fails_naming "--node-cpus: 'many'" run --generate faircamp-zipf --nodes 4 --node-cpus many
+check "--cpus with --nodes is refused" fails_naming "option --cpus: not with --nodes" run --generate faircamp-zipf --cpus 64 --nodes 2 --node-cpus 32
+check "--nodes x --node-cpus too large is named" fails_naming "options --nodes and --node-cpus" run --generate faircamp-zipf --nodes 100000 --node-cpus 100000
+check "rank does not use --nodes" fails_naming "rank does not use --nodes" rank --swf x.swf --at 5 --nodes 2
+check "slurm_backfill is a backfill kind (a bad one is named with it)" fails_naming "slurm_backfill" run --generate faircamp-zipf --policy fifo/backfil
 check "missing value is named" fails_naming "--seed needs a value" run --generate faircamp-zipf --seed
 check "two workloads are refused" fails_naming "exactly one workload" run --generate faircamp-zipf --swf x.swf
 check "--load out of range is named" fails_naming "--load: '0'" run --generate faircamp-zipf --load 0

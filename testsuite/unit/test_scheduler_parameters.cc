@@ -69,6 +69,19 @@ START_TEST(test_schema_parses_a_site_string)
 }
 END_TEST
 
+START_TEST(test_whole_node_reservations_key_reaches_the_planner)
+{
+	auto defaults = scheduler_plan_config(scheduler_parameter_schema().parse("").value());
+	ck_assert(!defaults.value().planner.whole_node_reservations);
+	auto parsed = scheduler_parameter_schema().parse("campaign_whole_node_reservations=yes");
+	ck_assert_msg(parsed.ok(), "%s", parsed.ok() ? "" : parsed.error().c_str());
+	ck_assert(scheduler_plan_config(parsed.value()).value().planner.whole_node_reservations);
+	auto bad = scheduler_parameter_schema().parse("campaign_whole_node_reservations=maybe");
+	ck_assert(!bad.ok());
+	ck_assert(bad.error().find("campaign_whole_node_reservations") != std::string::npos);
+}
+END_TEST
+
 START_TEST(test_short_room_keys_reach_the_planner)
 {
 	auto parsed = scheduler_parameter_schema().parse(
@@ -101,6 +114,7 @@ int main()
 	tcase_add_test(tc, test_no_key_contains_a_slurm_keyword);
 	tcase_add_test(tc, test_schema_parses_a_site_string);
 	tcase_add_test(tc, test_short_room_keys_reach_the_planner);
+	tcase_add_test(tc, test_whole_node_reservations_key_reaches_the_planner);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

@@ -69,6 +69,11 @@ ParameterSchema scheduler_parameter_schema()
 	                        "campaign_short_room, which is then at most that (0: fixed room)",
 	         .min_integer = 0,
 	         .max_integer = 31622400},
+	        {.key = "campaign_whole_node_reservations",
+	         .kind = ParameterKind::Boolean,
+	         .default_value = "no",
+	         .description = "a reservation holds every CPU of its nodes from its start to "
+	                        "its end, as sched/backfill's do (no: only its own CPUs)"},
 	    });
 }
 
@@ -86,6 +91,7 @@ Result<SchedulerPlanConfig> scheduler_plan_config(const ParameterValues &values)
 	config.planner.short_limit_s = values.integer("campaign_short_limit");
 	config.planner.short_room_wide = values.real("campaign_short_room_wide");
 	config.planner.short_room_recent_s = values.integer("campaign_short_room_recent");
+	config.planner.whole_node_reservations = values.boolean("campaign_whole_node_reservations");
 	config.warning = named.value().warning;
 	return config;
 }

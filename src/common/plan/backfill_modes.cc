@@ -12,15 +12,18 @@ namespace
 struct ModeEntry {
 	BackfillMode mode;
 	const char *name;
-	bool in_sched_campaign; // sched/campaign runs it (no_backfill is campsim's baseline only)
+	bool in_sched_campaign; // sched/campaign runs it (no_backfill and slurm_backfill are
+	                        // campsim's baselines only)
 };
 
-constexpr std::array<ModeEntry, 5> kModes = {{
+constexpr std::array<ModeEntry, 6> kModes = {{
     {BackfillMode::conservative, "conservative", true},
     {BackfillMode::easy, "easy", true},
     {BackfillMode::per_campaign, "per_campaign", true},
     {BackfillMode::greedy, "greedy", true},
     {BackfillMode::no_backfill, "no_backfill", false},
+    // sched/campaign: any mode with campaign_whole_node_reservations=yes
+    {BackfillMode::slurm_backfill, "slurm_backfill", false},
 }};
 
 // "none", the first release's name, meant a different mode in each reader.
@@ -91,6 +94,7 @@ std::optional<ReservationMode> reservation_mode_of(BackfillMode mode)
 	case BackfillMode::easy:
 		return ReservationMode::easy;
 	case BackfillMode::conservative:
+	case BackfillMode::slurm_backfill:
 		return ReservationMode::conservative;
 	case BackfillMode::per_campaign:
 		return ReservationMode::per_campaign;

@@ -19,6 +19,9 @@ enum class BackfillMode {
 	easy,         // the first job that cannot start gets a reservation
 	conservative, // every job that cannot start gets one, up to the depth
 	per_campaign, // the first such job of each campaign gets one, up to the depth
+	// Slurm's sched/backfill: conservative up to the depth (bf_max_job_test), each
+	// reservation holding its nodes whole (PlannerConfig::whole_node_reservations).
+	slurm_backfill,
 };
 
 // Who reads a name: the old alias "none" meant greedy in sched/campaign and no_backfill in
@@ -37,6 +40,7 @@ Result<NamedMode> backfill_mode_named(std::string_view name, ModeReader reader);
 // Every name `reader` accepts, the old aliases last (a parameter schema's choices).
 std::vector<std::string> backfill_mode_names(ModeReader reader);
 // The planner's reservation mode of a mode; none for no_backfill (plain list scheduling).
+// slurm_backfill is conservative (with whole_node_reservations).
 std::optional<ReservationMode> reservation_mode_of(BackfillMode mode);
 
 } // namespace campaign::plan

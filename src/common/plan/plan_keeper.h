@@ -55,10 +55,12 @@ private:
 	bool update_in_place(const std::vector<RunningJob> &running,
 	                     const std::vector<PendingJob> &pending, int64_t now_s);
 	// per_campaign (a kept plan would protect a later campaign's head from an earlier
-	// campaign's unreserved jobs) and starts_only (jobs below the last start are unplaced).
+	// campaign's unreserved jobs), starts_only (jobs below the last start are unplaced) and
+	// whole_node_reservations (sched/backfill plans each cycle afresh).
 	bool plans_afresh_always() const
 	{
-		return config_.mode == ReservationMode::per_campaign || config_.starts_only;
+		return config_.mode == ReservationMode::per_campaign || config_.starts_only ||
+		       config_.whole_node_reservations;
 	}
 	bool apply_running(const std::vector<RunningJob> &running, int64_t now_s, bool preemptors);
 	bool apply_pending(const std::vector<PendingJob> &pending, int64_t now_s);

@@ -173,6 +173,12 @@ struct PlannerConfig {
 	// seconds, at most short_room of the machine (sized at each rebuild and replan). A log
 	// with few short jobs then keeps (nearly) no room. 0: the room is always short_room.
 	int64_t short_room_recent_s = 0;
+	// sched/backfill's reservations: a job planned to start later holds every CPU of its
+	// nodes from its start to its end (backfill.c removes the nodes from the later jobs'
+	// node_space bitmap), so no lower-ranked job uses any CPU of them there; jobs starting
+	// now book only their own CPUs (cons_tres). Plans are made afresh (PlanKeeper), as
+	// sched/backfill plans each cycle. false: reservations hold only their own CPUs.
+	bool whole_node_reservations = false;
 };
 
 enum class JobStatus {

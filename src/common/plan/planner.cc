@@ -308,9 +308,32 @@ int64_t Planner::latest_start_s(const Entry &entry, int64_t until_s) const
 void Planner::book(Entry &entry, Placement placement)
 {
 	++booked_;
-	profile_.book(placement.allocations, placement.start_s,
-	              placement.start_s + entry.job.limit_s, entry.books_long);
 	entry.placement = std::move(placement);
+	// A reservation of sched/backfill holds its nodes whole: the node's other CPUs go to
+	// no one below it. Where running jobs overlap it, the node goes negative (offers nothing).
+	entry.booked_whole = config_.whole_node_reservations && entry.placement.start_s > now_s_;
+	const int64_t end_s = entry.placement.start_s + entry.job.limit_s;
+	if (entry.booked_whole)
+		profile_.book(booking_of(entry), entry.placement.start_s, end_s, entry.books_long);
+	else
+		profile_.book(entry.placement.allocations, entry.placement.start_s, end_s,
+		              entry.books_long);
+}
+
+std::vector<NodeAllocation> Planner::booking_of(const Entry &entry) const
+{
+	if (!entry.booked_whole)
+		return entry.placement.allocations;
+	std::vector<NodeAllocation> whole_nodes;
+	whole_nodes.reserve(entry.placement.allocations.size());
+	for (const NodeAllocation &allocation : entry.placement.allocations) {
+		const NodeFree &capacity = profile_.capacity(allocation.node);
+		whole_nodes.push_back({.node = allocation.node,
+		                       .cpus = capacity.cpus,
+		                       .memory_mb = capacity.memory_mb,
+		                       .gres = capacity.gres});
+	}
+	return whole_nodes;
 }
 
 Planner::FreedRegion Planner::unplace(Entry &entry)
@@ -318,8 +341,13 @@ Planner::FreedRegion Planner::unplace(Entry &entry)
 	if (!entry.placed())
 		return {};
 	const int64_t end_s = entry.placement.start_s + entry.job.limit_s;
-	profile_.release(entry.placement.allocations, entry.placement.start_s, end_s,
-	                 entry.books_long);
+	if (entry.booked_whole)
+		profile_.release(booking_of(entry), entry.placement.start_s, end_s,
+		                 entry.books_long);
+	else
+		profile_.release(entry.placement.allocations, entry.placement.start_s, end_s,
+		                 entry.books_long);
+	entry.booked_whole = false;
 	FreedRegion region{nodes_of(entry.placement.allocations), entry.placement.start_s, end_s};
 	entry.placement = Placement{};
 	return region;

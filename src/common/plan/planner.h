@@ -88,6 +88,9 @@ private:
 		bool books_long = false;      // counted in long jobs' CPUs (short_room)
 		int64_t long_cpus_limit = -1; // kept out of the room: see GapSearch::earliest
 		int32_t window = -1; // index in cluster_.unavailable of job.window_id; -1: none
+		// Booked on every CPU, MB and GRES of its nodes (whole_node_reservations): released
+		// so.
+		bool booked_whole = false;
 		JobStatus status = JobStatus::waiting;
 		Placement placement;
 		int64_t searched_from_s =
@@ -158,6 +161,8 @@ private:
 	                                                 int64_t not_before_s) const;
 	void book(Entry &entry, Placement placement);
 	FreedRegion unplace(Entry &entry);
+	// What an entry's placement books: its allocations, or all of its nodes (booked_whole).
+	std::vector<NodeAllocation> booking_of(const Entry &entry) const;
 	void settle_status(Entry &entry);
 	std::optional<Placement> search(const Entry &entry, int64_t from_s, int64_t until_s,
 	                                SearchMemo *memo) const;

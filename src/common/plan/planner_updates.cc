@@ -125,7 +125,7 @@ void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed, Search
 	if (ranges.empty())
 		return;
 	const OwnWindowOpen own_window(*this, entry);
-	if (!anywhere && entry.long_cpus_limit < 0) {
+	if (!anywhere && entry.long_cpus_limit < 0 && !entry.booked_whole) {
 		// Searched around its own booking: given back and booked again only if it moves
 		// (the same start as the search below, at a fraction of the cost on a deep queue).
 		std::optional<Placement> found =

@@ -39,12 +39,17 @@ const char *campsim_usage()
 	       "  --generate NAME         ostrich-profiles | faircamp-zipf (--users N --seed S\n"
 	       "                          --job-count N)\n"
 	       "input: --cpus N  --from S  --to S  --lenient\n"
+	       "  --nodes N --node-cpus C the machine as N nodes of C CPUs (instead of --cpus):\n"
+	       "                          a job takes any CPUs on any nodes (cons_tres, "
+	       "CR_CPU)\n"
 	       "policies:\n"
 	       "  --policy LIST           comma list of PRIORITY[/BACKFILL]; PRIORITY: fcfs, fifo, "
 	       "fifo-blocks,\n"
 	       "                          fairshare, fairtree, ostrich, ostrich-strict, faircamp,\n"
 	       "                          faircamp-paper; BACKFILL: no_backfill, greedy, easy,\n"
-	       "                          conservative, per_campaign (default per_campaign)\n"
+	       "                          conservative, per_campaign (default per_campaign),\n"
+	       "                          slurm_backfill (sched/backfill: conservative to\n"
+	       "                          --depth, reservations hold their nodes whole)\n"
 	       "  --estimate KIND         exact | requested (default) | fmodel | predicted\n"
 	       "  --f F                   f-model factor (default 2)\n"
 	       "  --parameters STR        more PriorityParameters for the core policies\n"
@@ -476,6 +481,8 @@ bool command_uses(const std::string &command, const std::string &option)
 	                                             "--cpu-map", "--wide",      "--user-prefix"};
 	if (command == "replay-plan")
 		return workload.count(option) || replay.count(option) || option == "--out";
+	if (option == "--nodes" || option == "--node-cpus")
+		return command == "run"; // run: the machine as nodes
 	if (replay.count(option))
 		return false;
 	if (command == "reproduce")
@@ -523,6 +530,31 @@ Status check_combinations(const CampsimOptions &options, const std::set<std::str
 		return Error{"options --from and --to: --from (" + std::to_string(*options.from_s) +
 		             ") is not before --to (" + std::to_string(*options.to_s) +
 		             "): the window [from, to) would be empty"};
+	return ok_status();
+}
+
+// run --nodes N --node-cpus C: the machine is N x C CPUs, placed per node (both or neither;
+// not with --cpus, which is the one-pool machine).
+Status machine_as_nodes(CampsimOptions &options, const std::set<std::string> &given)
+{
+	const bool nodes = given.count("--nodes"), node_cpus = given.count("--node-cpus");
+	if (!nodes && !node_cpus)
+		return ok_status();
+	if (!nodes || !node_cpus)
+		return Error{std::string("option ") + (nodes ? "--nodes" : "--node-cpus") +
+		             ": give --nodes N and --node-cpus C together (the machine as N "
+		             "nodes of C CPUs)"};
+	if (given.count("--cpus"))
+		return Error{"option --cpus: not with --nodes and --node-cpus, which give the "
+		             "machine's CPUs (N x C)"};
+	const uint64_t cpus =
+	    static_cast<uint64_t>(options.replay_nodes) * options.replay_node_cpus;
+	if (cpus > 100000000)
+		return Error{"options --nodes and --node-cpus: " + std::to_string(cpus) +
+		             " CPUs in all (at most 100000000)"};
+	options.machine_cpus = static_cast<uint32_t>(cpus);
+	options.simulation.nodes = options.replay_nodes;
+	options.simulation.node_cpus = options.replay_node_cpus;
 	return ok_status();
 }
 
@@ -609,6 +641,9 @@ Result<CampsimOptions> parse_campsim_options(const std::vector<std::string> &arg
 			if (!given.count(needed))
 				return Error{std::string("replay-plan: give ") + needed};
 	}
+	if (options.command == "run")
+		if (Status nodes = machine_as_nodes(options, given); !nodes)
+			return Error{nodes.error()};
 	if (options.command == "run" || options.command == "rank") {
 		if (Status checked = check_workload_choice(options); !checked)
 			return Error{checked.error()};

@@ -31,6 +31,7 @@ int cost_rank(BackfillKind backfill)
 {
 	switch (backfill) {
 	case BackfillKind::conservative:
+	case BackfillKind::slurm_backfill:
 		return 0;
 	case BackfillKind::easy:
 	case BackfillKind::greedy:

@@ -60,13 +60,21 @@ private:
 class PlanDispatch final : public JobDispatch
 {
 public:
-	PlanDispatch(uint32_t machine_cpus, plan::PlannerConfig config, DispatchJobs jobs)
+	PlanDispatch(uint32_t machine_cpus, plan::PlannerConfig config, DispatchJobs jobs,
+	             MachineNodes nodes)
 	    : keeper_(config), free_cpus_(machine_cpus), jobs_(std::move(jobs)),
-	      starts_only_(config.starts_only)
+	      starts_only_(config.starts_only), any_nodes_(nodes.nodes > 0)
 	{
-		// One node of the whole machine: SWF traces count processors, not nodes.
-		cluster_.nodes.push_back(
-		    {"machine", static_cast<int32_t>(machine_cpus), 0, plan::NodeState::up});
+		if (!any_nodes_) {
+			// One node of the whole machine: SWF traces count processors, not nodes.
+			cluster_.nodes.push_back({"machine", static_cast<int32_t>(machine_cpus), 0,
+			                          plan::NodeState::up});
+			return;
+		}
+		for (uint32_t node = 0; node < nodes.nodes; ++node)
+			cluster_.nodes.push_back({"n" + std::to_string(node),
+			                          static_cast<int32_t>(nodes.node_cpus), 0,
+			                          plan::NodeState::up});
 	}
 
 	// The same PlanKeeper sched/campaign keeps: the plan is updated with what changed since
@@ -102,6 +110,27 @@ public:
 		if (!plan)
 			return Error{plan.error()};
 		return start_planned(plan.value(), now_s);
+	}
+
+	// The plan's starts now down to the first job of `order` that does not start: a job
+	// above it starts now, so none reserves, and each of these is placed as a strict
+	// in-order scheduler places it (the rest of the plan is not used).
+	Result<std::vector<uint32_t>> dispatch_in_order(const std::vector<uint32_t> &order,
+	                                                int64_t now_s) override
+	{
+		pending_.clear();
+		for (uint32_t job : order)
+			pending_.push_back(pending_of(job));
+		auto plan = keeper_.update(cluster_, running_, pending_, now_s,
+		                           plan::PlanDetail::starts_now);
+		if (!plan)
+			return Error{plan.error()};
+		size_t prefix = 0;
+		const std::vector<plan::JobId> &starts = plan.value().starts_now;
+		while (prefix < starts.size() && prefix < order.size() &&
+		       starts[prefix] == plan_id(order[prefix]))
+			++prefix;
+		return start_planned(plan.value(), now_s, prefix);
 	}
 
 	Status ended(uint32_t job, int64_t) override
@@ -150,12 +179,16 @@ private:
 		plan::PendingJob job_;
 	};
 
-	// Books the plan's starts now and remembers its next planned start.
-	Result<std::vector<uint32_t>> start_planned(const plan::Plan &plan, int64_t now_s)
+	// Books the plan's starts now (the first `most` of them) and remembers its next planned
+	// start.
+	Result<std::vector<uint32_t>> start_planned(const plan::Plan &plan, int64_t now_s,
+	                                            size_t most = static_cast<size_t>(-1))
 	{
 		next_planned_start_s_ = plan.next_reserved_s; // every later start is a reservation
 		std::vector<uint32_t> starts;
 		for (plan::JobId id : plan.starts_now) {
+			if (starts.size() == most)
+				break;
 			const uint32_t job = static_cast<uint32_t>(id - 1);
 			plan::RunningJob record{id, plan.planned.at(id).allocations,
 			                        now_s + jobs_.estimate_s(job)};
@@ -174,7 +207,7 @@ private:
 		pending.id = plan_id(job);
 		pending.cpus = static_cast<int32_t>((*jobs_.cpus)[job]);
 		pending.nodes_min = 1;
-		pending.nodes_max = 1;
+		pending.nodes_max = any_nodes_ ? 0 : 1; // -n K: any CPUs on any nodes
 		pending.limit_s = jobs_.estimate_s(job);
 		pending.campaign_id = jobs_.campaign_of(job);
 		return pending;
@@ -190,15 +223,21 @@ private:
 	std::vector<plan::PendingJob> pending_;
 	int64_t next_planned_start_s_ = -1;
 	bool starts_only_;
+	bool any_nodes_; // the machine as nodes: a job may span them
 };
 
 } // namespace
 
 Result<std::unique_ptr<JobDispatch>> make_dispatch(uint32_t machine_cpus, BackfillKind kind,
-                                                   plan::PlannerConfig config, DispatchJobs jobs)
+                                                   plan::PlannerConfig config, DispatchJobs jobs,
+                                                   MachineNodes nodes)
 {
 	if (machine_cpus == 0)
 		return Error{"machine has 0 CPUs"};
+	if (nodes.nodes > 0 && static_cast<uint64_t>(nodes.nodes) * nodes.node_cpus != machine_cpus)
+		return Error{std::to_string(nodes.nodes) + " nodes x " +
+		             std::to_string(nodes.node_cpus) + " CPUs are not the machine's " +
+		             std::to_string(machine_cpus) + " CPUs"};
 	const std::optional<plan::ReservationMode> mode = plan::reservation_mode_of(kind);
 	if (!mode)
 		return std::unique_ptr<JobDispatch>(
@@ -209,8 +248,9 @@ Result<std::unique_ptr<JobDispatch>> make_dispatch(uint32_t machine_cpus, Backfi
 	// test_plans_match_plugin checks on random queues, at a fraction of the cost.
 	config.mode = *mode;
 	config.starts_only = *mode == plan::ReservationMode::per_campaign;
+	config.whole_node_reservations = kind == BackfillKind::slurm_backfill;
 	return std::unique_ptr<JobDispatch>(
-	    std::make_unique<PlanDispatch>(machine_cpus, config, std::move(jobs)));
+	    std::make_unique<PlanDispatch>(machine_cpus, config, std::move(jobs), nodes));
 }
 
 } // namespace campaign::sim

@@ -60,6 +60,15 @@ public:
 		(void)now_s;
 		return Error{"this dispatcher plans no walked queue"};
 	}
+	// Slurm's main scheduler: the jobs of `order` (best first) that start now in that order,
+	// up to the first that does not fit (no reservation, no backfill).
+	virtual Result<std::vector<uint32_t>> dispatch_in_order(const std::vector<uint32_t> &order,
+	                                                        int64_t now_s)
+	{
+		(void)order;
+		(void)now_s;
+		return Error{"this dispatcher has no main scheduler"};
+	}
 	// A started job (one dispatch returned) ended.
 	virtual Status ended(uint32_t job, int64_t now_s) = 0;
 	// A running job outlived its estimate: it now ends no earlier than `expected_end_s`.
@@ -70,9 +79,19 @@ public:
 	virtual int64_t next_planned_start_s() const { return -1; }
 };
 
-// no_backfill: list scheduling; greedy, easy, conservative, per_campaign: the PlanKeeper with
-// `config` (its mode is set from `kind`), planning as sched/campaign does.
+// The machine as nodes (campsim --nodes N --node-cpus C): a job takes any CPUs on any nodes,
+// as select/cons_tres places `-n K` with CR_CPU. 0 nodes: one pool of machine_cpus CPUs (a
+// single node: SWF traces count processors, not nodes).
+struct MachineNodes {
+	uint32_t nodes = 0;
+	uint32_t node_cpus = 0;
+};
+
+// no_backfill: list scheduling; greedy, easy, conservative, per_campaign, slurm_backfill: the
+// PlanKeeper with `config` (its mode is set from `kind`), planning as sched/campaign does;
+// slurm_backfill's reservations hold their nodes whole.
 Result<std::unique_ptr<JobDispatch>> make_dispatch(uint32_t machine_cpus, BackfillKind kind,
-                                                   plan::PlannerConfig config, DispatchJobs jobs);
+                                                   plan::PlannerConfig config, DispatchJobs jobs,
+                                                   MachineNodes nodes = {});
 
 } // namespace campaign::sim

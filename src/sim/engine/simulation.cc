@@ -100,6 +100,7 @@ private:
 	Status submit(uint32_t job, int64_t now_s);
 	Status on_end(uint32_t job, int64_t now_s);
 	Status pass(int64_t now_s);
+	Status main_scheduler(int64_t now_s);
 	Result<std::vector<uint32_t>> dispatch_head(int64_t now_s);
 	Result<std::vector<uint32_t>> dispatch_order(int64_t now_s, size_t head,
 	                                             Result<std::vector<uint32_t>> order);
@@ -201,7 +202,8 @@ Status Simulation::prepare()
 	config.short_room_recent_s = options_.short_room_recent_s;
 	const BackfillKind backfill =
 	    setup_.paper_blocks ? BackfillKind::no_backfill : options_.backfill;
-	auto dispatch = make_dispatch(workload_.machine_cpus, backfill, config, std::move(jobs));
+	auto dispatch = make_dispatch(workload_.machine_cpus, backfill, config, std::move(jobs),
+	                              {options_.nodes, options_.node_cpus});
 	if (!dispatch)
 		return Error{dispatch.error()};
 	dispatch_ = std::move(dispatch).value();
@@ -391,9 +393,11 @@ Status Simulation::pass(int64_t now_s)
 	if (options_.sched_period_s > 0) {
 		const int64_t next_pass_s = next_sched_pass_s(now_s, options_.sched_period_s);
 		if (next_pass_s != now_s) {
-			// Between the scheduler's passes nothing starts: wait for the next one.
+			// Between the scheduler's passes nothing starts (but Slurm's main
+			// scheduler's in-order starts at each submission and end): wait for the
+			// next one.
 			wake_at(next_pass_s, now_s);
-			return ok_status();
+			return main_scheduler(now_s);
 		}
 	}
 
@@ -410,6 +414,27 @@ Status Simulation::pass(int64_t now_s)
 		wake_at(core_ ? core_->next_virtual_start_s() : -1, now_s);
 		wake_at(dispatch_->next_planned_start_s(), now_s);
 	}
+	return ok_status();
+}
+
+// slurm_backfill between passes: slurmctld's main scheduler runs at each submission and job
+// end and starts jobs in priority order, up to the first that does not fit.
+Status Simulation::main_scheduler(int64_t now_s)
+{
+	if (options_.backfill != BackfillKind::slurm_backfill || setup_.paper_blocks)
+		return ok_status();
+	const double cpu_start = process_cpu_s();
+	auto order = priority_->rank_head(now_s, CampaignCore::kAllJobs);
+	if (!order)
+		return Error{order.error()};
+	auto starts = dispatch_->dispatch_in_order(startable(order.value()), now_s);
+	if (!starts)
+		return Error{starts.error()};
+	for (uint32_t job : starts.value())
+		if (Status started = start(job, now_s); !started)
+			return started;
+	result_.scheduler_cpu_s += process_cpu_s() - cpu_start;
+	++result_.scheduler_events;
 	return ok_status();
 }
 

@@ -54,7 +54,11 @@ struct SimulationOptions {
 	// two seconds of three, as sched/backfill's drifting passes did beside the main
 	// scheduler's, doc/replay.md); 0: a pass at every event (submission, end).
 	double sched_period_s = 0;
-	int32_t depth = 100000; // reservation depth (conservative, per_campaign)
+	// > 0: the machine is `nodes` nodes of `node_cpus` CPUs (their product is the machine's
+	// CPUs), a job any CPUs on any of them (cons_tres, CR_CPU); 0: one pool of CPUs.
+	uint32_t nodes = 0;
+	uint32_t node_cpus = 0;
+	int32_t depth = 100000; // reservation depth (conservative, per_campaign, slurm_backfill)
 	int64_t horizon_s = 7 * 86400;
 	double short_room = 0; // plan::PlannerConfig::short_room, short_limit_s
 	int64_t short_limit_s = 3600;
