@@ -40,8 +40,10 @@ ACCOUNT = "replay"
 # Each set-up: its slurm.conf lines (filled in by setup_conf) and the policy campsim predicts
 # it with.
 SETUPS = {
-    "a": ("priority/multifactor (Fair Tree) + sched/backfill", "fairtree/easy"),
-    "b": ("priority/campaign (OStrich) + sched/backfill", "ostrich/easy"),
+    # sched/backfill: conservative to bf_max_job_test, reservations holding whole nodes, on
+    # the cluster's nodes (campsim --nodes, slurm_backfill; doc/replay.md, fidelity).
+    "a": ("priority/multifactor (Fair Tree) + sched/backfill", "fairtree/slurm_backfill"),
+    "b": ("priority/campaign (OStrich) + sched/backfill", "ostrich/slurm_backfill"),
     "c": ("priority/campaign (OStrich) + sched/campaign", "ostrich/conservative"),
     "d": ("priority/campaign (FairCamp) + sched/campaign", "faircamp/conservative"),
 }
@@ -155,22 +157,34 @@ def prediction_options(setup, conf, compression, slurmctld_started=None):
     if settings.get("SchedulerType") == "sched/campaign":
         period = float(settings.get("campaign_period", "1"))
     else:
-        # Two streams of passes: the main scheduler every sched_interval at a steady phase,
-        # backfill every bf_interval at a phase that drifts (it sleeps bf_interval after each
-        # cycle). Interleaved they pass every half interval on average: calibrated on one
-        # LPC-EGEE window (doc/replay.md, fidelity), where 1 s put 8 of 10 metrics inside
-        # the goal and 1.5 or 2 s 6 of 10.
+        # sched/backfill (campsim's slurm_backfill): at most bf_max_job_test jobs planned,
+        # reservations within bf_window (minutes), the main scheduler's in-order starts at
+        # each submission and end. Two streams of passes: the main scheduler every
+        # sched_interval at a steady phase, backfill every bf_interval at a phase that drifts
+        # (it sleeps bf_interval after each cycle). Interleaved they pass every half interval
+        # on average: calibrated on one LPC-EGEE window (doc/replay.md, fidelity), where 1 s
+        # put 8 of 10 metrics inside the goal and 1.5 or 2 s 6 of 10.
+        options += ["--depth", settings.get("bf_max_job_test", "500"),
+                    "--horizon", str(int(settings.get("bf_window", "1440")) * 60)]
         period = min(float(settings.get("bf_interval", "30")),
                      float(settings.get("sched_interval", "60"))) / 2
     return options + ["--sched-period", "%g" % max(1.0, period)]
 
 
+def machine_options(params, setup):
+    """The cluster as campsim sees it: its nodes for sched/backfill's whole-node reservations
+    (set-ups a and b), one pool of CPUs for sched/campaign's (its planner books CPUs)."""
+    if SETUPS[setup][1].endswith("/slurm_backfill"):
+        return ["--nodes", str(params["nodes"]), "--node-cpus", str(params["node_cpus"])]
+    return ["--cpus", str(params["nodes"] * params["node_cpus"])]
+
+
 def metrics_command(params, conf, sacct_path, report_dir, slurmctld_started=None):
     """campsim's score of the sacct export beside its prediction of the same set-up."""
     compression = params["compress"]
-    return ([campsim_binary(), "run", "--sacct", sacct_path, "--cpus",
-             str(params["nodes"] * params["node_cpus"]), "--observed", "--policy",
-             SETUPS[params["setup"]][1]]
+    return ([campsim_binary(), "run", "--sacct", sacct_path]
+            + machine_options(params, params["setup"])
+            + ["--observed", "--policy", SETUPS[params["setup"]][1]]
             + prediction_options(params["setup"], conf, compression, slurmctld_started)
             + ["--tau", "%g" % (10.0 / compression), "--out", report_dir])
 

@@ -123,6 +123,29 @@ def fairshare_prediction(bundle, campsim, scratch):
     return table["fairshare/easy"]
 
 
+def node_model_prediction(bundle, campsim, scratch):
+    """campsim's fair-share baseline as replay.py predicts set-up a now: Fair Tree with
+    sched/backfill's whole-node reservations on the cluster's nodes (fairtree/slurm_backfill,
+    --nodes, --node-cpus, bf_max_job_test, the bundle's periods), on a's sacct export."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "replay", os.path.join(os.path.dirname(os.path.abspath(__file__)), "replay.py"))
+    replay = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(replay)
+    with open(os.path.join(bundle, "parameters.json")) as handle:
+        saved = json.load(handle)
+    out = os.path.join(scratch, os.path.basename(bundle) + "-nodes")
+    command = replay.metrics_command(saved["parameters"], saved["slurm_conf_lines"],
+                                     os.path.join(bundle, "sacct.txt"), out,
+                                     saved.get("summary", {}).get("slurmctld_started"))
+    command[0] = campsim
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        die("campsim %s failed: %s" % (" ".join(command[1:]), done.stderr.strip()[-400:]))
+    table = read_comparison(os.path.join(out, "comparison.csv"))
+    return [values for label, values in table.items() if not label.startswith("observed")][0]
+
+
 def markdown_table(columns):
     """Rows ROWS, one column per (header, {metric: value})."""
     lines = ["| metric | " + " | ".join(h for h, _ in columns) + " |",
@@ -232,8 +255,13 @@ def window_table(window, setups, campsim, scratch):
         runs_a = setups["a"]
         replay_time = [fairshare_prediction(b, campsim, scratch) for b in runs_a]
         trace_time = [trace_time_prediction(b, campsim, scratch) for b in runs_a]
+        node_model = [node_model_prediction(b, campsim, scratch) for b in runs_a]
         columns = [(observed_columns[0][0], observed_by_setup["a"]),
-                   ("campsim fairtree/easy (replay time)", predicted_columns[0][1]),
+                   ("campsim %s (replay time, the bundle's prediction)"
+                    % observed_and_predicted(runs_a[0])[2], predicted_columns[0][1]),
+                   ("campsim fairtree/slurm_backfill on the nodes (replay time, replay.py's "
+                    "prediction now)",
+                    {m: mean([t.get(m, 0) for t in node_model]) for _, m in ROWS}),
                    ("campsim fairshare/easy (replay time)",
                     {m: mean([t.get(m, 0) for t in replay_time]) for _, m in ROWS})]
         for policy in ("fairtree/easy", "fairshare/easy"):
@@ -242,7 +270,9 @@ def window_table(window, setups, campsim, scratch):
                              for _, m in ROWS}))
         lines += ["", "Slurm's fair-share (a, observed) against campsim's baselines: on a's sacct "
                   "export (replay time: the baselines' 7-day half-life and max age and 300 s "
-                  "calc period in replay seconds), and on a's job list with its times "
+                  "calc period in replay seconds; the node model: Fair Tree with "
+                  "sched/backfill's whole-node reservations on the cluster's nodes, as "
+                  "scripts/replay.py predicts set-up a), and on a's job list with its times "
                   "multiplied back by the compression (trace time: the parameters as on the "
                   "trace; wait and makespan divided back):", ""]
         lines += markdown_table(columns)

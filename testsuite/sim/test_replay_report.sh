@@ -3,7 +3,8 @@
 # a cluster: data/sacct_sample.txt (a real export) scored by campsim as replay.py scores a bundle.
 # Window "tiny": set-up a twice (the second run with one job ending 2 s later) and set-up c once.
 # The tables' figures must be campsim's own (the mean over a's two runs), the fair-share columns
-# campsim's baselines on a's exports and on its job list in trace time (x 60), and one PNG per
+# campsim's baselines on a's exports (one as replay.py now predicts set-up a: Fair Tree with
+# whole-node reservations on the nodes) and on its job list in trace time (x 60), and one PNG per
 # window. CAMPSIM is set by make check.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,7 +28,11 @@ import json, sys
 bundle, policy = sys.argv[1:]
 command = ["run", "--sacct", bundle + "/sacct.txt", "--cpus", "8", "--observed", "--policy",
            policy, "--calc-period", "1", "--tau", "0.1667", "--out", bundle + "/report"]
-json.dump({"parameters": {"nodes": 2, "node_cpus": 4, "compress": 60},
+setup = "c" if "ostrich" in policy else "a"
+json.dump({"parameters": {"nodes": 2, "node_cpus": 4, "compress": 60, "setup": setup},
+           "slurm_conf_lines": ["PriorityCalcPeriod=1", "SchedulerType=sched/backfill",
+                                "SchedulerParameters=bf_interval=2,sched_interval=2,"
+                                "bf_max_job_test=50"],
            "metrics_command": command, "summary": {"submission_lag_max_s": 0}},
           open(bundle + "/parameters.json", "w"))
 PY
@@ -54,7 +59,7 @@ check "no section for the bundle without metrics" not grep -q 'unfinished' "$wor
 check_equal "the tables' columns: each set-up observed with its run count; campsim's predictions; a against the fair-share baselines" \
 	"| metric | a observed (2 runs) | c observed (1 run) |
 | metric | a: campsim fairtree/easy | c: campsim ostrich/conservative |
-| metric | a observed (2 runs) | campsim fairtree/easy (replay time) | campsim fairshare/easy (replay time) | campsim fairtree/easy (trace time) | campsim fairshare/easy (trace time) |" \
+| metric | a observed (2 runs) | campsim fairtree/easy (replay time, the bundle's prediction) | campsim fairtree/slurm_backfill on the nodes (replay time, replay.py's prediction now) | campsim fairshare/easy (replay time) | campsim fairtree/easy (trace time) | campsim fairshare/easy (trace time) |" \
 	"$(grep '^| metric' "$work/out.md")"
 
 # campsim's fair-share baselines as the test makes them: on each run's export (replay time), and
@@ -63,6 +68,11 @@ printf 'id,user,submit,cpus,limit,runtime\n1,rp1,0,2,7200,180\n2,rp2,240,4,3600,
 for run in 1 2; do
 	"$campsim" run --sacct "$work/results/tiny-a-r$run/sacct.txt" --cpus 8 --observed \
 		--policy fairshare/easy --calc-period 1 --tau 0.1667 --out "$work/fs$run" >/dev/null
+	# replay.py's prediction of set-up a from the bundle's slurm.conf lines: 2 nodes x 4,
+	# bf_max_job_test 50, passes every 1 s (half of bf_interval 2), the calc period in seconds.
+	"$campsim" run --sacct "$work/results/tiny-a-r$run/sacct.txt" --nodes 2 --node-cpus 4 \
+		--observed --policy fairtree/slurm_backfill --fs-calc-period 60 --depth 50 \
+		--horizon 86400 --sched-period 1 --tau 0.1667 --out "$work/nm$run" >/dev/null
 done
 "$campsim" run --jobs "$work/trace-time.csv" --cpus 8 --policy fairtree/easy,fairshare/easy \
 	--tau 10 --out "$work/tt" >/dev/null
@@ -86,12 +96,13 @@ results = work + "/results/"
 a = sum(value(results + "tiny-a-r%d/report/comparison.csv" % r, "observed/log") for r in (1, 2)) / 2
 fa = sum(value(results + "tiny-a-r%d/report/comparison.csv" % r, "fairtree/easy") for r in (1, 2)) / 2
 fs = sum(value(work + "/fs%d/comparison.csv" % r, "fairshare/easy") for r in (1, 2)) / 2
+nm = sum(value(work + "/nm%d/comparison.csv" % r, "fairtree/slurm_backfill") for r in (1, 2)) / 2
 c = value(results + "tiny-c-r1/report/comparison.csv", "observed/log")
 cp = value(results + "tiny-c-r1/report/comparison.csv", "ostrich/conservative")
 tt = [value(work + "/tt/comparison.csv", p) for p in ("fairtree/easy", "fairshare/easy")]
 print(row([a, c]))
 print(row([fa, cp]))
-print(row([a, fa, fs] + tt))
+print(row([a, fa, nm, fs] + tt))
 PY
 }
 for row in "utilization:utilization" "stretch all max:bounded_campaign_stretch.all.max" \
