@@ -40,4 +40,26 @@ check "whole-node reservations: job 5 starts at 1, job 4 waits for job 3's start
 check "one pool of 8 CPUs runs" "$campsim" run --jobs "$work/jobs.csv" --cpus 8 \
 	--policy fcfs/conservative --out "$work/pool"
 check "one pool: job 4 backfills at 1" starts_are pool fcfs_conservative 100,1,200
+# Slurm's main scheduler between sched/backfill's passes (--sched-period 10): at each submission
+# and end it starts jobs in rank order up to the first that does not fit. Job 1 (2 CPUs) starts
+# at its submission (1) and job 2 (8 CPUs) at job 1's end (51); job 3 (1 CPU), ranked below the
+# job 2 that does not fit, waits for the backfill pass at 10. Without the main scheduler
+# (conservative) every start is at a pass: 10, 60, 10.
+cat >"$work/passes.csv" <<'JOBS'
+id,user,submit,cpus,limit,runtime
+1,u1,1,2,100,50
+2,u2,1,8,100,10
+3,u3,2,1,20,5
+JOBS
+check "--sched-period 10, slurm_backfill and conservative, runs" \
+	"$campsim" run --jobs "$work/passes.csv" --nodes 2 --node-cpus 4 --sched-period 10 \
+	--policy fcfs/conservative,fcfs/slurm_backfill --out "$work/passes"
+starts_of_123() { # policy "starts of jobs 1,2,3"
+	local file="$work/passes/$1.jobs.csv" got
+	got="$(start_of "$file" 0),$(start_of "$file" 1),$(start_of "$file" 2)"
+	[ "$got" = "$2" ] || { echo "  $1: jobs 1,2,3 started at $got, expected $2"; return 1; }
+}
+check "main scheduler: jobs 1 and 2 start at a submission and an end, job 3 at the pass" \
+	starts_of_123 fcfs_slurm_backfill 1,51,10
+check "passes only: every start at a multiple of 10" starts_of_123 fcfs_conservative 10,60,10
 finish
