@@ -69,6 +69,12 @@ ParameterSchema scheduler_parameter_schema()
 	                        "campaign_short_room, which is then at most that (0: fixed room)",
 	         .min_integer = 0,
 	         .max_integer = 31622400},
+	        {.key = "campaign_short_room_demand",
+	         .kind = ParameterKind::Choice,
+	         .default_value = "pending",
+	         .description = "short jobs that size the adaptive room: every pending one, or "
+	                        "only those a plan could not start now (blocked)",
+	         .choices = {"pending", "blocked"}},
 	    });
 }
 
@@ -86,6 +92,9 @@ Result<SchedulerPlanConfig> scheduler_plan_config(const ParameterValues &values)
 	config.planner.short_limit_s = values.integer("campaign_short_limit");
 	config.planner.short_room_wide = values.real("campaign_short_room_wide");
 	config.planner.short_room_recent_s = values.integer("campaign_short_room_recent");
+	config.planner.short_room_demand = values.text("campaign_short_room_demand") == "blocked"
+	                                       ? plan::ShortRoomDemand::blocked
+	                                       : plan::ShortRoomDemand::pending;
 	config.warning = named.value().warning;
 	return config;
 }
