@@ -21,6 +21,11 @@
 # minutes on two cores).
 # The baselines are campsim's fairshare and fairtree (Slurm's classic fair-share and Fair Tree,
 # 7-day half-life, doc/man/campsim.1); ratios are printed when the policy list holds them.
+# SITE=yes adds the site's sched/backfill baselines (bench/fairness_goal.sh, doc/fairness-results.md):
+# fairshare/conservative and fairtree/conservative with Slurm 22.05's backfill defaults
+# (--depth 500 --horizon 86400), in a campsim run of their own per trace and load (rows
+# fairshare/site and fairtree/site), and a column l95/site: light users' p95 over the better of
+# the two.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$repo/build}
@@ -56,6 +61,13 @@ for trace in "${traces[@]+"${traces[@]}"}"; do
 		echo "compare: $name at load $load" >&2
 		"$campsim" run --swf "$trace" --policy "$policies" --parallel "$parallel" "${load_option[@]}" \
 			${PARAMETERS:+--parameters "$PARAMETERS"} "${extra[@]}" --out "$dir" >"$dir/campsim.txt" 2>&1 ||
+			{ echo "compare: campsim failed on $name at load $load (see $dir/campsim.txt)" >&2; exit 1; }
+		[ "${SITE:-no}" = yes ] || continue
+		dir=$out/site/$name@$load
+		mkdir -p "$dir"
+		"$campsim" run --swf "$trace" --policy fairshare/conservative,fairtree/conservative \
+			--depth 500 --horizon 86400 --parallel "$parallel" "${load_option[@]}" "${extra[@]}" \
+			--out "$dir" >"$dir/campsim.txt" 2>&1 ||
 			{ echo "compare: campsim failed on $name at load $load (see $dir/campsim.txt)" >&2; exit 1; }
 	done
 done
@@ -110,6 +122,10 @@ def read_runs(folder):
     return found
 
 runs = read_runs("runs")
+site = read_runs("site") if os.path.isdir(os.path.join(out, "site")) else []
+for run in site:
+    run["policy"] = run["policy"].split("/")[0] + "/site"
+runs += site
 
 runs.sort(key=lambda r: (r["trace"], loads.index(r["load"]) if r["load"] in loads else len(loads)))
 
@@ -121,7 +137,8 @@ def value(trace, load, policy, metric):
     return None
 
 def baseline(run, prefix, metric):
-    policy = next((p for p in {r["policy"] for r in runs} if p.split("/")[0] == prefix), None)
+    policy = next((p for p in sorted({r["policy"] for r in runs})
+                   if p.split("/")[0] == prefix and not p.endswith("/site")), None)
     base = value(run["trace"], run["load"], policy, metric) if policy else None
     ours = run["metrics"][metric]
     return ours / base if ours is not None and base else None
@@ -131,6 +148,12 @@ for run in runs:
     run["ratios"] = {f"{name}_vs_{prefix}": baseline(run, prefix, metric)
                      for name, metric in (("light95", light), ("all95", allc))
                      for prefix in ("fairshare", "fairtree")}
+    bases = [value(run["trace"], run["load"], p, light) for p in ("fairshare/site", "fairtree/site")]
+    bases = [b for b in bases if b]
+    ours = run["metrics"][light]
+    run["ratios"]["light95_vs_site"] = ours / min(bases) if bases and ours is not None else None
+ratio_columns = ["light95_vs_fairshare", "light95_vs_fairtree", "all95_vs_fairshare",
+                 "all95_vs_fairtree"] + (["light95_vs_site"] if site else [])
 
 def cell(number, width):
     if number is None:
@@ -140,19 +163,19 @@ def cell(number, width):
     return f"{number:.3g}".rjust(width)
 
 header = f"{'trace':<26} {'load':>5} {'policy':<22}" + "".join(f"{h:>11}" for h, _ in columns)
-header += "".join(f"{h:>9}" for h in ("l95/fs", "l95/ft", "a95/fs", "a95/ft"))
+header += "".join(f"{h:>9}" for h in ("l95/fs", "l95/ft", "a95/fs", "a95/ft", "l95/site")[:len(ratio_columns)])
 lines = [header]
 for run in runs:
     line = f"{run['trace'][:26]:<26} {run['load']:>5} {run['policy'][:22]:<22}"
     line += "".join(cell(run["metrics"][m], 11) for _, m in columns)
-    line += "".join(cell(run["ratios"][k], 9) for k in
-                    ("light95_vs_fairshare", "light95_vs_fairtree", "all95_vs_fairshare",
-                     "all95_vs_fairtree"))
+    line += "".join(cell(run["ratios"][k], 9) for k in ratio_columns)
     lines.append(line)
 legend = ("columns: bounded campaign stretch (tau 10 s) p50/p95/max of all campaigns (all), light "
           "users by CPU-seconds (light) and by job count (ljobs), heavy users (heavy); worst95: p95 "
           "over users of their worst campaign; plain95: plain campaign stretch p95; l95/fs: light "
-          "p95 ours / fairshare, ft: / fairtree; a95: all campaigns' p95")
+          "p95 ours / fairshare, ft: / fairtree; a95: all campaigns' p95" +
+          ("; l95/site: light p95 ours / the better of fairshare/site and fairtree/site "
+           "(sched/backfill's defaults)" if site else ""))
 # Synthetic workloads: mean and 95 % interval over the seeds (Student's t, n - 1 degrees).
 T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
 synthetic = []
@@ -204,7 +227,7 @@ for load in loads:
                 run = next(r for r in runs if (r["trace"], r["load"], r["policy"]) == (trace, load, policy))
                 best = None
                 bases = [value(trace, load, p, light) for p in policies
-                         if p.split("/")[0] in ("fairshare", "fairtree")]
+                         if p.split("/")[0] in ("fairshare", "fairtree") and not p.endswith("/site")]
                 bases = [b for b in bases if b]
                 if bases and run["metrics"][light] is not None:
                     best = run["metrics"][light] / min(bases)

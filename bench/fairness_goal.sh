@@ -1,11 +1,21 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): issue 12's fairness goal on real logs, printed PASS/FAIL per line. Each
-# trace is replayed by campsim under Slurm's fair-share (fairshare/easy, fairtree/easy) and under
-# the policy the plugins run with no parameters (ostrich with sched/campaign's default mode,
-# conservative), plus any CANDIDATES; then, against the better of the two fair-share baselines:
+# trace is replayed by campsim under Slurm's fair-share and under the policy the plugins run with
+# no parameters (ostrich with sched/campaign's default mode, conservative), plus any CANDIDATES;
+# then, against the better of the two fair-share baselines of a set:
 #   light users' p95 bounded campaign stretch <= 0.7x where that baseline is above 1.5, else 1.1x
 #   (light: bottom half of users by CPU-seconds); all campaigns' p95 and max <= 1.1x; heavy users'
 #   (top 10 %) p95 <= 1.25x; utilization within 1 point.
+# Baseline sets (BASELINE=easy|site|both, default both; with both every candidate is judged
+# against each set, one block of lines per set):
+#   easy  fairshare/easy and fairtree/easy (one reservation, campsim's defaults);
+#   site  fairshare/conservative and fairtree/conservative planned as a site's sched/backfill
+#         with Slurm 22.05's defaults (backfill.c): bf_max_job_test=500 (--depth 500),
+#         bf_window=1440 min (--horizon 86400); bf_interval=30 only with SITE_SCHED_PERIOD=30
+#         (--sched-period: then every start waits for a pass, the main scheduler's too; default
+#         0, a pass at every event); bf_resolution=60 is not modelled (campsim plans to the
+#         second). Run in a campsim run of their own: --depth and --horizon apply to every policy
+#         of a run.
 # Loads: LOADS, "log" (the log's own) and offered loads for campsim's --load (inter-arrival times
 # scaled; default "log 0.85 0.95"). Campaigns are detected once on the log (campsim's default) and
 # scored alike at every load, tau = 10 s.
@@ -16,13 +26,24 @@
 # tables; default a temporary one), CANDIDATES ("POLICY[;PARAMETERS[;OPTIONS]] ...", e.g.
 # "ostrich/per_campaign ostrich/conservative;usage_halflife_s=604800,usage_weight=3
 # ostrich/conservative;;short-room=0.05,short-limit=1800": PARAMETERS for --parameters, OPTIONS
-# more campsim options, name=value with commas), LOADS.
+# more campsim options, name=value with commas), LOADS, BASELINE, SITE_SCHED_PERIOD.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$repo/build}
 trace_dir=${TRACE_DIR:-$repo/data/traces}
 campsim=$build/src/sim/campsim
 default_policy="ostrich/conservative"
+baseline=${BASELINE:-both}
+site_sched_period=${SITE_SCHED_PERIOD:-0}
+case $baseline in
+easy) sets=(easy) ;;
+site) sets=(site) ;;
+both) sets=(easy site) ;;
+*)
+	echo "fairness_goal: BASELINE='$baseline' is not easy, site or both" >&2
+	exit 2
+	;;
+esac
 [ -x "$campsim" ] || { echo "fairness_goal: $campsim not built (BUILD_DIR=$build)" >&2; exit 1; }
 traces=("$@")
 [ ${#traces[@]} -gt 0 ] || traces=("$trace_dir"/*.swf.gz)
@@ -57,7 +78,44 @@ judge() {
 
 passes=0
 fails=0
-count() { if [ "$1" -eq 0 ]; then passes=$((passes + 1)); else fails=$((fails + 1)); fi; }
+declare -A set_passes=([easy]=0 [site]=0) set_fails=([easy]=0 [site]=0)
+declare -A set_label=([easy]="fairshare/easy and fairtree/easy"
+	[site]="the site's sched/backfill (fairshare/conservative, fairtree/conservative; depth 500, horizon 1 d, sched period $site_sched_period s)")
+# count STATUS SET: one judged line of SET.
+count() {
+	if [ "$1" -eq 0 ]; then
+		passes=$((passes + 1))
+		set_passes[$2]=$((set_passes[$2] + 1))
+	else
+		fails=$((fails + 1))
+		set_fails[$2]=$((set_fails[$2] + 1))
+	fi
+}
+
+# judge_set TABLE SET: the five goal lines of one candidate against one baseline set.
+judge_set() {
+	local table=$1 set=$2 stretch=bounded_campaign_stretch
+	judge "light users' p95 (by CPU-seconds)" "$(metric "$table" 3 $stretch.light_cpu.p95)" \
+		"$(better "$table" $stretch.light_cpu.p95)" 0.7 1.5 1.1
+	count $? "$set"
+	judge "all campaigns' p95" "$(metric "$table" 3 $stretch.all.p95)" "$(better "$table" $stretch.all.p95)" 1.1
+	count $? "$set"
+	judge "all campaigns' max" "$(metric "$table" 3 $stretch.all.max)" "$(better "$table" $stretch.all.max)" 1.1
+	count $? "$set"
+	judge "heavy users' p95 (top 10 %)" "$(metric "$table" 3 $stretch.heavy_cpu.p95)" \
+		"$(better "$table" $stretch.heavy_cpu.p95)" 1.25
+	count $? "$set"
+	awk -v ours="$(metric "$table" 3 utilization)" -v a="$(metric "$table" 1 utilization)" \
+		-v b="$(metric "$table" 2 utilization)" 'BEGIN {
+		base = a > b ? a : b; points = 100 * (ours - base)
+		verdict = (points >= -1 && points <= 1) ? "PASS" : "FAIL"
+		printf "  %-34s ours %9.4f  fair-share %9.4f  %+5.1f points  goal within 1  %s\n",
+			"utilization", ours, base, points, verdict
+		exit verdict == "FAIL"
+	}'
+	count $? "$set"
+}
+
 candidates=("$default_policy" ${CANDIDATES:-})
 read -r -a loads <<<"${LOADS:-log 0.85 0.95}"
 for trace in "${traces[@]}"; do
@@ -68,15 +126,25 @@ for trace in "${traces[@]}"; do
 			name="$name@$load"
 			load_option=(--load "$load")
 		fi
-		# The baselines once per trace and load; each candidate alone against them.
-		base=$out/$name/baselines
-		mkdir -p "$base"
-		if ! "$campsim" run --swf "$trace" --policy "fairshare/easy,fairtree/easy" "${load_option[@]}" \
-			--out "$base" >"$base/log" 2>&1; then
-			echo "fairness_goal: campsim failed on $name (see $base/log)" >&2
-			fails=$((fails + 1))
-			continue
-		fi
+		# The baselines once per trace and load and set; each candidate alone against them.
+		failed=no
+		for set in "${sets[@]}"; do
+			base=$out/$name/baselines-$set
+			mkdir -p "$base"
+			if [ "$set" = easy ]; then
+				run=(--policy "fairshare/easy,fairtree/easy")
+			else
+				run=(--policy "fairshare/conservative,fairtree/conservative" --depth 500
+					--horizon 86400 --sched-period "$site_sched_period")
+			fi
+			if ! "$campsim" run --swf "$trace" "${run[@]}" "${load_option[@]}" \
+				--out "$base" >"$base/log" 2>&1; then
+				echo "fairness_goal: campsim failed on $name (see $base/log)" >&2
+				fails=$((fails + 1))
+				failed=yes
+			fi
+		done
+		[ $failed = no ] || continue
 		for index in "${!candidates[@]}"; do
 			candidate=${candidates[$index]}
 			policy=${candidate%%;*}
@@ -97,31 +165,18 @@ for trace in "${traces[@]}"; do
 				fails=$((fails + 1))
 				continue
 			fi
-			# Column 3 is the candidate, columns 1 and 2 the baselines, as the judges read.
-			paste -d' ' "$base/comparison.txt" <(awk '{ print $2 }' "$dir/comparison.txt") >"$dir/goal.txt"
-			table=$dir/goal.txt
-			echo "== $name: $policy${parameters:+ ($parameters)}${options[*]:+ ${options[*]}} against fairshare/easy and fairtree/easy"
-			stretch=bounded_campaign_stretch
-			judge "light users' p95 (by CPU-seconds)" "$(metric "$table" 3 $stretch.light_cpu.p95)" \
-				"$(better "$table" $stretch.light_cpu.p95)" 0.7 1.5 1.1
-			count $?
-			judge "all campaigns' p95" "$(metric "$table" 3 $stretch.all.p95)" "$(better "$table" $stretch.all.p95)" 1.1
-			count $?
-			judge "all campaigns' max" "$(metric "$table" 3 $stretch.all.max)" "$(better "$table" $stretch.all.max)" 1.1
-			count $?
-			judge "heavy users' p95 (top 10 %)" "$(metric "$table" 3 $stretch.heavy_cpu.p95)" \
-				"$(better "$table" $stretch.heavy_cpu.p95)" 1.25
-			count $?
-			awk -v ours="$(metric "$table" 3 utilization)" -v a="$(metric "$table" 1 utilization)" \
-				-v b="$(metric "$table" 2 utilization)" 'BEGIN {
-				base = a > b ? a : b; points = 100 * (ours - base)
-				verdict = (points >= -1 && points <= 1) ? "PASS" : "FAIL"
-				printf "  %-34s ours %9.4f  fair-share %9.4f  %+5.1f points  goal within 1  %s\n",
-					"utilization", ours, base, points, verdict
-				exit verdict == "FAIL"
-			}'
-			count $?
+			for set in "${sets[@]}"; do
+				# Column 3 is the candidate, columns 1 and 2 the baselines, as the judges read.
+				table=$dir/goal-$set.txt
+				paste -d' ' "$out/$name/baselines-$set/comparison.txt" \
+					<(awk '{ print $2 }' "$dir/comparison.txt") >"$table"
+				echo "== $name: $policy${parameters:+ ($parameters)}${options[*]:+ ${options[*]}} against ${set_label[$set]}"
+				judge_set "$table" "$set"
+			done
 		done
 	done
+done
+for set in "${sets[@]}"; do
+	echo "fairness_goal: against $set: ${set_passes[$set]} PASS, ${set_fails[$set]} FAIL"
 done
 echo "fairness_goal: $passes PASS, $fails FAIL"

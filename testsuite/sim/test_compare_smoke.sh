@@ -42,6 +42,28 @@ PY
 check "compare.json holds the six runs (fair-share against itself 1) and the synthetic summary over two seeds" json_check
 check "the 0.9 run was scaled" grep -q -- "--load 0.9: inter-arrival times scaled by" \
 	"$work/out/runs/SDSC-SP2-1998-4.2-cln@0.9/campsim.txt"
+# SITE=yes: the site's sched/backfill baselines in runs of their own, two more rows per load, and
+# light users' p95 over the better of them (1 for that one).
+site_compare() {
+	SITE=yes CAMPSIM=$campsim OUT=$work/site LOADS="log" POLICIES="fairshare/easy,ostrich/conservative" \
+		CAMPSIM_ARGS="--from 1428000 --to 1773600" \
+		bash "$here/../../bench/compare.sh" "$here/../../data/traces/SDSC-SP2-1998-4.2-cln.swf.gz" >"$work/site-stdout" 2>&1
+}
+check "compare.sh runs with SITE=yes" site_compare
+site_check() {
+	python3 - "$work/site/compare.json" <<'PY'
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+assert sorted(r["policy"] for r in runs) == ["fairshare/easy", "fairshare/site", "fairtree/site",
+                                             "ostrich/conservative"], runs
+site = [r["ratios"]["light95_vs_site"] for r in runs if r["policy"].endswith("/site")]
+assert all(x is not None for x in site) and abs(min(site) - 1) < 1e-9, site
+fairshare_easy = next(r for r in runs if r["policy"] == "fairshare/easy")
+assert abs(fairshare_easy["ratios"]["light95_vs_fairshare"] - 1) < 1e-9, fairshare_easy
+PY
+}
+check "SITE=yes adds fairshare/site and fairtree/site, the better of them 1 in l95/site" site_check
+check "compare.txt has the l95/site column" grep -q "l95/site" "$work/site/compare.txt"
 if command -v gnuplot >/dev/null; then
 	check "a PNG per load" test -s "$work/out/compare-log.png" -a -s "$work/out/compare-0.9.png"
 fi

@@ -147,6 +147,51 @@ START_TEST(test_short_room_recent_keeps_the_room_for_the_window)
 }
 END_TEST
 
+// The room sized by blocked demand (short_room_demand blocked): short C (2 CPUs) starts at 0
+// beside long A (8 CPUs), so no short job was blocked and no room is kept: long B (1 CPU) starts
+// at 300 in C's CPUs. Sized by all pending short jobs, C would keep 2 CPUs from long jobs until
+// 600 and B would wait (test_short_room_recent_keeps_the_room_for_the_window).
+START_TEST(test_short_room_blocked_stays_off_where_short_jobs_start)
+{
+	PlannerConfig blocked = room_config(ReservationMode::conservative);
+	blocked.short_room_recent_s = 600;
+	blocked.short_room_demand = ShortRoomDemand::blocked;
+	Planner planner(blocked);
+	check_ok(planner.rebuild(uniform_cluster(1, 10), {}, {job(1, 8, 5000), job(3, 2, 50)}, 0));
+	ck_assert(planner.plan(0).starts_now == (std::vector<JobId>{1, 3}));
+	const std::vector<RunningJob> a = {running(1, 0, 8, 5000)};
+	check_ok(planner.rebuild(uniform_cluster(1, 10), a, {job(2, 1, 1000)}, 300));
+	ck_assert(planner.plan(300).starts_now == std::vector<JobId>{2});
+}
+END_TEST
+
+// A blocked short job opens the room in the same plan: long A (8 CPUs) runs; long B (1 CPU)
+// ranks before short C (2 CPUs). Without a room B starts and C cannot; C's 2 blocked CPUs size
+// the room to 2 (the cap), the plan is made again, B is kept out of the room and C starts. At
+// 500, with no short job pending, the room is kept for the window (C was blocked at 0) and B
+// still waits; at 700 the window has passed and B starts.
+START_TEST(test_short_room_blocked_opens_the_room_for_a_blocked_short_job)
+{
+	PlannerConfig blocked = room_config(ReservationMode::conservative);
+	blocked.short_room_recent_s = 600;
+	blocked.short_room_demand = ShortRoomDemand::blocked;
+	const std::vector<RunningJob> a = {running(1, 0, 8, 5000)};
+	Planner planner(blocked);
+	check_ok(planner.rebuild(uniform_cluster(1, 10), a, {job(2, 1, 1000), job(3, 2, 50)}, 0));
+	Plan plan = planner.plan(0);
+	ck_assert(plan.starts_now == std::vector<JobId>{3});
+	ck_assert_int_eq(plan.planned.at(2).start_s, 5000);
+	check_ok(planner.rebuild(uniform_cluster(1, 10), a, {job(2, 1, 1000)}, 500));
+	ck_assert(planner.plan(500).starts_now.empty());
+	check_ok(planner.replan(a, {job(2, 1, 1000)}, 700));
+	ck_assert(planner.plan(700).starts_now == std::vector<JobId>{2});
+
+	Planner pending(room_config(ReservationMode::conservative));
+	check_ok(pending.rebuild(uniform_cluster(1, 10), a, {job(2, 1, 1000), job(3, 2, 50)}, 0));
+	ck_assert(pending.plan(0).starts_now == std::vector<JobId>{3}); // the fixed room alike
+}
+END_TEST
+
 // Random instances, rebuilt with a room of a quarter of the machine: nothing is over-committed,
 // and wherever a planned long job runs (none as wide as the usable machine, which may use the
 // room), long jobs together hold at most the rest of the machine, or the widest planned one.
@@ -232,6 +277,8 @@ int main()
 	tcase_add_test(tc, test_short_room_bound_holds_on_random_instances);
 	tcase_add_test(tc, test_short_room_recent_follows_the_short_demand);
 	tcase_add_test(tc, test_short_room_recent_keeps_the_room_for_the_window);
+	tcase_add_test(tc, test_short_room_blocked_stays_off_where_short_jobs_start);
+	tcase_add_test(tc, test_short_room_blocked_opens_the_room_for_a_blocked_short_job);
 	tcase_add_loop_test(tc, test_short_room_holds_when_the_kept_plan_is_compressed, 0, 2);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);

@@ -86,7 +86,7 @@ START_TEST(test_short_room_keys_reach_the_planner)
 {
 	auto parsed = scheduler_parameter_schema().parse(
 	    "campaign_short_room=0.05,campaign_short_limit=900,campaign_short_room_wide=0.25,"
-	    "campaign_short_room_recent=3600");
+	    "campaign_short_room_recent=3600,campaign_short_room_demand=blocked");
 	ck_assert_msg(parsed.ok(), "%s", parsed.ok() ? "" : parsed.error().c_str());
 	auto config = scheduler_plan_config(parsed.value());
 	ck_assert(config.ok());
@@ -94,9 +94,14 @@ START_TEST(test_short_room_keys_reach_the_planner)
 	ck_assert_int_eq(config.value().planner.short_limit_s, 900);
 	ck_assert(config.value().planner.short_room_wide == 0.25);
 	ck_assert_int_eq(config.value().planner.short_room_recent_s, 3600);
+	ck_assert(config.value().planner.short_room_demand == plan::ShortRoomDemand::blocked);
 	auto defaults = scheduler_plan_config(scheduler_parameter_schema().parse("").value());
 	ck_assert(defaults.value().planner.short_room == 0);
 	ck_assert_int_eq(defaults.value().planner.short_room_recent_s, 0);
+	ck_assert(defaults.value().planner.short_room_demand == plan::ShortRoomDemand::pending);
+	auto unknown_demand = scheduler_parameter_schema().parse("campaign_short_room_demand=all");
+	ck_assert(!unknown_demand.ok());
+	ck_assert(unknown_demand.error().find("campaign_short_room_demand") != std::string::npos);
 	auto negative = scheduler_parameter_schema().parse("campaign_short_room_recent=-1");
 	ck_assert(!negative.ok());
 	ck_assert(negative.error().find("campaign_short_room_recent") != std::string::npos);

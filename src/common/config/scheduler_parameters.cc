@@ -74,6 +74,12 @@ ParameterSchema scheduler_parameter_schema()
 	         .default_value = "no",
 	         .description = "a reservation holds every CPU of its nodes from its start to "
 	                        "its end, as sched/backfill's do (no: only its own CPUs)"},
+	        {.key = "campaign_short_room_demand",
+	         .kind = ParameterKind::Choice,
+	         .default_value = "pending",
+	         .description = "short jobs that size the adaptive room: every pending one, or "
+	                        "only those a plan could not start now (blocked)",
+	         .choices = {"pending", "blocked"}},
 	    });
 }
 
@@ -92,6 +98,9 @@ Result<SchedulerPlanConfig> scheduler_plan_config(const ParameterValues &values)
 	config.planner.short_room_wide = values.real("campaign_short_room_wide");
 	config.planner.short_room_recent_s = values.integer("campaign_short_room_recent");
 	config.planner.whole_node_reservations = values.boolean("campaign_whole_node_reservations");
+	config.planner.short_room_demand = values.text("campaign_short_room_demand") == "blocked"
+	                                       ? plan::ShortRoomDemand::blocked
+	                                       : plan::ShortRoomDemand::pending;
 	config.warning = named.value().warning;
 	return config;
 }

@@ -144,6 +144,9 @@ enum class ReservationMode {
 	per_campaign, // the first job of each campaign that cannot start now, up to `depth`
 };
 
+// What sizes the adaptive room (PlannerConfig::short_room_demand).
+enum class ShortRoomDemand { pending, blocked };
+
 struct PlannerConfig {
 	ReservationMode mode = ReservationMode::conservative;
 	int32_t depth = 100000;        // used by conservative and per_campaign
@@ -179,6 +182,11 @@ struct PlannerConfig {
 	// now book only their own CPUs (cons_tres). Plans are made afresh (PlanKeeper), as
 	// sched/backfill plans each cycle. false: reservations hold only their own CPUs.
 	bool whole_node_reservations = false;
+	// What sizes the adaptive room: every short pending job (pending), or only the short jobs
+	// a plan could not start now (blocked), so the room stays off where short jobs start
+	// anyway. With blocked, a plan whose blocked short jobs grow the room is planned again at
+	// once with it (not when only starts now are planned: then from the next plan on).
+	ShortRoomDemand short_room_demand = ShortRoomDemand::pending;
 };
 
 enum class JobStatus {

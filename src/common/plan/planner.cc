@@ -655,10 +655,12 @@ Status Planner::plan_queue(const std::vector<PendingJob> &pending_in_rank_order,
 	if (config_.starts_only)
 		smallest_cpus_below(pending_in_rank_order);
 	if (config_.short_room_recent_s > 0 && room_cap_cpus_ > 0) {
-		int64_t short_pending_cpus = 0;
-		for (const PendingJob &job : pending_in_rank_order)
-			short_pending_cpus += short_cpus(job);
-		record_short_demand(short_pending_cpus);
+		if (config_.short_room_demand == ShortRoomDemand::pending) {
+			int64_t short_pending_cpus = 0;
+			for (const PendingJob &job : pending_in_rank_order)
+				short_pending_cpus += short_cpus(job);
+			record_short_demand(short_pending_cpus);
+		}
 		size_room();
 	}
 	queue_.reserve(config_.starts_only ? 16 : pending_in_rank_order.size());
@@ -690,6 +692,7 @@ Status Planner::plan_queue(const std::vector<PendingJob> &pending_in_rank_order,
 	}
 	if (!config_.starts_only)
 		plan_from(0);
+	keep_room_for_blocked_short_jobs();
 	return ok_status();
 }
 
@@ -726,12 +729,14 @@ Status Planner::plan_walk(PendingSource &source, const char *event)
 	}
 	// An adaptive room is sized before the walk, so it counts the short jobs this walk lists
 	// (the source passes over some) from the next plan on.
-	if (config_.short_room_recent_s > 0 && room_cap_cpus_ > 0) {
+	if (config_.short_room_recent_s > 0 && room_cap_cpus_ > 0 &&
+	    config_.short_room_demand == ShortRoomDemand::pending) {
 		int64_t short_pending_cpus = 0;
 		for (const Entry &entry : queue_)
 			short_pending_cpus += short_cpus(entry.job);
 		record_short_demand(short_pending_cpus);
 	}
+	keep_room_for_blocked_short_jobs();
 	return ok_status();
 }
 

@@ -140,6 +140,10 @@ private:
 	// and sets the room to the window's most, at most room_cap_cpus_ (size_room).
 	void record_short_demand(int64_t short_pending_cpus);
 	void size_room();
+	// short_room_demand blocked: records the CPUs of the short jobs the plan just made could
+	// not start now and, where that grows the room, plans again with it
+	// (planner_short_demand.cc).
+	void keep_room_for_blocked_short_jobs();
 	int64_t short_cpus(const PendingJob &job) const;
 	Status check_running(const RunningJob &job) const;
 	Status advance(int64_t now_s, const char *event);

@@ -59,6 +59,8 @@ const char *campsim_usage()
 	       "                          unless W of the machine wide (default 0, 3600, 1)\n"
 	       "  --short-room-recent S   the room is at most the CPUs of short jobs pending\n"
 	       "                          in the last S seconds (default 0: fixed room)\n"
+	       "  --short-room-demand pending|blocked   short jobs that size that room: all\n"
+	       "                          pending ones (default) or those that could not start\n"
 	       "  --calc-period S         core policies rank afresh at most every S simulated\n"
 	       "                          seconds and after job ends, as priority/campaign\n"
 	       "                          (default 5); 0: at every scheduling pass\n"
@@ -366,6 +368,14 @@ const std::map<std::string, Setter> &setters()
 			     return Status(Error{"option " + option + ": '" + v +
 			                         "' is not seconds in 0..31622400"});
 		     o.simulation.short_room_recent_s = window.value();
+		     return ok_status();
+	     }},
+	    {"--short-room-demand",
+	     [](auto &o, auto &option, auto &v) {
+		     if (v != "pending" && v != "blocked")
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not pending or blocked"});
+		     o.simulation.short_room_blocked = v == "blocked";
 		     return ok_status();
 	     }},
 	    {"--short-limit",

@@ -200,6 +200,8 @@ Status Simulation::prepare()
 	config.short_limit_s = options_.short_limit_s;
 	config.short_room_wide = options_.short_room_wide;
 	config.short_room_recent_s = options_.short_room_recent_s;
+	config.short_room_demand = options_.short_room_blocked ? plan::ShortRoomDemand::blocked
+	                                                       : plan::ShortRoomDemand::pending;
 	const BackfillKind backfill =
 	    setup_.paper_blocks ? BackfillKind::no_backfill : options_.backfill;
 	auto dispatch = make_dispatch(workload_.machine_cpus, backfill, config, std::move(jobs),

@@ -64,6 +64,7 @@ struct SimulationOptions {
 	int64_t short_limit_s = 3600;
 	double short_room_wide = 1;
 	int64_t short_room_recent_s = 0; // plan::PlannerConfig::short_room_recent_s
+	bool short_room_blocked = false; // plan::PlannerConfig::short_room_demand blocked
 	std::function<void(double done_fraction)> progress; // optional
 };
 

@@ -1,0 +1,31 @@
+// The adaptive room sized by blocked short demand (PlannerConfig::short_room_demand blocked):
+// only short jobs that a plan could not start now ask for room, so a log whose short jobs
+// start anyway keeps none (doc/fairness-results.md, "Room sized by blocked demand").
+#include "plan/planner.h"
+
+namespace campaign::plan
+{
+
+void Planner::keep_room_for_blocked_short_jobs()
+{
+	if (config_.short_room_demand != ShortRoomDemand::blocked ||
+	    config_.short_room_recent_s <= 0 || room_cap_cpus_ == 0)
+		return;
+	int64_t blocked_cpus = 0;
+	for (const Entry &entry : queue_)
+		if (entry.status == JobStatus::reserved || entry.status == JobStatus::waiting ||
+		    entry.status == JobStatus::beyond_horizon || entry.status == JobStatus::blocked)
+			blocked_cpus += short_cpus(entry.job);
+	record_short_demand(blocked_cpus);
+	const int64_t room_before = short_room_cpus_;
+	size_room();
+	if (short_room_cpus_ <= room_before || config_.starts_only)
+		return;
+	// The room grew: plan again so the blocked short jobs may start in it now, not a pass
+	// later.
+	for (Entry &entry : queue_)
+		entry.long_cpus_limit = long_cpus_limit_of(entry.job);
+	plan_from(0);
+}
+
+} // namespace campaign::plan
