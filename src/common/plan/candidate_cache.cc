@@ -15,6 +15,8 @@ NodeList CandidateCache::candidates(const NodeSet &allowed_sorted, const Resourc
 		return known->second.second;
 	NodeList found =
 	    candidates_of(allowed_sorted.nodes(), by_allowed_[allowed_sorted.nodes()], profile);
+	if (by_list_.size() >= kMaxLists)
+		by_list_.clear(); // a kept plan's updates bring new lists each pass: hold a few
 	by_list_.emplace(allowed_sorted.identity(), std::make_pair(allowed_sorted, found));
 	return found;
 }

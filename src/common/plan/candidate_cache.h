@@ -41,7 +41,9 @@ private:
 
 	NodeList every_node_;
 	std::map<std::vector<NodeIndex>, NodeList> by_allowed_;
-	// By list: that list (kept alive, so its address names no other) and its candidates.
+	// By list: that list (kept alive, so its address names no other) and its candidates; at
+	// most kMaxLists, as updates between full plans add lists that the queue may have dropped.
+	static constexpr size_t kMaxLists = 256;
 	std::unordered_map<const std::vector<NodeIndex> *, std::pair<NodeSet, NodeList>> by_list_;
 	std::map<Shape, bool> fits_;
 };

@@ -144,6 +144,8 @@ Status Planner::check_node_set(NodeSet &nodes)
 		copy.erase(std::unique(copy.begin(), copy.end()), copy.end());
 		sorted = NodeSet(std::move(copy));
 	}
+	if (checked_node_sets_.size() >= kMaxCheckedNodeSets)
+		checked_node_sets_.clear(); // updates between full plans bring new lists each pass
 	checked_node_sets_.emplace(nodes.identity(), std::make_pair(nodes, sorted));
 	nodes = std::move(sorted);
 	return ok_status();

@@ -193,7 +193,9 @@ private:
 	int64_t now_s_ = 0;
 	ResourceProfile profile_;
 	CandidateCache candidate_cache_; // for profile_'s nodes; cleared with them
-	// Node sets already checked (check_node_set), by list: (that list, its sorted form).
+	// Node sets already checked (check_node_set), by list: (that list, its sorted form); at
+	// most kMaxCheckedNodeSets (each holds its list alive).
+	static constexpr size_t kMaxCheckedNodeSets = 256;
 	std::unordered_map<const std::vector<NodeIndex> *, std::pair<NodeSet, NodeSet>>
 	    checked_node_sets_;
 	ReservationPolicy policy_;
