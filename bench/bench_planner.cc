@@ -77,6 +77,14 @@ std::vector<PendingJob> make_pending(Random &random, size_t count)
 {
 	static const int32_t cpu_sizes[] = {1, 1, 2, 4, 8, 16, 32, 64, 128};
 	static const int64_t limits_s[] = {600, 1800, 3600, 4 * 3600, 12 * 3600, 86400, 2 * 86400};
+	NodeSet halves[2];
+	for (int half = 0; half < 2; ++half) {
+		std::vector<NodeIndex> nodes;
+		for (NodeIndex node = half * (node_count / 2); node < (half + 1) * (node_count / 2);
+		     ++node)
+			nodes.push_back(node);
+		halves[half] = NodeSet(std::move(nodes));
+	}
 	std::vector<PendingJob> pending;
 	for (size_t i = 0; i < count; ++i) {
 		PendingJob job;
@@ -85,11 +93,8 @@ std::vector<PendingJob> make_pending(Random &random, size_t count)
 		job.limit_s = limits_s[random.below(std::size(limits_s))];
 		job.memory_per_cpu_mb = 1000 * static_cast<int64_t>(1 + random.below(4));
 		job.exclusive = job.cpus >= 32 && random.below(2) == 0;
-		if (random.below(5) == 0) {
-			const NodeIndex first = random.below(2) == 0 ? 0 : node_count / 2;
-			for (NodeIndex node = first; node < first + node_count / 2; ++node)
-				job.allowed_nodes.push_back(node);
-		}
+		if (random.below(5) == 0) // one list per half, shared, as Slurm's partitions
+			job.allowed_nodes = random.below(2) == 0 ? halves[0] : halves[1];
 		job.campaign_id = 1 + random.below(200);
 		pending.push_back(std::move(job));
 	}
@@ -273,6 +278,8 @@ ScaleFigures measure_scale(ReservationMode mode, int nodes, size_t pending_count
 	}
 	static const int32_t cpu_sizes[] = {1, 2, 4, 8, 16, 48, 96, 192};
 	static const int64_t limits_s[] = {600, 1800, 3600, 4 * 3600, 12 * 3600, 86400, 2 * 86400};
+	// One list per partition, shared by its jobs, as plan_snapshot makes them.
+	const NodeSet gpu_partition(gpu_nodes), cpu_partition(cpu_nodes);
 	std::vector<PendingJob> pending;
 	for (size_t i = 0; i < pending_count; ++i) {
 		PendingJob job;
@@ -283,13 +290,13 @@ ScaleFigures measure_scale(ReservationMode mode, int nodes, size_t pending_count
 			job.gres_per_node[0] = 1 + static_cast<int32_t>(random.below(gpus));
 			job.nodes_min = 1 + static_cast<int32_t>(random.below(2));
 			job.cpus = job.nodes_min * 6 * job.gres_per_node[0];
-			job.allowed_nodes = gpu_nodes;
+			job.allowed_nodes = gpu_partition;
 		} else {
 			job.cpus = cpu_sizes[random.below(std::size(cpu_sizes))];
 			job.nodes_min = std::max<int32_t>(1, job.cpus / cpus);
 			job.memory_per_cpu_mb = 1000 * static_cast<int64_t>(1 + random.below(4));
 			if (random.below(5) == 0)
-				job.allowed_nodes = cpu_nodes; // a CPU partition
+				job.allowed_nodes = cpu_partition; // a CPU partition
 		}
 		pending.push_back(std::move(job));
 	}

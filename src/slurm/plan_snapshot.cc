@@ -18,6 +18,7 @@
 
 #include "runtime/campaign_directory.h"
 
+#include <map>
 #include <unordered_set>
 
 namespace campaign::slurm
@@ -73,7 +74,7 @@ int64_t resume_timeout_s(const node_record_t *node)
 
 // Powered-down nodes (power saving: POWERED_DOWN, idle, not POWERING_UP) are usable from now +
 // ResumeTimeout: each is a running job of its own, holding the whole node until then, that every
-// pending job may preempt (PendingJob::preemptable). So a job that fits nowhere powered up
+// pending job may preempt (Cluster::preemptable_by_any). So a job that fits nowhere powered up
 // starts now over it (Slurm's start resumes the node, as select_nodes does when it picks one;
 // Slurm itself also prefers powered-up nodes), and every reservation on it starts at now +
 // ResumeTimeout at the earliest. Their ids are above every job and array task id (plan_id).
@@ -222,11 +223,29 @@ void keep_featured_nodes(job_record_t *job, std::vector<plan::NodeIndex> &allowe
 	              [&](plan::NodeIndex index) { return !bit_test(nodes.get(), index); });
 }
 
+// One list per distinct allowed-node set in a pass: the jobs of a partition and constraint set
+// share it (plan::NodeSet), rather than each carrying a copy of thousands of nodes.
+class SharedNodeSets
+{
+public:
+	plan::NodeSet shared(std::vector<plan::NodeIndex> nodes)
+	{
+		auto [found, added] = sets_.try_emplace(std::move(nodes));
+		if (added)
+			found->second = plan::NodeSet(found->first);
+		return found->second;
+	}
+
+private:
+	std::map<std::vector<plan::NodeIndex>, plan::NodeSet> sets_;
+};
+
 // Partition nodes, less excluded ones, within the required ones, with the features asked for; a
 // job of a reservation only on its nodes (any other job is kept off them by their window until
 // its end). Empty: no node will do (the planner reads an empty list as "any node", so the caller
 // skips the job).
-std::vector<plan::NodeIndex> allowed_nodes_of(job_record_t *job, const part_record_t *part)
+plan::NodeSet allowed_nodes_of(job_record_t *job, const part_record_t *part,
+                               SharedNodeSets &node_sets)
 {
 	std::vector<plan::NodeIndex> allowed;
 	const job_details_t *details = job->details;
@@ -245,7 +264,7 @@ std::vector<plan::NodeIndex> allowed_nodes_of(job_record_t *job, const part_reco
 		allowed.push_back(index);
 	}
 	keep_featured_nodes(job, allowed);
-	return allowed;
+	return node_sets.shared(std::move(allowed));
 }
 
 // --exclusive, or any job of an OverSubscribe=EXCLUSIVE partition (max_share 0): Slurm gives it
@@ -289,7 +308,8 @@ void add_task_layout(const job_record_t *job, plan::PendingJob &pending)
 // nullopt: the job asks for a GRES kind the plan does not count (no node has it, or beyond
 // plan::gres_kinds_max): it is left out of the plan, to Slurm's own checks.
 std::optional<plan::PendingJob> pending_of(job_record_t *job, const part_record_t *part,
-                                           int64_t limit_cap_s, const GresKinds &gres_kinds)
+                                           int64_t limit_cap_s, const GresKinds &gres_kinds,
+                                           SharedNodeSets &node_sets)
 {
 	const job_details_t *details = job->details;
 	plan::PendingJob pending{.id = job->job_id};
@@ -301,7 +321,7 @@ std::optional<plan::PendingJob> pending_of(job_record_t *job, const part_record_
 	if (job->time_min && job->time_min != NO_VAL && job->time_min != INFINITE)
 		pending.limit_min_s =
 		    std::min<int64_t>(pending.limit_s, int64_t{job->time_min} * 60);
-	pending.allowed_nodes = allowed_nodes_of(job, part);
+	pending.allowed_nodes = allowed_nodes_of(job, part, node_sets);
 	pending.exclusive = takes_whole_nodes(job, part);
 	add_task_layout(job, pending);
 	if (memory_counted()) { // pn_min_memory as select/cons_tres reads it
@@ -371,7 +391,8 @@ PartitionsOf partitions_of_multi_partition_jobs(list_t *queue)
 // first, and `partitions` names the partition of each set. A partition no node of which will do
 // adds no set. If the first has none, the first that has takes its place.
 void add_other_partitions(job_record_t *job, part_record_t *first, const PartitionsOf &later,
-                          plan::PendingJob &pending, std::vector<part_record_t *> &partitions)
+                          plan::PendingJob &pending, std::vector<part_record_t *> &partitions,
+                          SharedNodeSets &node_sets)
 {
 	auto found = later.find(job->job_id);
 	if (found == later.end())
@@ -382,7 +403,7 @@ void add_other_partitions(job_record_t *job, part_record_t *first, const Partiti
 		if (part == first || !(part->state_up & PARTITION_SCHED) ||
 		    takes_whole_nodes(job, part) != pending.exclusive)
 			continue;
-		std::vector<plan::NodeIndex> nodes = allowed_nodes_of(job, part);
+		plan::NodeSet nodes = allowed_nodes_of(job, part, node_sets);
 		if (nodes.empty())
 			continue;
 		if (pending.allowed_nodes.empty()) {
@@ -443,6 +464,9 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 			input.running.push_back(running_of(job, now, gres_kinds));
 	list_iterator_destroy(jobs);
 	std::vector<plan::RunningJob> resuming = powered_down_nodes(now);
+	for (const plan::RunningJob &power_up : resuming) // ids above every job's: sorted
+		input.cluster.preemptable_by_any.push_back(power_up.id);
+	SharedNodeSets node_sets;
 
 	PreemptableJobs preemptable;
 	WaitReader wait_reader(now);
@@ -488,21 +512,20 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 			continue;
 		}
 		std::optional<plan::PendingJob> planned =
-		    pending_of(job, part, limit_cap_s, gres_kinds);
+		    pending_of(job, part, limit_cap_s, gres_kinds, node_sets);
 		if (!planned) {
 			input.left_out["GresNotCounted"]++;
 			continue; // a GRES kind the plan does not count: Slurm's own checks
 		}
 		plan::PendingJob pending = *planned;
 		std::vector<part_record_t *> partitions{record->part_ptr};
-		add_other_partitions(job, record->part_ptr, later_partitions, pending, partitions);
+		add_other_partitions(job, record->part_ptr, later_partitions, pending, partitions,
+		                     node_sets);
 		if (pending.allowed_nodes.empty()) {
 			input.left_out["NoUsableNodes"]++;
 			continue; // no node will do now: Slurm's own reason stays
 		}
 		pending.preemptable = preemptable.of(job, record->part_ptr, now);
-		for (const plan::RunningJob &power_up : resuming) // ids above every job's: sorted
-			pending.preemptable.push_back(power_up.id);
 		pending.earliest_start_s = waits.earliest_start_s;
 		pending.window_id = window_id; // the planner adds the window's start and end
 		pending.after = std::move(waits.after);

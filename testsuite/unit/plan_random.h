@@ -53,10 +53,13 @@ inline PendingJob random_pending(Random &random, JobId id, size_t node_count)
 	if (random.chance(20))
 		job.memory_per_cpu_mb = random.between(1, 3) * 500;
 	job.limit_s = random.between(5, 80);
-	if (random.chance(30))
+	if (random.chance(30)) {
+		std::vector<NodeIndex> allowed;
 		for (size_t node = 0; node < node_count; ++node)
 			if (random.chance(60))
-				job.allowed_nodes.push_back(static_cast<NodeIndex>(node));
+				allowed.push_back(static_cast<NodeIndex>(node));
+		job.allowed_nodes = std::move(allowed);
+	}
 	job.exclusive = random.chance(12);
 	if (random.chance(8)) { // Slurm's --mem=0: all of each node's memory, nothing else
 		job.all_memory = true;

@@ -1,7 +1,7 @@
 // Unit tests of preemption in the planner (PendingJob::preemptable): a job that may preempt
 // starts now over the running jobs it may preempt, only them, and only for itself; the others
 // still see those jobs' resources taken; a kept plan is made again when the preemptable jobs
-// change.
+// change, and when those every job may preempt (Cluster::preemptable_by_any) change.
 #include "check_main.h"
 #include "plan/plan_keeper.h"
 #include "plan_fixtures.h"
@@ -95,6 +95,39 @@ START_TEST(test_plan_keeper_plans_again_when_preemptable_jobs_change)
 }
 END_TEST
 
+// Cluster::preemptable_by_any: every job may preempt them (powered-down nodes' stand-ins), as
+// if each listed them itself; still one preemptor per freed resource.
+START_TEST(test_plan_every_job_may_preempt_the_clusters_list)
+{
+	Cluster cluster = uniform_cluster(2, 8);
+	cluster.preemptable_by_any = {100};
+	Planner planner(config(ReservationMode::conservative));
+	auto status = planner.rebuild(cluster, busy_machine(), {job(1, 8, 300), job(2, 8, 300)}, 0);
+	ck_assert(status.ok());
+	const Plan plan = planner.plan(0);
+	ck_assert(plan.starts_now == std::vector<JobId>{1});
+	ck_assert_int_eq(plan.planned.at(1).allocations[0].node, 0);
+	ck_assert(status_of(planner, 2).status == JobStatus::reserved);
+	ck_assert_int_eq(status_of(planner, 2).start_s, 500);
+}
+END_TEST
+
+// A kept plan on the same nodes is made again when the cluster's list changes.
+START_TEST(test_plan_keeper_plans_again_when_the_clusters_preemptable_list_changes)
+{
+	PlanKeeper keeper(config(ReservationMode::conservative));
+	Cluster cluster = uniform_cluster(2, 8);
+	auto first = keeper.update(cluster, busy_machine(), {job(1, 8, 300)}, 0);
+	ck_assert(first.ok());
+	ck_assert(first.value().starts_now.empty());
+	cluster.preemptable_by_any = {101};
+	auto second = keeper.update(cluster, busy_machine(), {job(1, 8, 300)}, 10);
+	ck_assert(second.ok());
+	ck_assert(second.value().starts_now == std::vector<JobId>{1});
+	ck_assert_int_eq(second.value().planned.at(1).allocations[0].node, 1);
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("plan_preemption");
@@ -103,6 +136,8 @@ int main()
 	tcase_add_test(tc, test_plan_preempted_resources_go_to_one_preemptor_only);
 	tcase_add_test(tc, test_plan_preemption_only_when_nothing_else_fits_now);
 	tcase_add_test(tc, test_plan_keeper_plans_again_when_preemptable_jobs_change);
+	tcase_add_test(tc, test_plan_every_job_may_preempt_the_clusters_list);
+	tcase_add_test(tc, test_plan_keeper_plans_again_when_the_clusters_preemptable_list_changes);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

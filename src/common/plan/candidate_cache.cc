@@ -6,10 +6,24 @@
 namespace campaign::plan
 {
 
-NodeList CandidateCache::candidates(const std::vector<NodeIndex> &allowed_sorted,
-                                    const ResourceProfile &profile)
+NodeList CandidateCache::candidates(const NodeSet &allowed_sorted, const ResourceProfile &profile)
 {
-	NodeList &cached = allowed_sorted.empty() ? every_node_ : by_allowed_[allowed_sorted];
+	if (allowed_sorted.empty())
+		return candidates_of(allowed_sorted.nodes(), every_node_, profile);
+	auto known = by_list_.find(allowed_sorted.identity());
+	if (known != by_list_.end())
+		return known->second.second;
+	NodeList found =
+	    candidates_of(allowed_sorted.nodes(), by_allowed_[allowed_sorted.nodes()], profile);
+	if (by_list_.size() >= kMaxLists)
+		by_list_.clear(); // a kept plan's updates bring new lists each pass: hold a few
+	by_list_.emplace(allowed_sorted.identity(), std::make_pair(allowed_sorted, found));
+	return found;
+}
+
+NodeList CandidateCache::candidates_of(const std::vector<NodeIndex> &allowed_sorted,
+                                       NodeList &cached, const ResourceProfile &profile)
+{
 	if (cached)
 		return cached;
 	auto nodes = std::make_shared<std::vector<NodeIndex>>();
@@ -52,6 +66,7 @@ void CandidateCache::clear()
 {
 	every_node_.reset();
 	by_allowed_.clear();
+	by_list_.clear();
 	fits_.clear();
 }
 

@@ -10,9 +10,10 @@ namespace campaign::plan
 namespace
 {
 
+// Also the same jobs every pending job may preempt: the planner reads them at a rebuild only.
 bool same_nodes(const Cluster &a, const Cluster &b)
 {
-	if (a.nodes.size() != b.nodes.size())
+	if (a.nodes.size() != b.nodes.size() || a.preemptable_by_any != b.preemptable_by_any)
 		return false;
 	for (size_t i = 0; i < a.nodes.size(); ++i)
 		if (a.nodes[i].cpus != b.nodes[i].cpus ||
@@ -176,6 +177,7 @@ bool PlanKeeper::update_in_place(const std::vector<RunningJob> &running,
 	// and a preemptor reserved behind the job that ended may now start over its preemptees
 	// (sched/campaign: a job reserved behind a powered-down node's resume, plan_snapshot.cc).
 	const bool preemptors =
+	    !cluster_.preemptable_by_any.empty() ||
 	    std::any_of(pending.begin(), pending.end(),
 	                [](const PendingJob &job) { return !job.preemptable.empty(); });
 	return apply_running(running, now_s, preemptors) && apply_pending(pending, now_s);

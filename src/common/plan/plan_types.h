@@ -1,11 +1,14 @@
 // Planner value types: the cluster snapshot, running and pending jobs, the configuration and the
-// resulting plan. Plain data only: no behaviour here, and no Slurm types.
+// resulting plan. Plain data only (NodeSet only shares a list): no behaviour here, and no Slurm
+// types.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -52,12 +55,50 @@ struct UnavailableWindow {
 	bool operator==(const UnavailableWindow &) const = default;
 };
 
+// A job's allowed nodes, shared: every job of one partition and constraint set can hold the
+// same list (100k jobs on 10k nodes would otherwise carry 100k copies of lists of thousands of
+// nodes, most of the planner's input). Immutable once made; reads like a vector.
+class NodeSet
+{
+public:
+	NodeSet() = default;
+	NodeSet(std::vector<NodeIndex> nodes) // NOLINT: a vector is a set of its own
+	    : nodes_(std::make_shared<const std::vector<NodeIndex>>(std::move(nodes)))
+	{
+	}
+	NodeSet(std::initializer_list<NodeIndex> nodes) : NodeSet(std::vector<NodeIndex>(nodes)) {}
+	const std::vector<NodeIndex> &nodes() const { return nodes_ ? *nodes_ : none(); }
+	bool empty() const { return nodes().empty(); }
+	size_t size() const { return nodes().size(); }
+	std::vector<NodeIndex>::const_iterator begin() const { return nodes().begin(); }
+	std::vector<NodeIndex>::const_iterator end() const { return nodes().end(); }
+	NodeIndex operator[](size_t i) const { return nodes()[i]; }
+	// The same list (not only equal nodes): what caches key on. Null for a default set.
+	const std::vector<NodeIndex> *identity() const { return nodes_.get(); }
+	friend bool operator==(const NodeSet &a, const NodeSet &b)
+	{
+		return a.nodes_ == b.nodes_ || a.nodes() == b.nodes();
+	}
+
+private:
+	static const std::vector<NodeIndex> &none()
+	{
+		static const std::vector<NodeIndex> empty;
+		return empty;
+	}
+	std::shared_ptr<const std::vector<NodeIndex>> nodes_;
+};
+
 // The whole machine. A partition is only a set of node indices (PendingJob::allowed_nodes), so
 // overlapping partitions share one profile and never double-book a node.
 struct Cluster {
 	std::vector<NodeSpec> nodes;
 	std::vector<std::string> gres_kinds; // names only, for messages; at most gres_kinds_max
 	std::vector<UnavailableWindow> unavailable;
+	// Running jobs every pending job may preempt, sorted, besides each job's own
+	// PendingJob::preemptable (sched/campaign: the powered-down nodes' stand-ins), read once
+	// per plan rather than copied into every pending job.
+	std::vector<JobId> preemptable_by_any;
 };
 
 // CPUs, memory and GRES a job holds (or will hold) on one node.
@@ -93,12 +134,12 @@ struct PendingJob {
 	// --time-min: 0 none. A job that cannot start now for limit_s starts now for the longest
 	// limit from this up that fits (whole minutes over it), as sched/backfill does.
 	int64_t limit_min_s = 0;
-	std::vector<NodeIndex> allowed_nodes; // partition nodes ∩ constraints; empty: every node
+	NodeSet allowed_nodes; // partition nodes ∩ constraints; empty: every node
 	// A job submitted to several partitions: the node sets of the others, in the caller's order
 	// (each as allowed_nodes). It is planned in whichever set gives the earliest start, the
 	// first on ties (allowed_nodes before these), as sched/backfill tries each partition;
 	// PlannedJob::node_set says which.
-	std::vector<std::vector<NodeIndex>> other_node_sets;
+	std::vector<NodeSet> other_node_sets;
 	bool exclusive = false;
 	// Task layout (Slurm's -n, --cpus-per-task, --ntasks-per-node, --spread-job), as
 	// select/cons_tres places tasks: a node takes whole tasks of cpus_per_task CPUs (a node
@@ -117,7 +158,8 @@ struct PendingJob {
 	// Running jobs this job may preempt (Slurm's PreemptType), sorted. Their resources count
 	// as free to this job now, and to no other: a job that cannot start now otherwise starts
 	// now over them (the caller's start preempts them); its booking then overlaps theirs, so
-	// their nodes offer nothing to anyone else until they end.
+	// their nodes offer nothing to anyone else until they end. Those every job may preempt
+	// are in Cluster::preemptable_by_any instead.
 	std::vector<JobId> preemptable;
 	// Not before this time (Slurm's --begin); 0: now. With `after`: the later of the two.
 	int64_t earliest_start_s = 0;

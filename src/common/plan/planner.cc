@@ -101,29 +101,17 @@ Result<Planner::Entry> Planner::make_entry(const PendingJob &job)
 	entry.job = job;
 	entry.limit_s = job.limit_s;
 	entry.job.cpus = cpus_booked(job);
-	auto sorted_in_cluster = [&](std::vector<NodeIndex> &allowed) -> Status {
-		if (std::adjacent_find(allowed.begin(), allowed.end(),
-		                       std::greater_equal<NodeIndex>()) != allowed.end()) {
-			std::sort(allowed.begin(), allowed.end());
-			allowed.erase(std::unique(allowed.begin(), allowed.end()), allowed.end());
-		}
-		for (NodeIndex node : allowed)
-			if (node < 0 || static_cast<size_t>(node) >= cluster_.nodes.size())
-				return Error{who() + ": allowed node index " +
-				             std::to_string(node) + " is not in the cluster"};
-		return ok_status();
-	};
-	if (Status valid = sorted_in_cluster(entry.job.allowed_nodes); !valid)
-		return Error{valid.error()};
-	for (std::vector<NodeIndex> &other : entry.job.other_node_sets)
-		if (Status valid = sorted_in_cluster(other); !valid)
-			return Error{valid.error()};
+	if (Status checked = check_node_set(entry.job.allowed_nodes); !checked)
+		return Error{who() + ": " + checked.error()};
+	for (NodeSet &other : entry.job.other_node_sets)
+		if (Status checked = check_node_set(other); !checked)
+			return Error{who() + ": " + checked.error()};
 	if (Status bound = bind_to_window(entry); !bound)
 		return Error{bound.error()};
 	entry.candidates = candidate_cache_.candidates(entry.job.allowed_nodes, profile_);
 	entry.fits_empty_machine =
 	    candidate_cache_.fits_empty_machine(entry.job, entry.candidates, profile_);
-	for (const std::vector<NodeIndex> &other : entry.job.other_node_sets) {
+	for (const NodeSet &other : entry.job.other_node_sets) {
 		entry.other_candidates.push_back(candidate_cache_.candidates(other, profile_));
 		entry.fits_empty_machine |= candidate_cache_.fits_empty_machine(
 		    entry.job, entry.other_candidates.back(), profile_);
@@ -131,6 +119,36 @@ Result<Planner::Entry> Planner::make_entry(const PendingJob &job)
 	entry.books_long = holds_long(entry.job.limit_s);
 	entry.long_cpus_limit = long_cpus_limit_of(entry.job);
 	return entry;
+}
+
+// `nodes` sorted, unique and in the cluster (sorted in place if not), checked once per shared
+// list: the jobs of one partition hold one list, which need not be walked for each of them.
+Status Planner::check_node_set(NodeSet &nodes)
+{
+	if (nodes.empty())
+		return ok_status();
+	auto checked = checked_node_sets_.find(nodes.identity());
+	if (checked != checked_node_sets_.end()) {
+		nodes = checked->second.second;
+		return ok_status();
+	}
+	for (NodeIndex node : nodes)
+		if (node < 0 || static_cast<size_t>(node) >= cluster_.nodes.size())
+			return Error{"allowed node index " + std::to_string(node) +
+			             " is not in the cluster"};
+	NodeSet sorted = nodes;
+	if (std::adjacent_find(nodes.begin(), nodes.end(), std::greater_equal<NodeIndex>()) !=
+	    nodes.end()) {
+		std::vector<NodeIndex> copy = nodes.nodes();
+		std::sort(copy.begin(), copy.end());
+		copy.erase(std::unique(copy.begin(), copy.end()), copy.end());
+		sorted = NodeSet(std::move(copy));
+	}
+	if (checked_node_sets_.size() >= kMaxCheckedNodeSets)
+		checked_node_sets_.clear(); // updates between full plans bring new lists each pass
+	checked_node_sets_.emplace(nodes.identity(), std::make_pair(nodes, sorted));
+	nodes = std::move(sorted);
+	return ok_status();
 }
 
 // A job of a later reservation: its window, its nodes within the window's (none listed: the
@@ -150,7 +168,7 @@ Status Planner::bind_to_window(Entry &entry) const
 	std::sort(window_nodes.begin(), window_nodes.end());
 	if (job.allowed_nodes.empty())
 		job.allowed_nodes = window_nodes;
-	auto outside = [&](const std::vector<NodeIndex> &nodes) -> Status {
+	auto outside = [&](const NodeSet &nodes) -> Status {
 		for (const NodeIndex node : nodes)
 			if (!std::binary_search(window_nodes.begin(), window_nodes.end(), node))
 				return Error{job_name(job.id) + ": node index " +
@@ -160,7 +178,7 @@ Status Planner::bind_to_window(Entry &entry) const
 	};
 	if (Status inside = outside(job.allowed_nodes); !inside)
 		return inside;
-	for (const std::vector<NodeIndex> &other : job.other_node_sets)
+	for (const NodeSet &other : job.other_node_sets)
 		if (Status inside = outside(other); !inside)
 			return inside;
 	entry.window = static_cast<int32_t>(found - cluster_.unavailable.begin());
@@ -485,16 +503,19 @@ std::optional<Placement> Planner::start_now_shortened(Entry &entry) const
 // their resources stay taken for every other job; the caller's start preempts them.
 std::optional<Placement> Planner::start_now_preempting(const Entry &entry)
 {
-	if (entry.job.preemptable.empty())
+	if (entry.job.preemptable.empty() && cluster_.preemptable_by_any.empty())
 		return std::nullopt;
 	std::vector<const RunningJob *> given_back;
-	for (const JobId id : entry.job.preemptable) {
-		const RunningJob *job = running_.find(id);
-		if (!job || job->expected_end_s <= now_s_)
-			continue;
-		profile_.release(job->allocations, now_s_, job->expected_end_s, job->booked_long);
-		given_back.push_back(job);
-	}
+	const std::vector<JobId> *lists[] = {&entry.job.preemptable, &cluster_.preemptable_by_any};
+	for (const std::vector<JobId> *ids : lists)
+		for (const JobId id : *ids) {
+			const RunningJob *job = running_.find(id);
+			if (!job || job->expected_end_s <= now_s_)
+				continue;
+			profile_.release(job->allocations, now_s_, job->expected_end_s,
+			                 job->booked_long);
+			given_back.push_back(job);
+		}
 	if (given_back.empty())
 		return std::nullopt;
 	std::optional<Placement> found = GapSearch(profile_).earliest(
@@ -557,6 +578,7 @@ void Planner::clear_plan()
 	pending_ids_.clear();
 	profile_ = ResourceProfile(cluster_, now_s_);
 	candidate_cache_.clear();
+	checked_node_sets_.clear();
 }
 
 Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &running, int64_t now_s)
@@ -580,6 +602,7 @@ Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &runn
 	size_room();
 	wide_cpus_ = static_cast<int64_t>(std::ceil(config_.short_room_wide * usable_cpus_));
 	candidate_cache_.clear();
+	checked_node_sets_.clear();
 	queue_.clear();
 	pending_ids_.clear();
 	running_.clear();
@@ -642,6 +665,10 @@ Status Planner::book_unavailable()
 Status Planner::plan_queue(const std::vector<PendingJob> &pending_in_rank_order, const char *event)
 {
 	queue_.clear();
+	// A new queue brings its own lists: hold the former ones no longer (the caches keep the
+	// lists they key on alive, so a freed list's address is never taken for another's).
+	checked_node_sets_.clear();
+	candidate_cache_.forget_lists();
 	pending_ids_.clear();
 	policy_.reset();
 	if (!refused_until_s_.empty()) {

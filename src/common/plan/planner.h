@@ -189,6 +189,7 @@ private:
 	// until_s, or earlier for a job of a window: the last start that ends by the window's end.
 	int64_t latest_start_s(const Entry &entry, int64_t until_s) const;
 	Status bind_to_window(Entry &entry) const;
+	Status check_node_set(NodeSet &nodes);
 	// entry.limit_s, or what is left of its window from now if that is less.
 	int64_t limit_now_s(const Entry &entry) const;
 	bool waits_for_others(const Entry &entry) const;
@@ -201,6 +202,11 @@ private:
 	int64_t now_s_ = 0;
 	ResourceProfile profile_;
 	CandidateCache candidate_cache_; // for profile_'s nodes; cleared with them
+	// Node sets already checked (check_node_set), by list: (that list, its sorted form); at
+	// most kMaxCheckedNodeSets (each holds its list alive).
+	static constexpr size_t kMaxCheckedNodeSets = 256;
+	std::unordered_map<const std::vector<NodeIndex> *, std::pair<NodeSet, NodeSet>>
+	    checked_node_sets_;
 	ReservationPolicy policy_;
 	std::vector<Entry> queue_; // rank order
 	std::unordered_set<JobId> pending_ids_;
