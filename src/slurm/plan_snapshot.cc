@@ -62,13 +62,29 @@ plan::Cluster cluster_now(GresKinds &gres_kinds)
 	return cluster;
 }
 
-// A node's ResumeTimeout (its partition's, else slurm.conf's), in seconds.
+// A node's ResumeTimeout (the most of its partitions' as power_save.c sets it, else slurm.conf's),
+// in seconds.
 int64_t resume_timeout_s(const node_record_t *node)
 {
 	if (node->resume_timeout && node->resume_timeout != NO_VAL16 &&
 	    node->resume_timeout != INFINITE16)
 		return node->resume_timeout;
 	return slurm_conf.resume_timeout;
+}
+
+// The most ResumeTimeout over `nodes` (a job's): Slurm waits for each node by its own (power_save.c
+// downs a node not resumed within it), so the last one is ready by then. slurm.conf's when none.
+int64_t resume_timeout_s(bitstr_t *nodes)
+{
+	if (!nodes)
+		return slurm_conf.resume_timeout;
+	int64_t most = 0;
+	const int64_t last = bit_fls(nodes);
+	for (int64_t index = bit_ffs(nodes); index >= 0 && index <= last; index++)
+		if (bit_test(nodes, index))
+			if (const node_record_t *node = node_record_table_ptr[index])
+				most = std::max(most, resume_timeout_s(node));
+	return most ? most : int64_t{slurm_conf.resume_timeout};
 }
 
 // Powered-down nodes (power saving: POWERED_DOWN, idle, not POWERING_UP) are usable from now +
@@ -111,7 +127,7 @@ plan::RunningJob running_of(const job_record_t *job, time_t now, const GresKinds
 	// the latest ResumeTimeout after its start.
 	running.expected_end_s = std::max<int64_t>(job->end_time, now + 1);
 	if (IS_JOB_POWER_UP_NODE(job))
-		running.expected_end_s += slurm_conf.resume_timeout;
+		running.expected_end_s += resume_timeout_s(job->node_bitmap);
 	const job_resources_t *resources = job->job_resrcs;
 	if (!resources || !resources->node_bitmap)
 		return running;
