@@ -175,6 +175,16 @@ bool is_window(const slurmctld_resv_t *resv, time_t now)
 	       !(resv->flags & RESERVE_FLAG_ANY_NODES);
 }
 
+// ResvOverRun: how long after the end Slurm lets a job of the reservation run (job_time_limit;
+// INFINITE: a year, as there). A FLEX one's jobs stay planned inside it, as before (0).
+int64_t overrun_s(const slurmctld_resv_t *resv)
+{
+	if (resv->flags & RESERVE_FLAG_FLEX)
+		return 0;
+	const uint16_t minutes = slurm_conf.resv_over_run;
+	return minutes == INFINITE16 ? int64_t{365} * 86400 : int64_t{minutes} * 60;
+}
+
 // The advanced reservations, active or to come, as windows of their nodes up to their end: as
 // job_test_resv, a job not in one may not run into it there (MAINT or not; a reservation of some
 // cores is taken as its nodes; one with no end lasts Slurm's year). Their own jobs are planned
@@ -188,8 +198,10 @@ std::vector<plan::UnavailableWindow> unavailable_windows(time_t now)
 	while (auto *resv = static_cast<slurmctld_resv_t *>(list_next(reservations))) {
 		if (!is_window(resv, now))
 			continue;
-		plan::UnavailableWindow window{
-		    .start_s = resv->start_time, .end_s = resv->end_time, .id = resv->resv_id};
+		plan::UnavailableWindow window{.start_s = resv->start_time,
+		                               .end_s = resv->end_time,
+		                               .id = resv->resv_id,
+		                               .overrun_s = overrun_s(resv)};
 		const int64_t last = bit_fls(resv->node_bitmap);
 		for (int64_t index = bit_ffs(resv->node_bitmap); index >= 0 && index <= last;
 		     index++)
