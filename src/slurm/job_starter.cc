@@ -3,6 +3,7 @@
 
 #include "preemption.h"
 
+#include <algorithm>
 #include <ctime>
 
 namespace campaign::slurm
@@ -32,6 +33,32 @@ Runnable runnable_now(job_record_t *job)
 		return Runnable::licenses_busy;
 	}
 	return Runnable::yes;
+}
+
+// The nodes and CPUs select_nodes gave a started job (job_resrcs lists them in node order), added
+// to `into` node by node (several array tasks of one call sum up).
+void add_allocated(const job_record_t *job, std::vector<plan::NodeAllocation> &into)
+{
+	const job_resources_t *resources = job->job_resrcs;
+	if (!resources || !resources->node_bitmap || !resources->cpus)
+		return;
+	int slot = 0;
+	const int64_t last = bit_fls(resources->node_bitmap);
+	for (int64_t index = bit_ffs(resources->node_bitmap); index >= 0 && index <= last;
+	     index++) {
+		if (!bit_test(resources->node_bitmap, index))
+			continue;
+		const auto node = static_cast<plan::NodeIndex>(index);
+		const auto cpus = static_cast<int32_t>(resources->cpus[slot++]);
+		auto same_node = [&](const plan::NodeAllocation &given) {
+			return given.node == node;
+		};
+		if (auto found = std::find_if(into.begin(), into.end(), same_node);
+		    found != into.end())
+			found->cpus += cpus;
+		else
+			into.push_back({.node = node, .cpus = cpus});
+	}
 }
 
 int select_and_launch(job_record_t *job)
@@ -81,6 +108,9 @@ StartOutcome start_job_now(job_record_t *job, part_record_t *partition, uint32_t
 			break;
 		}
 		outcome.started++;
+		// `job` is now the task started (an array's last task keeps array_recs): read
+		// before moving on to the rest of the array.
+		add_allocated(job, outcome.allocated);
 		// select_nodes split one task off an array record; the rest stays pending under the
 		// array's job id (job_scheduler.c's next_task loop).
 		if (!array_head || job->array_task_id == NO_VAL)

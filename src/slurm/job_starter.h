@@ -25,8 +25,8 @@ struct StartOutcome {
 	// Not started: why, as a metric's reason: select_nodes' error text, or the pre-start check
 	// that failed ("Licenses", "NotRunnable: " and the job's pending reason).
 	std::string refusal;
-	// Started: the nodes and CPUs select_nodes gave it (set by start_planned; memory and GRES
-	// left 0), which may differ from the plan's within the plan's nodes.
+	// Started: the nodes and CPUs select_nodes gave it, every task started summed per node
+	// (memory and GRES left 0); within the plan's nodes, they may differ from the plan's.
 	std::vector<plan::NodeAllocation> allocated;
 };
 

@@ -63,13 +63,29 @@ plan::Cluster cluster_now(GresKinds &gres_kinds)
 	return cluster;
 }
 
-// A node's ResumeTimeout (its partition's, else slurm.conf's), in seconds.
+// A node's ResumeTimeout (the most of its partitions' as power_save.c sets it, else slurm.conf's),
+// in seconds.
 int64_t resume_timeout_s(const node_record_t *node)
 {
 	if (node->resume_timeout && node->resume_timeout != NO_VAL16 &&
 	    node->resume_timeout != INFINITE16)
 		return node->resume_timeout;
 	return slurm_conf.resume_timeout;
+}
+
+// The most ResumeTimeout over `nodes` (a job's): Slurm waits for each node by its own (power_save.c
+// downs a node not resumed within it), so the last one is ready by then. slurm.conf's when none.
+int64_t resume_timeout_s(bitstr_t *nodes)
+{
+	if (!nodes)
+		return slurm_conf.resume_timeout;
+	int64_t most = 0;
+	const int64_t last = bit_fls(nodes);
+	for (int64_t index = bit_ffs(nodes); index >= 0 && index <= last; index++)
+		if (bit_test(nodes, index))
+			if (const node_record_t *node = node_record_table_ptr[index])
+				most = std::max(most, resume_timeout_s(node));
+	return most ? most : int64_t{slurm_conf.resume_timeout};
 }
 
 // Powered-down nodes (power saving: POWERED_DOWN, idle, not POWERING_UP) are usable from now +
@@ -112,7 +128,7 @@ plan::RunningJob running_of(const job_record_t *job, time_t now, const GresKinds
 	// the latest ResumeTimeout after its start.
 	running.expected_end_s = std::max<int64_t>(job->end_time, now + 1);
 	if (IS_JOB_POWER_UP_NODE(job))
-		running.expected_end_s += slurm_conf.resume_timeout;
+		running.expected_end_s += resume_timeout_s(job->node_bitmap);
 	const job_resources_t *resources = job->job_resrcs;
 	if (!resources || !resources->node_bitmap)
 		return running;
@@ -160,6 +176,16 @@ bool is_window(const slurmctld_resv_t *resv, time_t now)
 	       !(resv->flags & RESERVE_FLAG_ANY_NODES);
 }
 
+// ResvOverRun: how long after the end Slurm lets a job of the reservation run (job_time_limit;
+// INFINITE: a year, as there). A FLEX one's jobs stay planned inside it, as before (0).
+int64_t overrun_s(const slurmctld_resv_t *resv)
+{
+	if (resv->flags & RESERVE_FLAG_FLEX)
+		return 0;
+	const uint16_t minutes = slurm_conf.resv_over_run;
+	return minutes == INFINITE16 ? int64_t{365} * 86400 : int64_t{minutes} * 60;
+}
+
 // The advanced reservations, active or to come, as windows of their nodes up to their end: as
 // job_test_resv, a job not in one may not run into it there (MAINT or not; a reservation of some
 // cores is taken as its nodes; one with no end lasts Slurm's year). Their own jobs are planned
@@ -173,8 +199,10 @@ std::vector<plan::UnavailableWindow> unavailable_windows(time_t now)
 	while (auto *resv = static_cast<slurmctld_resv_t *>(list_next(reservations))) {
 		if (!is_window(resv, now))
 			continue;
-		plan::UnavailableWindow window{
-		    .start_s = resv->start_time, .end_s = resv->end_time, .id = resv->resv_id};
+		plan::UnavailableWindow window{.start_s = resv->start_time,
+		                               .end_s = resv->end_time,
+		                               .id = resv->resv_id,
+		                               .overrun_s = overrun_s(resv)};
 		const int64_t last = bit_fls(resv->node_bitmap);
 		for (int64_t index = bit_ffs(resv->node_bitmap); index >= 0 && index <= last;
 		     index++)

@@ -85,23 +85,6 @@ int clear_estimate(void *record, void *)
 	return SLURM_SUCCESS;
 }
 
-// The nodes and CPUs select_nodes gave a started job (job_resrcs lists them in node order).
-std::vector<plan::NodeAllocation> allocated_to(const job_record_t *job)
-{
-	std::vector<plan::NodeAllocation> allocated;
-	const job_resources_t *resources = job->job_resrcs;
-	if (!resources || !resources->node_bitmap || !resources->cpus)
-		return allocated;
-	int slot = 0;
-	const int64_t last = bit_fls(resources->node_bitmap);
-	for (int64_t index = bit_ffs(resources->node_bitmap); index >= 0 && index <= last; index++)
-		if (bit_test(resources->node_bitmap, index))
-			allocated.push_back(
-			    {.node = static_cast<plan::NodeIndex>(index),
-			     .cpus = static_cast<int32_t>(resources->cpus[slot++])});
-	return allocated;
-}
-
 // "index:cpus ..." in node order, for the log.
 std::string cpus_by_node(std::vector<plan::NodeAllocation> allocations)
 {
@@ -180,10 +163,9 @@ std::optional<StartOutcome> start_planned(plan::JobId id, const std::string &par
 		return std::nullopt; // select_nodes does not test either: the plan never starts it
 		                     // now
 	StartOutcome outcome = start_on(job, partition, allocations, shortened_limit_s);
-	if (outcome.started && !job->array_recs) {
-		// Slurm chooses the CPUs of each node itself, within the plan's nodes: the plan's
-		// later starts in this pass assume its split (OffPlanNodes).
-		outcome.allocated = allocated_to(job);
+	// Slurm chooses the CPUs of each node itself, within the plan's nodes (start_job_now reads
+	// back what it gave each task, OffPlanNodes compares). The two strings only for the line.
+	if (outcome.started && (slurm_conf.debug_flags & DEBUG_FLAG_BACKFILL)) {
 		const std::string planned = cpus_by_node(allocations);
 		const std::string allocated = cpus_by_node(outcome.allocated);
 		if (allocated != planned)

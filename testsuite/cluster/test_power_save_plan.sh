@@ -12,10 +12,14 @@
 #   the resume (as a start that preempts), and Slurm runs ResumeProgram for n2. No start refused.
 #   (On this one host the resumed slurmd starts but slurmctld never logs n2 as responding within
 #   a minute: the job stays CONFIGURING, so the test does not wait for it to run.)
+#   ResumeTimeout is 120 s on the nodes (partition "slow" over both) and 60 s in slurm.conf: Slurm
+#   waits for each node by its own. A job behind the one waiting for n2's resume is published at
+#   its start + 120 s + its limit; with slurm.conf's value for a running job waiting for its nodes
+#   (as before) it was published 60 s earlier and this check failed.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
-resume_timeout_s=120
+resume_timeout_s=120 # the nodes' (their partition's); slurm.conf's is half of it
 power_dir=$("$localcluster" path dir)/power
 mkdir -p "$power_dir"
 slurm_sbin=${SLURM_PREFIX:-/usr}/sbin
@@ -43,7 +47,8 @@ chmod 755 "$power_dir/suspend" "$power_dir/resume"
 start_ranked_cluster policy=fifo,calc_period=1 --nodes 2 --cpus 4 \
 	--conf "SchedulerParameters=sched_interval=-1,defer,campaign_period=1,campaign_mode=conservative" \
 	--conf "SuspendProgram=$power_dir/suspend" --conf "ResumeProgram=$power_dir/resume" \
-	--conf "SuspendTime=3600" --conf "SuspendTimeout=5" --conf "ResumeTimeout=$resume_timeout_s"
+	--conf "SuspendTime=3600" --conf "SuspendTimeout=5" --conf "ResumeTimeout=$((resume_timeout_s / 2))" \
+	--conf "PartitionName=slow Nodes=ALL ResumeTimeout=$resume_timeout_s State=UP"
 refused() { local n; n=$(sched_stat refused); echo "${n:-0}"; }
 refused_before=$(refused)
 node_state() { sinfo -h -n "$1" -N -o %t | head -1; }
@@ -71,7 +76,17 @@ job_started() { [ -n "$(started_on)" ]; }
 check "sched/campaign starts it once the filler ends" wait_until 30 job_started
 check_equal "on both nodes, powered-down n2 included" "n[1-2]" "$(started_on)"
 check "n2 is no longer powered down (Slurm resumes it)" not powered_down
-scancel "$both" 2>/dev/null
+
+both_start=$(date -d "$(squeue -h -j "$both" -o %S)" +%s)
+next=$(submit camp2 -N 2 -n 8 -t 1 -J next --wrap "sleep 1")
+next_published() { squeue -h -j "$next" -t PD --start -o %S 2>/dev/null | grep '^20'; }
+has_next_published() { next_published >/dev/null; }
+check "the job behind it gets a published start" wait_until 10 has_next_published
+next_start=$(date -d "$(next_published)" +%s)
+echo "  the job waiting for n2 started at S, the one behind it is published at S+$((next_start - both_start)) s"
+check "published no earlier than S + the nodes' ResumeTimeout + the limit (S+$((resume_timeout_s + 60 - 5)) s or later)" \
+	test "$next_start" -ge "$((both_start + resume_timeout_s + 60 - 5))"
+scancel "$both" "$next" 2>/dev/null
 check_equal "Slurm refused no start the plan proposed" "$refused_before" "$(refused)"
 check_equal "no errors from our plugins" "" "$(plugin_errors)"
 check "slurmctld is up" ctld_ping

@@ -93,6 +93,27 @@ START_TEST(test_plan_dependent_of_an_unplanned_job_is_blocked_and_blocks_no_one)
 }
 END_TEST
 
+// A dependent planned after its predecessor takes no reservation slot: on one node of 8 CPUs
+// busy until 100, the dependent (ranked first) is planned at 100 and the campaign's job that can
+// start first still gets its reservation (at 150, after it), in easy mode (one slot) and in
+// per_campaign (one per campaign, both of campaign 1). A third job, of no slot, waits.
+START_TEST(test_plan_dependent_leaves_the_reservation_slot_to_its_campaign)
+{
+	for (const ReservationMode mode : {ReservationMode::easy, ReservationMode::per_campaign}) {
+		PendingJob dependent = job_after(1, 8, 50, {100});
+		dependent.campaign_id = 1;
+		Planner planner = planned(uniform_cluster(1, 8), {running(100, 0, 8, 100)},
+		                          {dependent, job(2, 8, 50, 1), job(3, 8, 50, 1)}, mode);
+		ck_assert(status_of(planner, 1).status == JobStatus::reserved);
+		ck_assert_int_eq(status_of(planner, 1).start_s, 100);
+		ck_assert_msg(status_of(planner, 2).status == JobStatus::reserved, "%s: %s",
+		              to_string(mode), to_string(status_of(planner, 2).status));
+		ck_assert_int_eq(status_of(planner, 2).start_s, 150);
+		ck_assert(status_of(planner, 3).status == JobStatus::waiting);
+	}
+}
+END_TEST
+
 // The predecessor's start is refused: it loses its place, so the dependent is blocked; after the
 // hold both are planned again, the dependent after the predecessor's new end.
 START_TEST(test_plan_refused_predecessor_blocks_its_dependent_until_planned_again)
@@ -297,6 +318,7 @@ int main()
 	tcase_add_test(tc, test_plan_dependent_of_a_running_job_starts_at_its_expected_end);
 	tcase_add_test(tc, test_plan_chain_of_pending_dependents_follows_the_planned_ends);
 	tcase_add_test(tc, test_plan_dependent_of_an_unplanned_job_is_blocked_and_blocks_no_one);
+	tcase_add_test(tc, test_plan_dependent_leaves_the_reservation_slot_to_its_campaign);
 	tcase_add_test(tc, test_plan_refused_predecessor_blocks_its_dependent_until_planned_again);
 	tcase_add_test(tc, test_plan_rejects_a_job_waiting_for_itself_or_a_negative_earliest_start);
 	tcase_add_test(tc, test_plan_keeper_plans_afresh_when_a_wait_changes);

@@ -128,6 +128,31 @@ START_TEST(test_plan_window_jobs_wait_for_running_jobs_and_are_cut_at_its_end)
 }
 END_TEST
 
+// ResvOverRun: Slurm ends a job of the reservation only overrun_s after its end. The job longer
+// than the reservation is planned for 300 s + 60 s, a job not in it that needs both nodes
+// starts at that job's end (460), not at the reservation's (400); with the reservation started
+// (now 350) the job has 110 s left. A negative overrun is named.
+START_TEST(test_plan_window_jobs_may_overrun_the_reservation_by_resv_over_run)
+{
+	Cluster cluster = cluster_with_reservation();
+	cluster.unavailable[0].overrun_s = 60;
+	const std::vector<PendingJob> queue{member(3, 8, 1000), on_nodes(job(4, 16, 150), {2, 3})};
+	Planner planner = planned(cluster, {}, queue);
+	ck_assert_int_eq(status_of(planner, 3).start_s, 100);
+	ck_assert_int_eq(status_of(planner, 3).limit_s, 360);
+	ck_assert_int_eq(status_of(planner, 4).start_s, 460);
+	Planner started(config(ReservationMode::conservative));
+	ck_assert(started.rebuild(cluster, {}, {member(3, 8, 1000)}, 350).ok());
+	ck_assert(status_of(started, 3).status == JobStatus::starts_now);
+	ck_assert_int_eq(status_of(started, 3).limit_s, 110);
+	cluster.unavailable[0].overrun_s = -5;
+	auto status = started.rebuild(cluster, {}, {}, 0);
+	ck_assert(!status.ok());
+	ck_assert_msg(status.error().find("window 7: negative overrun -5 s") != std::string::npos,
+	              "%s", status.error().c_str());
+}
+END_TEST
+
 // EASY (one reservation): the reservation's job ranked first takes no slot, so the blocked
 // whole-machine job below it still gets the one reservation.
 START_TEST(test_plan_window_jobs_take_no_slot_of_the_depth)
@@ -267,6 +292,7 @@ int main()
 	tcase_add_test(tc, test_plan_window_jobs_are_packed_inside_their_reservation);
 	tcase_add_test(tc, test_plan_jobs_outside_the_reservation_stay_off_it);
 	tcase_add_test(tc, test_plan_window_jobs_wait_for_running_jobs_and_are_cut_at_its_end);
+	tcase_add_test(tc, test_plan_window_jobs_may_overrun_the_reservation_by_resv_over_run);
 	tcase_add_test(tc, test_plan_window_jobs_take_no_slot_of_the_depth);
 	tcase_add_test(tc, test_plan_window_job_moves_earlier_within_its_reservation);
 	tcase_add_test(tc,

@@ -52,6 +52,9 @@ struct UnavailableWindow {
 	int64_t start_s = 0;
 	int64_t end_s = 0;
 	uint32_t id = 0; // 0: no job is planned inside it
+	// Slurm's ResvOverRun: a job of the window may run on this long past end_s (Slurm ends it
+	// then); the others' wait still ends at end_s. 0: none.
+	int64_t overrun_s = 0;
 	bool operator==(const UnavailableWindow &) const = default;
 };
 

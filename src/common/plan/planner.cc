@@ -182,7 +182,7 @@ Status Planner::bind_to_window(Entry &entry) const
 		if (Status inside = outside(other); !inside)
 			return inside;
 	entry.window = static_cast<int32_t>(found - cluster_.unavailable.begin());
-	job.limit_s = std::min(job.limit_s, found->end_s - found->start_s);
+	job.limit_s = std::min(job.limit_s, found->end_s + found->overrun_s - found->start_s);
 	job.limit_min_s = std::min(job.limit_min_s, job.limit_s);
 	entry.limit_s = job.limit_s;
 	return ok_status();
@@ -306,21 +306,26 @@ bool Planner::waits_for_others(const Entry &entry) const
 }
 
 // A window that started (an active reservation) has only its rest left: Slurm ends its jobs at its
-// end whatever their limit, so a job is planned for what is left from now at most.
+// end plus ResvOverRun whatever their limit, so a job is planned for what is left from now at
+// most.
 int64_t Planner::limit_now_s(const Entry &entry) const
 {
 	if (entry.window < 0)
 		return entry.limit_s;
 	const UnavailableWindow &window = cluster_.unavailable[entry.window];
-	return std::clamp<int64_t>(window.end_s - std::max(window.start_s, now_s_), 1,
-	                           entry.limit_s);
+	return std::clamp<int64_t>(
+	    window.end_s + window.overrun_s - std::max(window.start_s, now_s_), 1, entry.limit_s);
 }
 
+// A job of a window starts before the window's end (then Slurm no longer starts it there) and
+// ends by the end plus ResvOverRun.
 int64_t Planner::latest_start_s(const Entry &entry, int64_t until_s) const
 {
 	if (entry.window < 0)
 		return until_s;
-	return std::min(until_s, cluster_.unavailable[entry.window].end_s - entry.job.limit_s);
+	const UnavailableWindow &window = cluster_.unavailable[entry.window];
+	return std::min(
+	    {until_s, window.end_s - 1, window.end_s + window.overrun_s - entry.job.limit_s});
 }
 
 void Planner::book(Entry &entry, Placement placement)
@@ -637,6 +642,10 @@ Status Planner::book_unavailable()
 		        [&](const UnavailableWindow &other) { return other.id == window.id; }) > 1)
 			return Error{"rebuild: two unavailable windows have id " +
 			             std::to_string(window.id)};
+		if (window.overrun_s < 0)
+			return Error{"rebuild: unavailable window " + std::to_string(window.id) +
+			             ": negative overrun " + std::to_string(window.overrun_s) +
+			             " s"};
 		if (window.end_s <= window.start_s)
 			return Error{"rebuild: an unavailable window ends (" +
 			             std::to_string(window.end_s) + " s) before it starts (" +

@@ -29,7 +29,10 @@ ReservationPolicy::ReservationPolicy(const PlannerConfig &config)
 }
 
 // A job of a later reservation is always placed inside it, and takes no slot: it holds back
-// none of the jobs outside the window (which keeps them off its nodes anyway).
+// none of the jobs outside the window (which keeps them off its nodes anyway). A job waiting for
+// others' ends (PendingJob::after) is placed while a slot is free but takes none either: it can
+// start only after its predecessor, and the slot (easy's one, its campaign's one) stays for the
+// job that can start first.
 bool ReservationPolicy::may_reserve(const PendingJob &job) const
 {
 	if (job.window_id != 0)
@@ -41,7 +44,7 @@ bool ReservationPolicy::may_reserve(const PendingJob &job) const
 
 void ReservationPolicy::record_reservation(const PendingJob &job)
 {
-	if (job.window_id != 0)
+	if (job.window_id != 0 || !job.after.empty())
 		return;
 	++reservations_;
 	if (one_per_campaign_)

@@ -48,12 +48,6 @@ int64_t CampaignScheduler::period_s() const
 	return parameters_.integer("campaign_period");
 }
 
-SchedulerStats CampaignScheduler::stats() const
-{
-	std::lock_guard<std::mutex> hold(mutex_);
-	return stats_;
-}
-
 bool CampaignScheduler::due(time_t now)
 {
 	// Unlocked reads of two time stamps: a stale value only delays a pass by one tick.
@@ -220,19 +214,15 @@ void CampaignScheduler::tick()
 	}
 	set_cycle_active(false);
 	SchedulerMetrics metrics;
+	PlanFigures plan_figures;
 	{
 		std::lock_guard<std::mutex> hold(mutex_);
-		stats_.passes++;
-		stats_.jobs_started += figures.started;
-		stats_.refused += figures.refused;
-		stats_.last_pass_us = took_us;
-		stats_.max_pass_us = std::max(stats_.max_pass_us, took_us);
-		stats_.last_queue_length = figures.queue_length;
-		stats_.last_reserved = figures.reserved;
+		plan_figures_.last_reserved = figures.reserved;
 		if (keeper_) {
-			stats_.plans_kept = keeper_->updates();
-			stats_.plans_rebuilt = keeper_->rebuilds();
+			plan_figures_.plans_kept = keeper_->updates();
+			plan_figures_.plans_rebuilt = keeper_->rebuilds();
 		}
+		plan_figures = plan_figures_;
 		metrics_.add({.took_us = took_us,
 		              .queue_length = figures.queue_length,
 		              .started = figures.started,
@@ -249,23 +239,25 @@ void CampaignScheduler::tick()
 	    "%u refused, %lu us",
 	    figures.queue_length, figures.started, figures.preempting, figures.reserved,
 	    figures.refused, static_cast<unsigned long>(took_us));
-	publish_stats(state_dir, metrics);
+	publish_stats(state_dir, metrics, plan_figures);
 }
 
-void CampaignScheduler::publish_stats(const std::string &state_dir,
-                                      const SchedulerMetrics &metrics) const
+void CampaignScheduler::publish_stats(const std::string &state_dir, const SchedulerMetrics &metrics,
+                                      const PlanFigures &plan)
 {
-	const SchedulerStats now = stats();
+	uint64_t refused = 0;
+	for (const auto &[reason, count] : metrics.refused_total)
+		refused += count;
 	const std::string json =
-	    "{\"passes\": " + std::to_string(now.passes) +
-	    ", \"jobs_started\": " + std::to_string(now.jobs_started) +
-	    ", \"last_pass_us\": " + std::to_string(now.last_pass_us) +
-	    ", \"max_pass_us\": " + std::to_string(now.max_pass_us) +
-	    ", \"last_queue_length\": " + std::to_string(now.last_queue_length) +
-	    ", \"last_reserved\": " + std::to_string(now.last_reserved) +
-	    ", \"refused\": " + std::to_string(now.refused) +
-	    ", \"plans_kept\": " + std::to_string(now.plans_kept) +
-	    ", \"plans_rebuilt\": " + std::to_string(now.plans_rebuilt) +
+	    "{\"passes\": " + std::to_string(metrics.passes) +
+	    ", \"jobs_started\": " + std::to_string(metrics.jobs_started) +
+	    ", \"last_pass_us\": " + std::to_string(metrics.last_pass_us) +
+	    ", \"max_pass_us\": " + std::to_string(metrics.max_pass_us) +
+	    ", \"last_queue_length\": " + std::to_string(metrics.last_queue_length) +
+	    ", \"last_reserved\": " + std::to_string(plan.last_reserved) +
+	    ", \"refused\": " + std::to_string(refused) +
+	    ", \"plans_kept\": " + std::to_string(plan.plans_kept) +
+	    ", \"plans_rebuilt\": " + std::to_string(plan.plans_rebuilt) +
 	    ", \"by_reason\": " + scheduler_metrics_to_json(metrics) + "}\n";
 	Status written = write_file_atomically(state_dir, "campaign_sched_stats.json", json);
 	if (!written.ok())

@@ -19,14 +19,10 @@
 namespace campaign::slurm
 {
 
-struct SchedulerStats {
-	uint64_t passes = 0;
-	uint64_t jobs_started = 0;
-	uint64_t last_pass_us = 0;
-	uint64_t max_pass_us = 0;
-	uint64_t last_queue_length = 0;
+// What the stats file adds to SchedulerMetrics (which counts passes, starts and refusals: each
+// event is counted there once): the kept plan's figures.
+struct PlanFigures {
 	uint64_t last_reserved = 0;
-	uint64_t refused = 0;       // starts the plan chose that select_nodes refused
 	uint64_t plans_kept = 0;    // passes that updated the kept plan
 	uint64_t plans_rebuilt = 0; // passes that planned afresh
 };
@@ -41,7 +37,6 @@ public:
 	void tick();
 	void set_parameters(ParameterValues parameters);
 	int64_t period_s() const;
-	SchedulerStats stats() const;
 
 private:
 	bool due(time_t now);
@@ -53,12 +48,14 @@ private:
 	struct PlanOutcome plan_queue(const PassInput &input, const ParameterValues &parameters);
 	PassFigures apply_plan(const PassInput &input, const struct PlanOutcome &outcome,
 	                       const ParameterValues &parameters);
-	// campaign_sched_stats.json: the flat figures, then `metrics` under "by_reason".
-	void publish_stats(const std::string &state_dir, const SchedulerMetrics &metrics) const;
+	// campaign_sched_stats.json: the flat figures (from `metrics` and `plan`), then `metrics`
+	// under "by_reason".
+	static void publish_stats(const std::string &state_dir, const SchedulerMetrics &metrics,
+	                          const PlanFigures &plan);
 
 	mutable std::mutex mutex_;
 	ParameterValues parameters_;
-	SchedulerStats stats_;
+	PlanFigures plan_figures_;
 	// Refusals and left-out jobs by reason over the last kRecentPasses passes, and in total.
 	static constexpr uint32_t kRecentPasses = 60;
 	SchedulerMetricsWindow metrics_{kRecentPasses};
