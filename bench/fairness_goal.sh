@@ -12,6 +12,7 @@
 #
 #   bench/fairness_goal.sh [TRACE.swf.gz ...]      (default: the shared traces in TRACE_DIR)
 #
+# Each candidate's line gives campsim's wall time for its run (what a planner option costs).
 # Env: BUILD_DIR ($repo/build), TRACE_DIR ($repo/data/traces), OUT (a directory kept for the
 # tables; default a temporary one), CANDIDATES ("POLICY[;PARAMETERS[;OPTIONS]] ...", e.g.
 # "ostrich/per_campaign ostrich/conservative;usage_halflife_s=604800,usage_weight=3
@@ -90,6 +91,7 @@ for trace in "${traces[@]}"; do
 			fi
 			dir=$out/$name/$index
 			mkdir -p "$dir"
+			started=$(date +%s.%N)
 			if ! "$campsim" run --swf "$trace" --policy "$policy" "${load_option[@]}" \
 				${parameters:+--parameters "$parameters"} "${options[@]}" \
 				--out "$dir" >"$dir/log" 2>&1; then
@@ -97,10 +99,11 @@ for trace in "${traces[@]}"; do
 				fails=$((fails + 1))
 				continue
 			fi
+			wall=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 			# Column 3 is the candidate, columns 1 and 2 the baselines, as the judges read.
 			paste -d' ' "$base/comparison.txt" <(awk '{ print $2 }' "$dir/comparison.txt") >"$dir/goal.txt"
 			table=$dir/goal.txt
-			echo "== $name: $policy${parameters:+ ($parameters)}${options[*]:+ ${options[*]}} against fairshare/easy and fairtree/easy"
+			echo "== $name: $policy${parameters:+ ($parameters)}${options[*]:+ ${options[*]}} against fairshare/easy and fairtree/easy (campsim ${wall} s wall)"
 			stretch=bounded_campaign_stretch
 			judge "light users' p95 (by CPU-seconds)" "$(metric "$table" 3 $stretch.light_cpu.p95)" \
 				"$(better "$table" $stretch.light_cpu.p95)" 0.7 1.5 1.1

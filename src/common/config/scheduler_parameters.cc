@@ -69,6 +69,19 @@ ParameterSchema scheduler_parameter_schema()
 	                        "campaign_short_room, which is then at most that (0: fixed room)",
 	         .min_integer = 0,
 	         .max_integer = 31622400},
+	        {.key = "campaign_local_search",
+	         .kind = ParameterKind::Integer,
+	         .default_value = "0",
+	         .description = "moves a local search tries on each plan made afresh, kept where "
+	                        "campaigns' predicted stretch improves (0: off)",
+	         .min_integer = 0,
+	         .max_integer = 100000},
+	        {.key = "campaign_local_search_ms",
+	         .kind = ParameterKind::Integer,
+	         .default_value = "100",
+	         .description = "milliseconds one local search may take at most",
+	         .min_integer = 1,
+	         .max_integer = 60000},
 	    });
 }
 
@@ -86,6 +99,9 @@ Result<SchedulerPlanConfig> scheduler_plan_config(const ParameterValues &values)
 	config.planner.short_limit_s = values.integer("campaign_short_limit");
 	config.planner.short_room_wide = values.real("campaign_short_room_wide");
 	config.planner.short_room_recent_s = values.integer("campaign_short_room_recent");
+	config.planner.local_search_iterations =
+	    static_cast<int32_t>(values.integer("campaign_local_search"));
+	config.planner.local_search_ms = values.integer("campaign_local_search_ms");
 	config.warning = named.value().warning;
 	return config;
 }

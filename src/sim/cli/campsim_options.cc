@@ -54,6 +54,10 @@ const char *campsim_usage()
 	       "                          unless W of the machine wide (default 0, 3600, 1)\n"
 	       "  --short-room-recent S   the room is at most the CPUs of short jobs pending\n"
 	       "                          in the last S seconds (default 0: fixed room)\n"
+	       "  --local-search N --local-search-ms M   after each plan made afresh, try at\n"
+	       "                          most N moves of a local search over it (kept where\n"
+	       "                          campaigns' predicted stretch improves), within M ms\n"
+	       "                          (default 0: off, 100)\n"
 	       "  --calc-period S         core policies rank afresh at most every S simulated\n"
 	       "                          seconds and after job ends, as priority/campaign\n"
 	       "                          (default 5); 0: at every scheduling pass\n"
@@ -361,6 +365,24 @@ const std::map<std::string, Setter> &setters()
 			     return Status(Error{"option " + option + ": '" + v +
 			                         "' is not seconds in 0..31622400"});
 		     o.simulation.short_room_recent_s = window.value();
+		     return ok_status();
+	     }},
+	    {"--local-search",
+	     [](auto &o, auto &option, auto &v) {
+		     auto moves = number<int64_t>(option, v);
+		     if (!moves || moves.value() < 0 || moves.value() > 100000)
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not a number of moves in 0..100000"});
+		     o.simulation.local_search = static_cast<int32_t>(moves.value());
+		     return ok_status();
+	     }},
+	    {"--local-search-ms",
+	     [](auto &o, auto &option, auto &v) {
+		     auto cap = number<int64_t>(option, v);
+		     if (!cap || cap.value() < 1 || cap.value() > 60000)
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not milliseconds in 1..60000"});
+		     o.simulation.local_search_ms = cap.value();
 		     return ok_status();
 	     }},
 	    {"--short-limit",

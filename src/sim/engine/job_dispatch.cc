@@ -177,6 +177,8 @@ private:
 		pending.nodes_max = 1;
 		pending.limit_s = jobs_.estimate_s(job);
 		pending.campaign_id = jobs_.campaign_of(job);
+		if (jobs_.submit_s)
+			pending.submit_s = jobs_.submit_s(job);
 		return pending;
 	}
 

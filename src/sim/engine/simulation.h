@@ -60,6 +60,8 @@ struct SimulationOptions {
 	int64_t short_limit_s = 3600;
 	double short_room_wide = 1;
 	int64_t short_room_recent_s = 0; // plan::PlannerConfig::short_room_recent_s
+	int32_t local_search = 0;        // plan::PlannerConfig::local_search_iterations
+	int64_t local_search_ms = 100;   // plan::PlannerConfig::local_search_ms
 	std::function<void(double done_fraction)> progress; // optional
 };
 
