@@ -107,8 +107,8 @@ START_TEST(test_local_search_order_is_kept_by_updates)
 }
 END_TEST
 
-// Random instances: the searched plan over-commits no node, and its objective is no worse than
-// the rank order's.
+// Random instances: the searched plan over-commits no node, places as many jobs, and its
+// objective is no worse than the rank order's.
 START_TEST(test_local_search_plans_stay_plans_of_the_machine)
 {
 	int searched = 0;
@@ -139,6 +139,9 @@ START_TEST(test_local_search_plans_stay_plans_of_the_machine)
 		ck_assert_msg(planner.fairness().sum_squares <=
 		                  rank_order.fairness().sum_squares * (1 + 1e-9),
 		              "seed %llu: the search made the objective worse",
+		              (unsigned long long)seed);
+		ck_assert_msg(planner.fairness().placed_jobs >= rank_order.fairness().placed_jobs,
+		              "seed %llu: the search left a job without a place",
 		              (unsigned long long)seed);
 		ck_assert_msg(planner.fairness().max <= rank_order.fairness().max * (1 + 1e-9),
 		              "seed %llu: the search raised the worst campaign",
