@@ -123,9 +123,11 @@ START_TEST(test_local_search_plans_stay_plans_of_the_machine)
 		for (size_t i = 0; i < instance.pending.size(); ++i)
 			instance.pending[i].submit_s = 1000 - static_cast<int64_t>(i % 7) * 100;
 		Planner planner(with), rank_order(without);
-		if (!planner.rebuild(instance.cluster, instance.running, instance.pending, 1000).ok())
+		if (!planner.rebuild(instance.cluster, instance.running, instance.pending, 1000)
+		         .ok())
 			continue;
-		check_ok(rank_order.rebuild(instance.cluster, instance.running, instance.pending, 1000));
+		check_ok(
+		    rank_order.rebuild(instance.cluster, instance.running, instance.pending, 1000));
 		searched += planner.local_search_kept() > 0;
 		std::vector<plan_checker::Booking> bookings;
 		for (const RunningJob &job : instance.running)
@@ -135,7 +137,8 @@ START_TEST(test_local_search_plans_stay_plans_of_the_machine)
 			bookings.push_back({planned.start_s, planned.start_s + planned.limit_s,
 			                    planned.allocations});
 		const std::string over = plan_checker::overcommit(instance.cluster, bookings, 1000);
-		ck_assert_msg(over.empty(), "seed %llu: %s", (unsigned long long)seed, over.c_str());
+		ck_assert_msg(over.empty(), "seed %llu: %s", (unsigned long long)seed,
+		              over.c_str());
 		ck_assert_msg(planner.fairness().sum_squares <=
 		                  rank_order.fairness().sum_squares * (1 + 1e-9),
 		              "seed %llu: the search made the objective worse",

@@ -61,7 +61,8 @@ std::vector<Planner::CampaignStretch> Planner::campaign_stretches(size_t &placed
 			sums.last_index = i;
 		}
 		sums.longest_s = std::max(sums.longest_s, entry.limit_s);
-		sums.cpu_s += static_cast<double>(entry.job.cpus) * static_cast<double>(entry.limit_s);
+		sums.cpu_s +=
+		    static_cast<double>(entry.job.cpus) * static_cast<double>(entry.limit_s);
 	}
 	std::vector<CampaignStretch> stretches;
 	stretches.reserve(campaigns.size());
@@ -69,8 +70,8 @@ std::vector<Planner::CampaignStretch> Planner::campaign_stretches(size_t &placed
 	for (const auto &[key, sums] : campaigns) {
 		const double bound = std::max({static_cast<double>(sums.longest_s),
 		                               sums.cpu_s / machine_cpus, kStretchFloorS});
-		stretches.push_back({static_cast<double>(sums.end_s - sums.submit_s) / bound,
-		                     sums.last_index});
+		stretches.push_back(
+		    {static_cast<double>(sums.end_s - sums.submit_s) / bound, sums.last_index});
 	}
 	// Worst first; ties by rank, so the search is the same from run to run.
 	std::sort(stretches.begin(), stretches.end(),
@@ -125,7 +126,8 @@ void Planner::local_search()
 	PlanFairness score = fairness();
 	int32_t tries = 0;
 	while (tries < config_.local_search_iterations && Clock::now() < deadline) {
-		// The worst campaign whose last job is reserved and not tabu: that job sets its end.
+		// The worst campaign whose last job is reserved and not tabu: that job sets its
+		// end.
 		size_t placed = 0;
 		const std::vector<CampaignStretch> stretches = campaign_stretches(placed);
 		size_t from = queue_.size();
@@ -139,9 +141,9 @@ void Planner::local_search()
 		if (from == queue_.size())
 			break;
 		tabu.insert(queue_[from].job.id);
-		// Gap move: ahead of every reservation, so it takes the earliest gap that the running
-		// jobs and the starts now leave. Swap move: with the nearest reservation above it of
-		// another campaign.
+		// Gap move: ahead of every reservation, so it takes the earliest gap that the
+		// running jobs and the starts now leave. Swap move: with the nearest reservation
+		// above it of another campaign.
 		size_t first_reserved = from;
 		for (size_t i = 0; i < from; ++i)
 			if (queue_[i].status == JobStatus::reserved) {
