@@ -22,6 +22,7 @@
 #
 #   bench/fairness_goal.sh [TRACE.swf.gz ...]      (default: the shared traces in TRACE_DIR)
 #
+# Each candidate's line gives campsim's wall time for its run (what a planner option costs).
 # Env: BUILD_DIR ($repo/build), TRACE_DIR ($repo/data/traces), OUT (a directory kept for the
 # tables; default a temporary one), CANDIDATES ("POLICY[;PARAMETERS[;OPTIONS]] ...", e.g.
 # "ostrich/per_campaign ostrich/conservative;usage_halflife_s=604800,usage_weight=3
@@ -158,6 +159,7 @@ for trace in "${traces[@]}"; do
 			fi
 			dir=$out/$name/$index
 			mkdir -p "$dir"
+			started=$(date +%s.%N)
 			if ! "$campsim" run --swf "$trace" --policy "$policy" "${load_option[@]}" \
 				${parameters:+--parameters "$parameters"} "${options[@]}" \
 				--out "$dir" >"$dir/log" 2>&1; then
@@ -165,12 +167,13 @@ for trace in "${traces[@]}"; do
 				fails=$((fails + 1))
 				continue
 			fi
+			wall=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 			for set in "${sets[@]}"; do
 				# Column 3 is the candidate, columns 1 and 2 the baselines, as the judges read.
 				table=$dir/goal-$set.txt
 				paste -d' ' "$out/$name/baselines-$set/comparison.txt" \
 					<(awk '{ print $2 }' "$dir/comparison.txt") >"$table"
-				echo "== $name: $policy${parameters:+ ($parameters)}${options[*]:+ ${options[*]}} against ${set_label[$set]}"
+				echo "== $name: $policy${parameters:+ ($parameters)}${options[*]:+ ${options[*]}} against ${set_label[$set]} (campsim ${wall} s wall)"
 				judge_set "$table" "$set"
 			done
 		done

@@ -365,6 +365,7 @@ std::optional<plan::PendingJob> pending_of(job_record_t *job, const part_record_
 		return std::nullopt;
 	// 0 (one pseudo-campaign) unless priority/campaign published the job's campaign.
 	pending.campaign_id = process_campaign_directory().campaign_of(job->job_id);
+	pending.submit_s = static_cast<int64_t>(details->submit_time); // local search's objective
 	return pending;
 }
 

@@ -111,11 +111,33 @@ START_TEST(test_short_room_keys_reach_the_planner)
 }
 END_TEST
 
+START_TEST(test_local_search_keys_reach_the_planner)
+{
+	auto parsed = scheduler_parameter_schema().parse(
+	    "campaign_local_search=8,campaign_local_search_ms=40");
+	ck_assert_msg(parsed.ok(), "%s", parsed.ok() ? "" : parsed.error().c_str());
+	auto config = scheduler_plan_config(parsed.value());
+	ck_assert(config.ok());
+	ck_assert_int_eq(config.value().planner.local_search_iterations, 8);
+	ck_assert_int_eq(config.value().planner.local_search_ms, 40);
+	auto defaults = scheduler_plan_config(scheduler_parameter_schema().parse("").value());
+	ck_assert_int_eq(defaults.value().planner.local_search_iterations, 0);
+	ck_assert_int_eq(defaults.value().planner.local_search_ms, 100);
+	auto negative = scheduler_parameter_schema().parse("campaign_local_search=-1");
+	ck_assert(!negative.ok());
+	ck_assert(negative.error().find("campaign_local_search") != std::string::npos);
+	auto no_time = scheduler_parameter_schema().parse("campaign_local_search_ms=0");
+	ck_assert(!no_time.ok());
+	ck_assert(no_time.error().find("campaign_local_search_ms") != std::string::npos);
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("scheduler_parameters");
 	TCase *tc = tcase_create("keys");
 	tcase_add_test(tc, test_keyword_list_is_read);
+	tcase_add_test(tc, test_local_search_keys_reach_the_planner);
 	tcase_add_test(tc, test_no_key_contains_a_slurm_keyword);
 	tcase_add_test(tc, test_schema_parses_a_site_string);
 	tcase_add_test(tc, test_short_room_keys_reach_the_planner);

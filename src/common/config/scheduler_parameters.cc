@@ -80,6 +80,19 @@ ParameterSchema scheduler_parameter_schema()
 	         .description = "short jobs that size the adaptive room: every pending one, or "
 	                        "only those a plan could not start now (blocked)",
 	         .choices = {"pending", "blocked"}},
+	        {.key = "campaign_local_search",
+	         .kind = ParameterKind::Integer,
+	         .default_value = "0",
+	         .description = "moves a local search tries on each plan made afresh, kept where "
+	                        "campaigns' predicted stretch improves (0: off)",
+	         .min_integer = 0,
+	         .max_integer = 100000},
+	        {.key = "campaign_local_search_ms",
+	         .kind = ParameterKind::Integer,
+	         .default_value = "100",
+	         .description = "milliseconds one local search may take at most",
+	         .min_integer = 1,
+	         .max_integer = 60000},
 	    });
 }
 
@@ -101,6 +114,9 @@ Result<SchedulerPlanConfig> scheduler_plan_config(const ParameterValues &values)
 	config.planner.short_room_demand = values.text("campaign_short_room_demand") == "blocked"
 	                                       ? plan::ShortRoomDemand::blocked
 	                                       : plan::ShortRoomDemand::pending;
+	config.planner.local_search_iterations =
+	    static_cast<int32_t>(values.integer("campaign_local_search"));
+	config.planner.local_search_ms = values.integer("campaign_local_search_ms");
 	config.warning = named.value().warning;
 	return config;
 }

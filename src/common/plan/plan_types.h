@@ -177,6 +177,9 @@ struct PendingJob {
 	// the job there). The window's jobs share its nodes as they would the machine. Takes
 	// no slot of the reservation depth: it can hold back only the window's other jobs.
 	uint32_t window_id = 0;
+	// When the job was submitted (0: unknown, taken as now). Read only by the local search's
+	// campaign-fairness objective (PlannerConfig::local_search_iterations).
+	int64_t submit_s = 0;
 };
 
 // How many queued jobs get a reservation (a planned future start no lower-ranked job may delay).
@@ -232,6 +235,15 @@ struct PlannerConfig {
 	// anyway. With blocked, a plan whose blocked short jobs grow the room is planned again at
 	// once with it (not when only starts now are planned: then from the next plan on).
 	ShortRoomDemand short_room_demand = ShortRoomDemand::pending;
+	// Local search over the plan (Klusacek 2011, ch. 4): after each rebuild and replan, at most
+	// this many moves are tried (a reserved job of the campaign with the worst predicted
+	// stretch ranked ahead of every reservation, or swapped with the reservation ranked just
+	// above it, the plan then made again from the moved order); one is kept only if the sum of
+	// squared predicted campaign stretches falls and their maximum does not rise. 0: off.
+	// Not with starts_only (the plan below the last start is not made).
+	int32_t local_search_iterations = 0;
+	// Wall-clock cap of one search in milliseconds (the moves stop there).
+	int64_t local_search_ms = 100;
 };
 
 enum class JobStatus {
@@ -258,6 +270,17 @@ struct Plan {
 	std::vector<JobId> starts_now;       // in rank order
 	std::map<JobId, PlannedJob> planned; // every starts_now and reserved job
 	int64_t next_reserved_s = -1;        // the earliest reserved start; -1: none
+};
+
+// The local search's objective over the plan's pending campaigns (jobs of campaign 0: each a
+// campaign of its own): a campaign's predicted bounded stretch is its last planned end minus
+// its earliest pending job's submission, over max(its longest limit, its CPU-seconds over the
+// machine's usable CPUs, 10 s). Only placed jobs (starting now or reserved) count.
+struct PlanFairness {
+	double sum_squares = 0; // what the search lowers
+	double max = 0;         // what it may not raise
+	size_t campaigns = 0;
+	size_t placed_jobs = 0; // a move that leaves a job without a place is not kept
 };
 
 // What Planner::plan lists in Plan::planned: every placed job (the default), or only those

@@ -558,6 +558,8 @@ Status Planner::rebuild(const Cluster &cluster, const std::vector<RunningJob> &r
 		status = plan_queue(pending_in_rank_order, "rebuild");
 	if (!status) // never half a snapshot: an empty plan until the next good one
 		clear_plan();
+	else
+		local_search();
 	return status;
 }
 

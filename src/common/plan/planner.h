@@ -73,6 +73,11 @@ public:
 	// never_s: any).
 	bool reserves_for(uint64_t campaign_id) const;
 	int64_t longest_limit_now_s(int32_t cpus) const;
+	// The local search's objective on the plan as it stands (PlannerConfig::local_search_*).
+	PlanFairness fairness() const;
+	// Moves the local search kept, and tried, since the planner was made.
+	uint64_t local_search_kept() const { return local_search_kept_; }
+	uint64_t local_search_tried() const { return local_search_tried_; }
 	const ResourceProfile &profile() const { return profile_; }
 	const PlannerConfig &config() const { return config_; }
 	int64_t now_s() const { return now_s_; }
@@ -195,6 +200,18 @@ private:
 	bool waits_for_others(const Entry &entry) const;
 
 	void plan_from(size_t first_index);
+
+	// planner_local_search.cc: Klusacek's local search over the plan just made (rebuild and
+	// replan), first improvement, moves kept only where the objective improves.
+	struct CampaignStretch {
+		double stretch = 0;
+		size_t last_index = 0; // in queue_: the campaign's job that ends last
+	};
+	std::vector<CampaignStretch> campaign_stretches(size_t &placed_jobs) const; // worst first
+	void local_search();
+	// Moves queue_[from] to rank `to` (above it): ahead of them (rotate) or swapped with it,
+	// plans from there, and keeps the plan if it beats `score` (updated); else restores it.
+	bool try_move(size_t from, size_t to, bool swap, PlanFairness &score);
 	void compress(std::vector<FreedRegion> freed);
 
 	PlannerConfig config_;
@@ -226,6 +243,8 @@ private:
 	// decreasing, so the front is the window's most.
 	std::deque<std::pair<int64_t, int64_t>> short_demand_;
 	int64_t wide_cpus_ = 0; // config_.short_room_wide of usable_cpus_
+	uint64_t local_search_kept_ = 0;
+	uint64_t local_search_tried_ = 0;
 };
 
 } // namespace campaign::plan

@@ -18,7 +18,10 @@ Status Planner::replan(const std::vector<RunningJob> &running,
 		unplace(entry); // the profile now holds the running jobs only
 	if (Status replaced = replace_running(running); !replaced)
 		return replaced;
-	return plan_queue(pending_in_rank_order, "replan");
+	Status status = plan_queue(pending_in_rank_order, "replan");
+	if (status)
+		local_search();
+	return status;
 }
 
 Status Planner::replan_walk(const std::vector<RunningJob> &running, PendingSource &source,

@@ -61,6 +61,10 @@ const char *campsim_usage()
 	       "                          in the last S seconds (default 0: fixed room)\n"
 	       "  --short-room-demand pending|blocked   short jobs that size that room: all\n"
 	       "                          pending ones (default) or those that could not start\n"
+	       "  --local-search N --local-search-ms M   after each plan made afresh, try at\n"
+	       "                          most N moves of a local search over it (kept where\n"
+	       "                          campaigns' predicted stretch improves), within M ms\n"
+	       "                          (default 0: off, 100)\n"
 	       "  --calc-period S         core policies rank afresh at most every S simulated\n"
 	       "                          seconds and after job ends, as priority/campaign\n"
 	       "                          (default 5); 0: at every scheduling pass\n"
@@ -376,6 +380,24 @@ const std::map<std::string, Setter> &setters()
 			     return Status(Error{"option " + option + ": '" + v +
 			                         "' is not pending or blocked"});
 		     o.simulation.short_room_blocked = v == "blocked";
+		     return ok_status();
+	     }},
+	    {"--local-search",
+	     [](auto &o, auto &option, auto &v) {
+		     auto moves = number<int64_t>(option, v);
+		     if (!moves || moves.value() < 0 || moves.value() > 100000)
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not a number of moves in 0..100000"});
+		     o.simulation.local_search = static_cast<int32_t>(moves.value());
+		     return ok_status();
+	     }},
+	    {"--local-search-ms",
+	     [](auto &o, auto &option, auto &v) {
+		     auto cap = number<int64_t>(option, v);
+		     if (!cap || cap.value() < 1 || cap.value() > 60000)
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not milliseconds in 1..60000"});
+		     o.simulation.local_search_ms = cap.value();
 		     return ok_status();
 	     }},
 	    {"--short-limit",

@@ -210,6 +210,8 @@ private:
 		pending.nodes_max = any_nodes_ ? 0 : 1; // -n K: any CPUs on any nodes
 		pending.limit_s = jobs_.estimate_s(job);
 		pending.campaign_id = jobs_.campaign_of(job);
+		if (jobs_.submit_s)
+			pending.submit_s = jobs_.submit_s(job);
 		return pending;
 	}
 

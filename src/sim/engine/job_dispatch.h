@@ -26,6 +26,7 @@ struct DispatchJobs {
 	// The estimate the planner uses for a job starting now (a prediction may change).
 	std::function<int64_t(uint32_t job)> estimate_s;
 	std::function<uint64_t(uint32_t job)> campaign_of;
+	std::function<int64_t(uint32_t job)> submit_s; // empty: unknown (the local search's now)
 };
 
 // The pending jobs in rank order, one at a time, as plan::PendingSource asks (job indices): a

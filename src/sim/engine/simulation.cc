@@ -192,7 +192,8 @@ Status Simulation::prepare()
 	if (Status created = create_priority(); !created)
 		return created;
 	DispatchJobs jobs{&cpus_, [this](uint32_t job) { return estimate_s(job); },
-	                  [this](uint32_t job) { return priority_->campaign_of(job); }};
+	                  [this](uint32_t job) { return priority_->campaign_of(job); },
+	                  [this](uint32_t job) { return workload_.jobs[job].submit_s; }};
 	plan::PlannerConfig config;
 	config.depth = options_.depth;
 	config.horizon_s = options_.horizon_s;
@@ -202,6 +203,8 @@ Status Simulation::prepare()
 	config.short_room_recent_s = options_.short_room_recent_s;
 	config.short_room_demand = options_.short_room_blocked ? plan::ShortRoomDemand::blocked
 	                                                       : plan::ShortRoomDemand::pending;
+	config.local_search_iterations = options_.local_search;
+	config.local_search_ms = options_.local_search_ms;
 	const BackfillKind backfill =
 	    setup_.paper_blocks ? BackfillKind::no_backfill : options_.backfill;
 	auto dispatch = make_dispatch(workload_.machine_cpus, backfill, config, std::move(jobs),

@@ -65,6 +65,8 @@ struct SimulationOptions {
 	double short_room_wide = 1;
 	int64_t short_room_recent_s = 0; // plan::PlannerConfig::short_room_recent_s
 	bool short_room_blocked = false; // plan::PlannerConfig::short_room_demand blocked
+	int32_t local_search = 0;        // plan::PlannerConfig::local_search_iterations
+	int64_t local_search_ms = 100;   // plan::PlannerConfig::local_search_ms
 	std::function<void(double done_fraction)> progress; // optional
 };
 
