@@ -21,6 +21,7 @@ CAMPSIM (campsim), SLURM_PREFIX (another Slurm). Root only (daemons, useradd, sb
 import argparse
 import concurrent.futures
 import csv
+import gzip
 import json
 import math
 import os
@@ -184,6 +185,18 @@ def prediction_options(setup, conf, compression, slurmctld_started=None):
         period = min(float(settings.get("bf_interval", "30")),
                      float(settings.get("sched_interval", "60"))) / 2
     return options + ["--sched-period", "%g" % max(1.0, period)]
+
+
+def keep_slurmctld_log(bundle):
+    """slurmctld's log into the bundle (slurmctld.log.gz): the next start of the cluster wipes
+    it, and it holds what the export does not (refused starts, start times to the ms)."""
+    try:
+        path = run([LOCALCLUSTER, "path", "ctld-log"]).strip()
+        with open(path, "rb") as source, \
+                gzip.open(os.path.join(bundle, "slurmctld.log.gz"), "wb") as kept:
+            shutil.copyfileobj(source, kept)
+    except (OSError, SystemExit) as error:  # run() exits on failure: the replay goes on
+        log("slurmctld's log not kept in the bundle: %s" % error)
 
 
 def metrics_command(params, conf, sacct_path, report_dir, slurmctld_started=None):
@@ -644,6 +657,7 @@ def main():
         sacct_path = os.path.join(bundle, "sacct.txt")
         unrecorded = export_sacct(records, t0, params, env, sacct_path)
     finally:
+        keep_slurmctld_log(bundle)
         if not params.get("keep_cluster"):
             subprocess.run([LOCALCLUSTER, "stop"], capture_output=True)
 
