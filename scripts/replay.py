@@ -21,6 +21,7 @@ CAMPSIM (campsim), SLURM_PREFIX (another Slurm). Root only (daemons, useradd, sb
 import argparse
 import concurrent.futures
 import csv
+import gzip
 import json
 import math
 import os
@@ -82,9 +83,11 @@ def minutes(seconds):
     return max(1, int(math.ceil(seconds / 60.0 - 1e-9)))
 
 
-def setup_conf(setup, compression, port_base):
+def setup_conf(setup, compression, port_base, short_room=None):
     """slurm.conf lines for a set-up, with Slurm's periods scaled by the compression as far as
-    Slurm allows: PriorityCalcPeriod at least 1 minute, the scheduler intervals at least 2 s."""
+    Slurm allows: PriorityCalcPeriod at least 1 minute, the scheduler intervals at least 2 s.
+    short_room: {"campaign_short_room": "0.1", "campaign_short_limit": "60", ...}, added to
+    sched/campaign's SchedulerParameters (set-ups c and d)."""
     bf_interval = max(2, round(30 / compression))
     sched_interval = max(2, round(60 / compression))
     campaign_calc = max(1, round(5 / compression))
@@ -111,9 +114,22 @@ def setup_conf(setup, compression, port_base):
                   "SchedulerParameters=bf_interval=%d,sched_interval=%d,bf_continue,"
                   "bf_max_job_test=5000" % (bf_interval, sched_interval)]
     else:
+        room = "".join(",%s=%s" % item for item in sorted((short_room or {}).items()))
         lines += ["SchedulerType=sched/campaign",
-                  "SchedulerParameters=sched_interval=-1,defer,campaign_period=1"]
+                  "SchedulerParameters=sched_interval=-1,defer,campaign_period=1" + room]
     return lines
+
+
+def short_room_settings(params):
+    """sched/campaign's room for short jobs from replay.py's options (replay seconds), {} when
+    off. A bundle from before these options has none."""
+    if not params.get("short_room"):
+        return {}
+    room = {"campaign_short_room": "%g" % params["short_room"],
+            "campaign_short_limit": "%d" % params.get("short_limit", 60)}
+    if params.get("short_room_recent"):
+        room["campaign_short_room_recent"] = "%d" % params["short_room_recent"]
+    return room
 
 
 def conf_settings(conf):
@@ -154,6 +170,12 @@ def prediction_options(setup, conf, compression, slurmctld_started=None):
     else:
         options += ["--calc-period",
                     settings.get("calc_period", str(max(1, round(5 / compression))))]
+    # sched/campaign's room for short jobs, in replay seconds as the cluster ran it.
+    for key, option in (("campaign_short_room", "--short-room"),
+                        ("campaign_short_limit", "--short-limit"),
+                        ("campaign_short_room_recent", "--short-room-recent")):
+        if key in settings:
+            options += [option, settings[key]]
     if settings.get("SchedulerType") == "sched/campaign":
         period = float(settings.get("campaign_period", "1"))
     else:
@@ -177,6 +199,18 @@ def machine_options(params, setup):
     if SETUPS[setup][1].endswith("/slurm_backfill"):
         return ["--nodes", str(params["nodes"]), "--node-cpus", str(params["node_cpus"])]
     return ["--cpus", str(params["nodes"] * params["node_cpus"])]
+
+
+def keep_slurmctld_log(bundle):
+    """slurmctld's log into the bundle (slurmctld.log.gz): the next start of the cluster wipes
+    it, and it holds what the export does not (refused starts, start times to the ms)."""
+    try:
+        path = run([LOCALCLUSTER, "path", "ctld-log"]).strip()
+        with open(path, "rb") as source, \
+                gzip.open(os.path.join(bundle, "slurmctld.log.gz"), "wb") as kept:
+            shutil.copyfileobj(source, kept)
+    except (OSError, SystemExit) as error:  # run() exits on failure: the replay goes on
+        log("slurmctld's log not kept in the bundle: %s" % error)
 
 
 def metrics_command(params, conf, sacct_path, report_dir, slurmctld_started=None):
@@ -279,6 +313,16 @@ def parse_arguments():
                         help="sbatch calls at once (threads; default 4)")
     parser.add_argument("--start-delay", type=float, default=20,
                         help="seconds from the first submission to the window's start")
+    parser.add_argument("--short-room", type=float,
+                        help="set-ups c, d: sched/campaign's campaign_short_room (part of the "
+                        "CPUs long jobs leave to short ones; default off)")
+    parser.add_argument("--short-limit", type=int, default=60,
+                        help="with --short-room: campaign_short_limit in replay seconds, the "
+                        "longest limit of a short job (default 60: the jobs submitted with "
+                        "a 1-minute limit, the shortest there is)")
+    parser.add_argument("--short-room-recent", type=int,
+                        help="with --short-room: campaign_short_room_recent in replay seconds "
+                        "(default 0: a fixed room)")
     parser.add_argument("--slurm", help="Slurm prefix (localcluster --slurm)")
     parser.add_argument("--out", help="bundle directory (default replay-<setup>-<time>)")
     parser.add_argument("--rerun", help="repeat the replay of this bundle")
@@ -304,6 +348,19 @@ def parse_arguments():
         parser.error("--lead: seconds >= 0")
     if args.submitters < 1:
         parser.error("--submitters: at least 1")
+    if args.short_room is not None:
+        if args.setup not in ("c", "d"):
+            parser.error("--short-room: sched/campaign's option, for set-ups c and d only "
+                         "(--setup %s)" % args.setup)
+        if not 0 < args.short_room <= 0.5:
+            parser.error("--short-room %g: a part of the CPUs in (0, 0.5]" % args.short_room)
+        if args.short_limit < 1:
+            parser.error("--short-limit %d: replay seconds >= 1" % args.short_limit)
+        if args.short_room_recent is not None and args.short_room_recent < 0:
+            parser.error("--short-room-recent %d: replay seconds >= 0"
+                         % args.short_room_recent)
+    elif args.short_room_recent is not None:
+        parser.error("--short-room-recent needs --short-room")
     return args
 
 
@@ -583,7 +640,7 @@ def main():
     with open(os.path.join(bundle, "plan-notes.txt")) as handle:
         sys.stderr.write(handle.read())
 
-    conf = setup_conf(params["setup"], compression, port_base)
+    conf = setup_conf(params["setup"], compression, port_base, short_room_settings(params))
     if saved:
         # The bundle's own lines (this script's defaults may have changed since), with the
         # scampaign channel on this cluster's port.
@@ -614,6 +671,7 @@ def main():
         sacct_path = os.path.join(bundle, "sacct.txt")
         unrecorded = export_sacct(records, t0, params, env, sacct_path)
     finally:
+        keep_slurmctld_log(bundle)
         if not params.get("keep_cluster"):
             subprocess.run([LOCALCLUSTER, "stop"], capture_output=True)
 

@@ -5,9 +5,13 @@
 #   scripts/replay_experiments.sh list
 #
 # WINDOW is one of the fixed workloads below (trace window or generator, compression, cluster),
-# SETUP one of replay.py's a|b|c|d. Run 1 makes the job list with campsim replay-plan; a later
-# RUN repeats run 1's bundle (replay.py --rerun: the same jobs, slurm.conf and cluster), so that
-# runs differ only by the real cluster's timing. The bundle is RESULTS_DIR/WINDOW-SETUP-rRUN.
+# SETUP one of replay.py's a|b|c|d, or c-roomP: c with sched/campaign's room for short jobs, P
+# percent of the CPUs (campaign_short_room=P/100) kept from jobs with limits over one minute
+# (campaign_short_limit=60 replay s: after the rounding to whole minutes, every limit up to 5
+# trace hours at 300x; doc/replay-results.md). Run 1 makes the job list with campsim
+# replay-plan; a later RUN repeats run 1's bundle (replay.py --rerun: the same jobs, slurm.conf
+# and cluster), so that runs differ only by the real cluster's timing. The bundle is
+# RESULTS_DIR/WINDOW-SETUP-rRUN.
 # scripts/replay_report.py RESULTS_DIR then makes the table and one PNG per window.
 #
 # Env: RESULTS_DIR (default /var/tmp/replay-results); TRACE_DIR (default the repository's
@@ -45,7 +49,8 @@ window_arguments() {
 
 windows="egee sdsc ostrich"
 usage() {
-	echo "usage: $0 WINDOW SETUP [RUN]   (WINDOW: ${windows// /|}; SETUP: a|b|c|d; RUN: 1, 2, ...)" >&2
+	echo "usage: $0 WINDOW SETUP [RUN]   (WINDOW: ${windows// /|}; SETUP: a|b|c|d|c-roomP;" \
+		"RUN: 1, 2, ...)" >&2
 	echo "       $0 list" >&2
 	exit 2
 }
@@ -63,8 +68,19 @@ arguments=$(window_arguments "$window") || {
 	echo "$0: unknown window '$window' (one of: $windows)" >&2
 	exit 2
 }
-case $setup in a | b | c | d) ;; *)
-	echo "$0: unknown setup '$setup' (one of: a b c d)" >&2
+setup_options="--setup $setup"
+case $setup in
+a | b | c | d) ;;
+c-room*)
+	percent=${setup#c-room}
+	if ! [[ $percent =~ ^[1-9][0-9]?$ ]] || [ "$percent" -gt 50 ]; then
+		echo "$0: setup '$setup': c-roomP takes a percent P of the CPUs from 1 to 50" >&2
+		exit 2
+	fi
+	setup_options="--setup c --short-room $(printf '0.%02d' "$percent") --short-limit 60"
+	;;
+*)
+	echo "$0: unknown setup '$setup' (one of: a b c d c-roomP)" >&2
 	exit 2
 	;;
 esac
@@ -76,8 +92,8 @@ esac
 mkdir -p "$results"
 bundle=$results/$window-$setup-r$run
 if [ "$run" = 1 ]; then
-	# shellcheck disable=SC2086 # the window's arguments are words without spaces
-	exec python3 "$repo/scripts/replay.py" $arguments --setup "$setup" --nodes 16 \
+	# shellcheck disable=SC2086 # the window's and set-up's arguments are words without spaces
+	exec python3 "$repo/scripts/replay.py" $arguments $setup_options --nodes 16 \
 		--node-cpus 32 --out "$bundle"
 fi
 first=$results/$window-$setup-r1

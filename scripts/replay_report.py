@@ -50,7 +50,15 @@ ROWS = [
     ("wait mean (replay s)", "wait_s.mean"),
     ("makespan (replay s)", "makespan_s"),
 ]
-BUNDLE_NAME = re.compile(r"^(?P<window>[a-z0-9_]+)-(?P<setup>[abcd])-r(?P<run>[0-9]+)$")
+BUNDLE_NAME = re.compile(
+    r"^(?P<window>[a-z0-9_]+)-(?P<setup>[abcd]|c-room[0-9]+)-r(?P<run>[0-9]+)$")
+
+
+def setup_name(setup):
+    """The plot's name of a set-up: c-roomP is c with P % of the CPUs kept for short jobs."""
+    if setup.startswith("c-room"):
+        return SETUP_NAMES["c"] + ", room %s %%" % setup[len("c-room"):]
+    return SETUP_NAMES[setup]
 
 
 def die(message):
@@ -328,7 +336,7 @@ def plot_window(window, setups, observed, png_dir, scratch):
         "set title 'CDF of the campaigns (first run of each set-up)'",
         # The bars' colours: set-up i (in setup_list) is line type i + 1 in both panels.
         "plot " + ", ".join("'%s' using 1:2 with steps lw 2 lt %d title '%s: %s'" %
-                            (path, setup_list.index(setup) + 1, setup, SETUP_NAMES[setup])
+                            (path, setup_list.index(setup) + 1, setup, setup_name(setup))
                             for setup, path in cdf_files),
         "unset multiplot",
     ]

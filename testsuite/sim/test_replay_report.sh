@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/replay_report.py, the replay experiments' table and plots, on bundles made here without
 # a cluster: data/sacct_sample.txt (a real export) scored by campsim as replay.py scores a bundle.
-# Window "tiny": set-up a twice (the second run with one job ending 2 s later) and set-up c once.
+# Window "tiny": set-up a twice (the second run with one job ending 2 s later), set-up c once and
+# c with a room for short jobs (c-room10) once.
 # The tables' figures must be campsim's own (the mean over a's two runs), the fair-share columns
 # campsim's baselines on a's exports (one as replay.py now predicts set-up a: Fair Tree with
 # whole-node reservations on the nodes) and on its job list in trace time (x 60), and one PNG per
@@ -49,6 +50,7 @@ check "the second run's export differs from the first" not cmp -s "$DATA_DIR/sac
 make_bundle tiny-a-r1 fairtree/easy "$DATA_DIR/sacct_sample.txt"
 make_bundle tiny-a-r2 fairtree/easy "$later"
 make_bundle tiny-c-r1 ostrich/conservative "$DATA_DIR/sacct_sample.txt"
+make_bundle tiny-c-room10-r1 ostrich/conservative "$DATA_DIR/sacct_sample.txt"
 mkdir -p "$work/results/unfinished-b-r1" # no report/: left out
 
 python3 "$report" "$work/results" --campsim "$campsim" --png-dir "$work/png" >"$work/out.md" 2>"$work/err.txt"
@@ -57,8 +59,8 @@ cat "$work/err.txt"
 check "one section for the window tiny" grep -qx '### tiny' "$work/out.md"
 check "no section for the bundle without metrics" not grep -q 'unfinished' "$work/out.md"
 check_equal "the tables' columns: each set-up observed with its run count; campsim's predictions; a against the fair-share baselines" \
-	"| metric | a observed (2 runs) | c observed (1 run) |
-| metric | a: campsim fairtree/easy | c: campsim ostrich/conservative |
+	"| metric | a observed (2 runs) | c observed (1 run) | c-room10 observed (1 run) |
+| metric | a: campsim fairtree/easy | c: campsim ostrich/conservative | c-room10: campsim ostrich/conservative |
 | metric | a observed (2 runs) | campsim fairtree/easy (replay time, the bundle's prediction) | campsim fairtree/slurm_backfill on the nodes (replay time, replay.py's prediction now) | campsim fairshare/easy (replay time) | campsim fairtree/easy (trace time) | campsim fairshare/easy (trace time) |" \
 	"$(grep '^| metric' "$work/out.md")"
 
@@ -100,8 +102,8 @@ nm = sum(value(work + "/nm%d/comparison.csv" % r, "fairtree/slurm_backfill") for
 c = value(results + "tiny-c-r1/report/comparison.csv", "observed/log")
 cp = value(results + "tiny-c-r1/report/comparison.csv", "ostrich/conservative")
 tt = [value(work + "/tt/comparison.csv", p) for p in ("fairtree/easy", "fairshare/easy")]
-print(row([a, c]))
-print(row([fa, cp]))
+print(row([a, c, c]))
+print(row([fa, cp, cp]))
 print(row([a, fa, nm, fs] + tt))
 PY
 }
@@ -118,6 +120,31 @@ check "the load line gives the jobs, users and compression" \
 if command -v gnuplot >/dev/null; then
 	check "a PNG for the window" bash -c "head -c 4 '$work/png/tiny.png' | grep -q PNG"
 fi
+
+# replay.py --rescore gives campsim's prediction the room the cluster ran (its slurm.conf lines,
+# in replay seconds), and a bundle without one none.
+rescore_options() { # SCHEDULER_PARAMETERS: the room options of the rescore's campsim command
+	local bundle=$work/rescore-bundle
+	rm -rf "$bundle" && mkdir -p "$bundle"
+	cp "$DATA_DIR/sacct_sample.txt" "$bundle/sacct.txt"
+	python3 - "$bundle" "$1" <<'PY'
+import json, sys
+bundle, scheduler = sys.argv[1:]
+json.dump({"parameters": {"setup": "c", "nodes": 2, "node_cpus": 4, "compress": 60},
+           "slurm_conf_lines": ["PriorityType=priority/campaign",
+                                "PriorityParameters=policy=ostrich,calc_period=1",
+                                "SchedulerType=sched/campaign",
+                                "SchedulerParameters=" + scheduler]},
+          open(bundle + "/parameters.json", "w"))
+PY
+	CAMPSIM=$campsim python3 "$here/../../scripts/replay.py" --rescore "$bundle" --out "$work/rescored" \
+		2>&1 >/dev/null | grep -o -- '--short-[a-z-]* [0-9.]*' | tr '\n' ' '
+}
+check_equal "the rescore of a bundle with a room predicts with it" \
+	"--short-room 0.1 --short-limit 60 --short-room-recent 12 " \
+	"$(rescore_options "sched_interval=-1,defer,campaign_period=1,campaign_short_limit=60,campaign_short_room=0.1,campaign_short_room_recent=12")"
+check_equal "and of a bundle without one, without" "" \
+	"$(rescore_options "sched_interval=-1,defer,campaign_period=1")"
 
 python3 "$report" "$work/nowhere" --campsim "$campsim" >/dev/null 2>"$work/err.txt"
 check_equal "a missing directory exits 1" 1 "$?"
