@@ -84,12 +84,7 @@ public:
 	dispatch(const std::vector<uint32_t> &order, const std::optional<plan::RestBound> &rest,
 	         int64_t now_s) override
 	{
-		pending_.clear();
-		for (uint32_t job : order)
-			pending_.push_back(pending_of(job));
-		// Only the starts are listed: the reservations' details go unread here.
-		auto plan = keeper_.update(cluster_, running_, pending_, now_s,
-		                           plan::PlanDetail::starts_now);
+		auto plan = plan_order(order, now_s);
 		if (!plan)
 			return Error{plan.error()};
 		if (rest && (!starts_only_ || keeper_.could_start_now(rest->cpus, rest->limit_s)))
@@ -118,11 +113,7 @@ public:
 	Result<std::vector<uint32_t>> dispatch_in_order(const std::vector<uint32_t> &order,
 	                                                int64_t now_s) override
 	{
-		pending_.clear();
-		for (uint32_t job : order)
-			pending_.push_back(pending_of(job));
-		auto plan = keeper_.update(cluster_, running_, pending_, now_s,
-		                           plan::PlanDetail::starts_now);
+		auto plan = plan_order(order, now_s);
 		if (!plan)
 			return Error{plan.error()};
 		size_t prefix = 0;
@@ -178,6 +169,17 @@ private:
 		const PlanDispatch &owner_;
 		plan::PendingJob job_;
 	};
+
+	// The keeper's plan of `order` (the whole queue in that order). Only the starts are listed:
+	// the reservations' details go unread here.
+	Result<plan::Plan> plan_order(const std::vector<uint32_t> &order, int64_t now_s)
+	{
+		pending_.clear();
+		for (uint32_t job : order)
+			pending_.push_back(pending_of(job));
+		return keeper_.update(cluster_, running_, pending_, now_s,
+		                      plan::PlanDetail::starts_now);
+	}
 
 	// Books the plan's starts now (the first `most` of them) and remembers its next planned
 	// start.

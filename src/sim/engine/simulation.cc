@@ -102,6 +102,7 @@ private:
 	Status pass(int64_t now_s);
 	Status main_scheduler(int64_t now_s);
 	Result<std::vector<uint32_t>> dispatch_head(int64_t now_s);
+	Status start_all(Result<std::vector<uint32_t>> starts, int64_t now_s, double cpu_start);
 	Result<std::vector<uint32_t>> dispatch_order(int64_t now_s, size_t head,
 	                                             Result<std::vector<uint32_t>> order);
 	bool walkable() const;
@@ -407,14 +408,8 @@ Status Simulation::pass(int64_t now_s)
 	}
 
 	const double cpu_start = process_cpu_s();
-	auto starts = dispatch_head(now_s);
-	if (!starts)
-		return Error{starts.error()};
-	for (uint32_t job : starts.value())
-		if (Status started = start(job, now_s); !started)
-			return started;
-	result_.scheduler_cpu_s += process_cpu_s() - cpu_start;
-	++result_.scheduler_events;
+	if (Status started = start_all(dispatch_head(now_s), now_s, cpu_start); !started)
+		return started;
 	if (pending_ > 0) {
 		wake_at(core_ ? core_->next_virtual_start_s() : -1, now_s);
 		wake_at(dispatch_->next_planned_start_s(), now_s);
@@ -432,7 +427,13 @@ Status Simulation::main_scheduler(int64_t now_s)
 	auto order = priority_->rank_head(now_s, CampaignCore::kAllJobs);
 	if (!order)
 		return Error{order.error()};
-	auto starts = dispatch_->dispatch_in_order(startable(order.value()), now_s);
+	return start_all(dispatch_->dispatch_in_order(startable(order.value()), now_s), now_s,
+	                 cpu_start);
+}
+
+// Starts a pass's jobs and counts the pass (its CPU time from cpu_start) in the result.
+Status Simulation::start_all(Result<std::vector<uint32_t>> starts, int64_t now_s, double cpu_start)
+{
 	if (!starts)
 		return Error{starts.error()};
 	for (uint32_t job : starts.value())
