@@ -323,6 +323,10 @@ def parse_arguments():
     parser.add_argument("--short-room-recent", type=int,
                         help="with --short-room: campaign_short_room_recent in replay seconds "
                         "(default 0: a fixed room)")
+    parser.add_argument("--debug-flags",
+                        help="slurmctld's DebugFlags for this run (e.g. Priority,Backfill,"
+                        "BackfillMap), logged at SlurmctldDebug=verbose into the bundle's "
+                        "slurmctld.log.gz; off by default (the log grows and slurmctld slows)")
     parser.add_argument("--slurm", help="Slurm prefix (localcluster --slurm)")
     parser.add_argument("--out", help="bundle directory (default replay-<setup>-<time>)")
     parser.add_argument("--rerun", help="repeat the replay of this bundle")
@@ -609,7 +613,7 @@ def main():
         params["rerun_of"] = os.path.abspath(args.rerun)
         params["keep_cluster"] = args.keep_cluster
         # How the jobs are sent may change; what is sent and to which cluster does not.
-        for key in ("lead", "submitters"):
+        for key in ("lead", "submitters", "debug_flags"):
             if getattr(args, key) is not None:
                 params[key] = getattr(args, key)
         plan_source = os.path.join(args.rerun, "jobs.csv")
@@ -654,6 +658,11 @@ def main():
         start += ["--slurm", params["slurm"]]
     for line in conf:
         start += ["--conf", line]
+    # Diagnostics only, kept out of the set-up's lines (the prediction reads those): log_flag
+    # messages are printed at the verbose level.
+    if params.get("debug_flags"):
+        start += ["--conf", "DebugFlags=%s" % params["debug_flags"],
+                  "--conf", "SlurmctldDebug=verbose"]
     log("starting the cluster: %s" % SETUPS[params["setup"]][0])
     run(start)
     env = cluster_env()
