@@ -193,12 +193,11 @@ def prediction_options(setup, conf, compression, slurmctld_started=None):
     return options + ["--sched-period", "%g" % max(1.0, period)]
 
 
-def machine_options(params, setup):
-    """The cluster as campsim sees it: its nodes for sched/backfill's whole-node reservations
-    (set-ups a and b), one pool of CPUs for sched/campaign's (its planner books CPUs)."""
-    if SETUPS[setup][1].endswith("/slurm_backfill"):
-        return ["--nodes", str(params["nodes"]), "--node-cpus", str(params["node_cpus"])]
-    return ["--cpus", str(params["nodes"] * params["node_cpus"])]
+def machine_options(params):
+    """The cluster as campsim sees it: its nodes, for every set-up. sched/backfill's
+    reservations hold whole nodes (set-ups a and b); sched/campaign plans CPUs within nodes
+    (c and d), as campsim's conservative planner does on --nodes."""
+    return ["--nodes", str(params["nodes"]), "--node-cpus", str(params["node_cpus"])]
 
 
 def keep_slurmctld_log(bundle):
@@ -217,7 +216,7 @@ def metrics_command(params, conf, sacct_path, report_dir, slurmctld_started=None
     """campsim's score of the sacct export beside its prediction of the same set-up."""
     compression = params["compress"]
     return ([campsim_binary(), "run", "--sacct", sacct_path]
-            + machine_options(params, params["setup"])
+            + machine_options(params)
             + ["--observed", "--policy", SETUPS[params["setup"]][1]]
             + prediction_options(params["setup"], conf, compression, slurmctld_started)
             + ["--tau", "%g" % (10.0 / compression), "--out", report_dir])

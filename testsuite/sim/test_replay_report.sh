@@ -145,6 +145,11 @@ check_equal "the rescore of a bundle with a room predicts with it" \
 	"$(rescore_options "sched_interval=-1,defer,campaign_period=1,campaign_short_limit=60,campaign_short_room=0.1,campaign_short_room_recent=12")"
 check_equal "and of a bundle without one, without" "" \
 	"$(rescore_options "sched_interval=-1,defer,campaign_period=1")"
+# sched/campaign plans CPUs within the cluster's nodes, so set-up c's prediction runs on them
+# (not on one pool of nodes x CPUs).
+check_equal "set-up c's prediction is on the cluster's nodes" "--nodes 2 --node-cpus 4" \
+	"$(CAMPSIM=$campsim python3 "$here/../../scripts/replay.py" --rescore "$work/rescore-bundle" \
+		--out "$work/rescored" 2>&1 >/dev/null | grep -o -- '--nodes [0-9]* --node-cpus [0-9]*\|--cpus [0-9]*')"
 
 python3 "$report" "$work/nowhere" --campsim "$campsim" >/dev/null 2>"$work/err.txt"
 check_equal "a missing directory exits 1" 1 "$?"
