@@ -187,7 +187,10 @@ def prediction_options(setup, conf, compression, slurmctld_started=None):
         # on average: calibrated on one LPC-EGEE window (doc/replay.md, fidelity), where 1 s
         # put 8 of 10 metrics inside the goal and 1.5 or 2 s 6 of 10.
         options += ["--depth", settings.get("bf_max_job_test", "500"),
-                    "--horizon", str(int(settings.get("bf_window", "1440")) * 60)]
+                    "--horizon", str(int(settings.get("bf_window", "1440")) * 60),
+                    # Reservations in whole bf_resolution (default 60 s) of the clock:
+                    # sdsc-a's tail (doc/replay.md, fidelity).
+                    "--bf-resolution", settings.get("bf_resolution", "60")]
         period = min(float(settings.get("bf_interval", "30")),
                      float(settings.get("sched_interval", "60"))) / 2
     return options + ["--sched-period", "%g" % max(1.0, period)]

@@ -147,6 +147,7 @@ for command in run rank "reproduce" "reproduce faircamp-zipf"; do
 done
 check "--cpus 0 is bad usage" usage_error "--cpus: '0' is not a number >= 1" run --generate faircamp-zipf --cpus 0
 check "--cpus -4 is the same bad usage" usage_error "--cpus: '-4' is not a number >= 1" run --generate faircamp-zipf --cpus -4
+check "--bf-resolution -1 is bad usage, naming it" usage_error "--bf-resolution: '-1' is not seconds in [0, 3600] (bf_resolution)" run --generate faircamp-zipf --bf-resolution -1
 
 # Issue 12, CLI traps: an option a command does not use is an error naming both; an option given
 # twice is an error, except the lists --policy and --parameters, which are joined.

@@ -71,10 +71,12 @@ for run in 1 2; do
 	"$campsim" run --sacct "$work/results/tiny-a-r$run/sacct.txt" --cpus 8 --observed \
 		--policy fairshare/easy --calc-period 1 --tau 0.1667 --out "$work/fs$run" >/dev/null
 	# replay.py's prediction of set-up a from the bundle's slurm.conf lines: 2 nodes x 4,
-	# bf_max_job_test 50, passes every 1 s (half of bf_interval 2), the calc period in seconds.
+	# bf_max_job_test 50, reservations in whole minutes (bf_resolution's default), passes every
+	# 1 s (half of bf_interval 2), the calc period in seconds.
 	"$campsim" run --sacct "$work/results/tiny-a-r$run/sacct.txt" --nodes 2 --node-cpus 4 \
 		--observed --policy fairtree/slurm_backfill --fs-calc-period 60 --depth 50 \
-		--horizon 86400 --sched-period 1 --tau 0.1667 --out "$work/nm$run" >/dev/null
+		--horizon 86400 --bf-resolution 60 --sched-period 1 --tau 0.1667 \
+		--out "$work/nm$run" >/dev/null
 done
 "$campsim" run --jobs "$work/trace-time.csv" --cpus 8 --policy fairtree/easy,fairshare/easy \
 	--tau 10 --out "$work/tt" >/dev/null

@@ -97,6 +97,49 @@ START_TEST(test_plan_keeper_with_whole_node_reservations_plans_as_a_rebuild)
 }
 END_TEST
 
+// sched/backfill's bf_resolution (PlannerConfig::reservation_resolution_s): the reservation
+// of job 1 at 100 to 200 is held from 60 to 180 at a resolution of 60 (both rounded down), so
+// job 3 (2 CPUs, 70 s), which ends before 100 but after 60, no longer starts now, and job 2
+// (1 CPU, 200 s) is planned at 180 instead of 200.
+Planner planned_at_resolution(int64_t resolution_s)
+{
+	PlannerConfig settings = config(ReservationMode::conservative);
+	settings.whole_node_reservations = true;
+	settings.reservation_resolution_s = resolution_s;
+	Planner planner(settings);
+	auto status = planner.rebuild(uniform_cluster(2, 4),
+	                              {running(100, 0, 3, 100), running(101, 1, 3, 100)},
+	                              {job(1, 6, 100), job(2, 1, 200), job(3, 2, 70)}, 0);
+	ck_assert_msg(status.ok(), "%s", status.ok() ? "" : status.error().c_str());
+	return planner;
+}
+
+START_TEST(test_plan_whole_node_reservation_held_in_whole_resolutions)
+{
+	Planner exact = planned_at_resolution(0);
+	ck_assert(exact.plan(0).starts_now == std::vector<JobId>{3});
+	ck_assert_int_eq(status_of(exact, 2).start_s, 200);
+
+	Planner rounded = planned_at_resolution(60);
+	const Plan plan = rounded.plan(0);
+	ck_assert(plan.starts_now.empty());
+	ck_assert_int_eq(status_of(rounded, 1).start_s, 100); // its own start is not rounded
+	ck_assert_int_eq(status_of(rounded, 2).start_s, 180);
+	ck_assert(status_of(rounded, 3).status == JobStatus::reserved);
+}
+END_TEST
+
+// A reservation within one resolution is held for one (backfill.c _add_reservation): at 300,
+// job 1's 100 to 200 rounds to 0 to 0 and is held from 0 to 300, so job 3 waits and job 2 is
+// planned at 300.
+START_TEST(test_plan_whole_node_reservation_held_at_least_one_resolution)
+{
+	Planner rounded = planned_at_resolution(300);
+	ck_assert(rounded.plan(0).starts_now.empty());
+	ck_assert_int_eq(status_of(rounded, 2).start_s, 300);
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("plan_whole_node_reservations");
@@ -105,6 +148,8 @@ int main()
 	    tc, test_plan_whole_node_reservation_lets_the_short_job_start_and_holds_the_long_one);
 	tcase_add_test(tc, test_plan_whole_node_reservation_cancelled_gives_back_its_nodes);
 	tcase_add_test(tc, test_plan_keeper_with_whole_node_reservations_plans_as_a_rebuild);
+	tcase_add_test(tc, test_plan_whole_node_reservation_held_in_whole_resolutions);
+	tcase_add_test(tc, test_plan_whole_node_reservation_held_at_least_one_resolution);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

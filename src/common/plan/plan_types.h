@@ -230,6 +230,11 @@ struct PlannerConfig {
 	// now book only their own CPUs (cons_tres). Plans are made afresh (PlanKeeper), as
 	// sched/backfill plans each cycle. false: reservations hold only their own CPUs.
 	bool whole_node_reservations = false;
+	// With whole_node_reservations: sched/backfill's bf_resolution. backfill.c rounds a
+	// reservation's start and end down to multiples of it (absolute time) and holds at least
+	// one of it, so a reservation holds its nodes up to a resolution before its planned start
+	// and frees them up to one before its end. 0: held exactly over the job's start to end.
+	int64_t reservation_resolution_s = 0;
 	// What sizes the adaptive room: every short pending job (pending), or only the short jobs
 	// a plan could not start now (blocked), so the room stays off where short jobs start
 	// anyway. With blocked, a plan whose blocked short jobs grow the room is planned again at

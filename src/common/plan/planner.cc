@@ -336,11 +336,33 @@ void Planner::book(Entry &entry, Placement placement)
 	// no one below it. Where running jobs overlap it, the node goes negative (offers nothing).
 	entry.booked_whole = config_.whole_node_reservations && entry.placement.start_s > now_s_;
 	const int64_t end_s = entry.placement.start_s + entry.job.limit_s;
-	if (entry.booked_whole)
-		profile_.book(booking_of(entry), entry.placement.start_s, end_s, entry.books_long);
-	else
+	if (entry.booked_whole) {
+		const TimeRange held = held_whole(entry);
+		entry.held_from_s = held.from_s;
+		entry.held_until_s = held.until_s;
+		profile_.book(booking_of(entry), held.from_s, held.until_s, entry.books_long);
+	} else
 		profile_.book(entry.placement.allocations, entry.placement.start_s, end_s,
 		              entry.books_long);
+}
+
+// The span a whole-node reservation holds: its start to its end, or with a resolution
+// (sched/backfill's bf_resolution) both rounded down to multiples of it and at least one of it
+// long (backfill.c _attempt_backfill and _add_reservation), from now at the earliest.
+Planner::TimeRange Planner::held_whole(const Entry &entry) const
+{
+	const int64_t start_s = entry.placement.start_s;
+	const int64_t end_s = start_s + entry.job.limit_s;
+	const int64_t resolution = config_.reservation_resolution_s;
+	if (resolution <= 0)
+		return {start_s, end_s};
+	const auto round_down = [resolution](int64_t t) {
+		const int64_t rest = t % resolution;
+		return t - (rest < 0 ? rest + resolution : rest);
+	};
+	const int64_t held_start_s = round_down(start_s);
+	const int64_t held_end_s = std::max(round_down(end_s), held_start_s + resolution);
+	return {std::max(held_start_s, now_s_), held_end_s};
 }
 
 std::vector<NodeAllocation> Planner::booking_of(const Entry &entry) const
@@ -364,10 +386,10 @@ Planner::FreedRegion Planner::unplace(Entry &entry)
 	if (!entry.placed())
 		return {};
 	const int64_t end_s = entry.placement.start_s + entry.job.limit_s;
-	if (entry.booked_whole)
-		profile_.release(booking_of(entry), entry.placement.start_s, end_s,
+	if (entry.booked_whole) {
+		profile_.release(booking_of(entry), entry.held_from_s, entry.held_until_s,
 		                 entry.books_long);
-	else
+	} else
 		profile_.release(entry.placement.allocations, entry.placement.start_s, end_s,
 		                 entry.books_long);
 	entry.booked_whole = false;

@@ -96,6 +96,9 @@ private:
 		// Booked on every CPU, MB and GRES of its nodes (whole_node_reservations): released
 		// so.
 		bool booked_whole = false;
+		// What a booked_whole entry holds (held_whole when booked), released as booked.
+		int64_t held_from_s = 0;
+		int64_t held_until_s = 0;
 		JobStatus status = JobStatus::waiting;
 		Placement placement;
 		int64_t searched_from_s =
@@ -172,6 +175,8 @@ private:
 	FreedRegion unplace(Entry &entry);
 	// What an entry's placement books: its allocations, or all of its nodes (booked_whole).
 	std::vector<NodeAllocation> booking_of(const Entry &entry) const;
+	// The time a booked_whole entry holds its nodes (PlannerConfig::reservation_resolution_s).
+	TimeRange held_whole(const Entry &entry) const;
 	void settle_status(Entry &entry);
 	std::optional<Placement> search(const Entry &entry, int64_t from_s, int64_t until_s,
 	                                SearchMemo *memo) const;

@@ -54,6 +54,9 @@ const char *campsim_usage()
 	       "  --f F                   f-model factor (default 2)\n"
 	       "  --parameters STR        more PriorityParameters for the core policies\n"
 	       "  --depth N --horizon S   reservation depth and horizon of the planner\n"
+	       "  --bf-resolution S       slurm_backfill: reservations held from their start\n"
+	       "                          to their end rounded down to multiples of S\n"
+	       "                          (bf_resolution; default 0: exact)\n"
 	       "  --short-room F --short-limit S --short-room-wide W   part of the CPUs\n"
 	       "                          jobs with limits over S leave free for shorter jobs,\n"
 	       "                          unless W of the machine wide (default 0, 3600, 1)\n"
@@ -416,6 +419,15 @@ const std::map<std::string, Setter> &setters()
 			     return Status(Error{"option " + option + ": '" + v +
 			                         "' is not seconds in (0, 86400]"});
 		     o.tau_s = tau.value();
+		     return ok_status();
+	     }},
+	    {"--bf-resolution",
+	     [](auto &o, auto &option, auto &v) {
+		     auto resolution = number<int64_t>(option, v);
+		     if (!resolution || resolution.value() < 0 || resolution.value() > 3600)
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not seconds in [0, 3600] (bf_resolution)"});
+		     o.simulation.bf_resolution_s = resolution.value();
 		     return ok_status();
 	     }},
 	    {"--horizon",

@@ -198,6 +198,7 @@ Status Simulation::prepare()
 	plan::PlannerConfig config;
 	config.depth = options_.depth;
 	config.horizon_s = options_.horizon_s;
+	config.reservation_resolution_s = options_.bf_resolution_s;
 	config.short_room = options_.short_room;
 	config.short_limit_s = options_.short_limit_s;
 	config.short_room_wide = options_.short_room_wide;

@@ -60,6 +60,8 @@ struct SimulationOptions {
 	uint32_t node_cpus = 0;
 	int32_t depth = 100000; // reservation depth (conservative, per_campaign, slurm_backfill)
 	int64_t horizon_s = 7 * 86400;
+	// slurm_backfill: bf_resolution (plan::PlannerConfig::reservation_resolution_s); 0: exact.
+	int64_t bf_resolution_s = 0;
 	double short_room = 0; // plan::PlannerConfig::short_room, short_limit_s
 	int64_t short_limit_s = 3600;
 	double short_room_wide = 1;
