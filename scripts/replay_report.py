@@ -2,7 +2,7 @@
 """The replay experiments' table and plots (doc/replay-results.md), from the bundles of
 scripts/replay_experiments.sh.
 
-  scripts/replay_report.py RESULTS_DIR [--png-dir DIR] [--campsim PATH]
+  scripts/replay_report.py RESULTS_DIR [--png-dir DIR] [--campsim PATH] [--repredict]
 
 Reads every bundle RESULTS_DIR/WINDOW-SETUP-rRUN that finished (metrics in report/), and prints
 per window its load and three tables: each set-up observed on the cluster (the mean over its
@@ -12,7 +12,9 @@ fairshare/easy), on a's export (replay time) and on a's job list in trace time (
 back by the compression, so that the baselines' 7-day half-life and 300 s calc period mean what
 they mean on the trace). With --png-dir, one PNG per window (gnuplot): the bounded campaign
 stretch p50/p95/max of all, light and heavy users per set-up, and the CDF of the campaigns'
-bounded stretch per set-up. campsim: --campsim, else $CAMPSIM, else BUILD_DIR's.
+bounded stretch per set-up. --repredict: the predictions made again as scripts/replay.py makes
+them now (--rescore), not those stored in the bundles. campsim: --campsim, else $CAMPSIM, else
+BUILD_DIR's.
 """
 
 import argparse
@@ -132,9 +134,10 @@ def fairshare_prediction(bundle, campsim, scratch):
 
 
 def node_model_prediction(bundle, campsim, scratch):
-    """campsim's fair-share baseline as replay.py predicts set-up a now: Fair Tree with
-    sched/backfill's whole-node reservations on the cluster's nodes (fairtree/slurm_backfill,
-    --nodes, --node-cpus, bf_max_job_test, the bundle's periods), on a's sacct export."""
+    """campsim's prediction of the bundle's set-up as replay.py predicts it now (its
+    metrics_command: for a, Fair Tree with sched/backfill's whole-node reservations in whole
+    bf_resolution on the cluster's nodes; for c and d, sched/campaign's planner on them), on
+    the bundle's sacct export: what --rescore gives."""
     import importlib.util
     spec = importlib.util.spec_from_file_location(
         "replay", os.path.join(os.path.dirname(os.path.abspath(__file__)), "replay.py"))
@@ -237,7 +240,7 @@ def campaigns_stretch(bundle):
     return sorted(float(r["flow_s"]) / max(float(r["lower_bound_s"]), tau) for r in rows)
 
 
-def window_table(window, setups, campsim, scratch):
+def window_table(window, setups, campsim, scratch, repredict=False):
     """The window's markdown section and the columns the plot needs."""
     first = setups[sorted(setups)[0]][0]
     load = window_load(first)
@@ -250,6 +253,11 @@ def window_table(window, setups, campsim, scratch):
     for setup in sorted(setups):
         runs = [observed_and_predicted(b) for b in setups[setup]]
         observed_by_setup[setup] = {m: mean([r[0].get(m, 0) for r in runs]) for _, m in ROWS}
+        if repredict:  # this replay.py's prediction, not the one stored in the bundle
+            now = [node_model_prediction(b, campsim, scratch) for b in setups[setup]]
+            predicted_columns.append(("%s: campsim, replay.py now" % setup,
+                                      {m: mean([t.get(m, 0) for t in now]) for _, m in ROWS}))
+            continue
         predicted_columns.append(("%s: campsim %s" % (setup, runs[0][2]),
                                   {m: mean([r[1].get(m, 0) for r in runs]) for _, m in ROWS}))
     observed_columns = [("%s observed (%d run%s)" % (setup, len(setups[setup]),
@@ -354,6 +362,9 @@ def main():
     parser.add_argument("results", help="the bundles' directory (RESULTS_DIR)")
     parser.add_argument("--png-dir", help="write one PNG per window here")
     parser.add_argument("--campsim", help="campsim binary (fair-share baseline column)")
+    parser.add_argument("--repredict", action="store_true",
+                        help="predict each set-up again as scripts/replay.py does now (its "
+                        "--rescore), instead of the prediction stored in each bundle")
     args = parser.parse_args()
     if not os.path.isdir(args.results):
         die("%s: not a directory" % args.results)
@@ -368,7 +379,8 @@ def main():
         os.makedirs(args.png_dir, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="replay-report.") as scratch:
         for window in sorted(bundles):
-            lines, observed = window_table(window, bundles[window], campsim, scratch)
+            lines, observed = window_table(window, bundles[window], campsim, scratch,
+                                           args.repredict)
             print("\n".join(lines))
             if args.png_dir:
                 print("Plot: %s" % plot_window(window, bundles[window], observed,

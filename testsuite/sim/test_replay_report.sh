@@ -153,6 +153,23 @@ check_equal "set-up c's prediction is on the cluster's nodes" "--nodes 2 --node-
 	"$(CAMPSIM=$campsim python3 "$here/../../scripts/replay.py" --rescore "$work/rescore-bundle" \
 		--out "$work/rescored" 2>&1 >/dev/null | grep -o -- '--nodes [0-9]* --node-cpus [0-9]*\|--cpus [0-9]*')"
 
+# --repredict: each set-up's prediction made again as replay.py --rescore makes it now (c on the
+# cluster's 2 x 4 nodes), not the one stored in the bundle (c on one pool of 8 CPUs).
+python3 "$report" "$work/results" --campsim "$campsim" --repredict >"$work/repredicted.md"
+check "--repredict labels the predictions as replay.py's now" \
+	grep -q '^| metric | a: campsim, replay.py now | c: campsim, replay.py now |' "$work/repredicted.md"
+CAMPSIM=$campsim python3 "$here/../../scripts/replay.py" --rescore "$work/results/tiny-c-r1" \
+	--out "$work/c-now" >/dev/null 2>&1
+check_equal "--repredict's c column is replay.py --rescore's prediction" \
+	"$(python3 - "$work/c-now/comparison.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+column = [c for c in rows[0][1:] if not c.startswith("observed")][0]
+v = [float(r[rows[0].index(column)]) for r in rows[1:] if r[0] == "makespan_s"][0]
+print("%.0f" % v if abs(v) >= 100 else ("%.3g" % v if abs(v) < 10 else "%.1f" % v))
+PY
+)" "$(grep -F '| makespan (replay s) |' "$work/repredicted.md" | sed -n 2p | cut -d'|' -f4 | tr -d ' ')"
+
 python3 "$report" "$work/nowhere" --campsim "$campsim" >/dev/null 2>"$work/err.txt"
 check_equal "a missing directory exits 1" 1 "$?"
 check "and names it" grep -q "$work/nowhere: not a directory" "$work/err.txt"
