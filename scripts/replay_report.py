@@ -273,7 +273,8 @@ def window_table(window, setups, campsim, scratch, repredict=False):
         trace_time = [trace_time_prediction(b, campsim, scratch) for b in runs_a]
         node_model = [node_model_prediction(b, campsim, scratch) for b in runs_a]
         columns = [(observed_columns[0][0], observed_by_setup["a"]),
-                   ("campsim %s (replay time, the bundle's prediction)"
+                   ("campsim, replay.py now (replay time)" if repredict else
+                    "campsim %s (replay time, the bundle's prediction)"
                     % observed_and_predicted(runs_a[0])[2], predicted_columns[0][1]),
                    ("campsim fairtree/slurm_backfill on the nodes (replay time, replay.py's "
                     "prediction now)",
