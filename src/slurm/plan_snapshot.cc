@@ -9,6 +9,7 @@
 // inside its reservation's window.
 #include "plan_snapshot.h"
 
+#include "allocated_nodes.h"
 #include "dependency_snapshot.h"
 #include "gres_snapshot.h"
 #include "job_snapshot.h"
@@ -130,14 +131,7 @@ plan::RunningJob running_of(const job_record_t *job, time_t now, const GresKinds
 	if (IS_JOB_POWER_UP_NODE(job))
 		running.expected_end_s += resume_timeout_s(job->node_bitmap);
 	const job_resources_t *resources = job->job_resrcs;
-	if (!resources || !resources->node_bitmap)
-		return running;
-	int slot = 0;
-	const int64_t last = bit_fls(resources->node_bitmap);
-	for (int64_t index = bit_ffs(resources->node_bitmap); index >= 0 && index <= last;
-	     index++) {
-		if (!bit_test(resources->node_bitmap, index))
-			continue;
+	for_each_allocated_node(resources, [&](int64_t index, int slot) {
 		running.allocations.push_back(
 		    {.node = static_cast<plan::NodeIndex>(index),
 		     .cpus = resources->cpus ? resources->cpus[slot] : 0,
@@ -145,8 +139,7 @@ plan::RunningJob running_of(const job_record_t *job, time_t now, const GresKinds
 		                      ? static_cast<int64_t>(resources->memory_allocated[slot])
 		                      : 0,
 		     .gres = gres_kinds.job_allocated(job, slot)});
-		slot++;
-	}
+	});
 	return running;
 }
 
