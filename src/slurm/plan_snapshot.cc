@@ -16,6 +16,7 @@
 #include "preemption.h"
 
 #include "plan/dependency_order.h"
+#include "plan/window_ends.h"
 
 #include "runtime/campaign_directory.h"
 
@@ -226,6 +227,14 @@ uint32_t window_of(const job_record_t *job, time_t now)
 	    (resv->start_time > now && (resv->flags & RESERVE_FLAG_FLEX)))
 		return 0;
 	return resv->resv_id;
+}
+
+// The window of the reservation a running job runs in, which Slurm ends it with at the window's
+// end plus ResvOverRun (not a FLEX one's: job_time_limit lets those run on); 0: none.
+uint32_t window_ending(const job_record_t *job, time_t now)
+{
+	return job->resv_ptr && !(job->resv_ptr->flags & RESERVE_FLAG_FLEX) ? window_of(job, now)
+	                                                                    : 0;
 }
 
 // Only the nodes whose active features satisfy the job's constraint (valid_feature_counts;
@@ -482,9 +491,12 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 	input.cluster.unavailable = unavailable_windows(now);
 	list_itr_t *jobs = list_iterator_create(job_list);
 	while (auto *job = static_cast<job_record_t *>(list_next(jobs)))
-		if (IS_JOB_RUNNING(job) || IS_JOB_SUSPENDED(job) || IS_JOB_COMPLETING(job))
+		if (IS_JOB_RUNNING(job) || IS_JOB_SUSPENDED(job) || IS_JOB_COMPLETING(job)) {
 			input.running.push_back(running_of(job, now, gres_kinds));
+			input.running.back().window_id = window_ending(job, now);
+		}
 	list_iterator_destroy(jobs);
+	plan::end_with_windows(input.running, input.cluster.unavailable, now);
 	std::vector<plan::RunningJob> resuming = powered_down_nodes(now);
 	for (const plan::RunningJob &power_up : resuming) // ids above every job's: sorted
 		input.cluster.preemptable_by_any.push_back(power_up.id);
