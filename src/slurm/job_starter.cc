@@ -1,6 +1,7 @@
 // start_job_now: the start sequence of job_scheduler.c's _schedule(), for one job.
 #include "job_starter.h"
 
+#include "allocated_nodes.h"
 #include "preemption.h"
 
 #include <algorithm>
@@ -40,16 +41,11 @@ Runnable runnable_now(job_record_t *job)
 void add_allocated(const job_record_t *job, std::vector<plan::NodeAllocation> &into)
 {
 	const job_resources_t *resources = job->job_resrcs;
-	if (!resources || !resources->node_bitmap || !resources->cpus)
+	if (!resources || !resources->cpus)
 		return;
-	int slot = 0;
-	const int64_t last = bit_fls(resources->node_bitmap);
-	for (int64_t index = bit_ffs(resources->node_bitmap); index >= 0 && index <= last;
-	     index++) {
-		if (!bit_test(resources->node_bitmap, index))
-			continue;
+	for_each_allocated_node(resources, [&](int64_t index, int slot) {
 		const auto node = static_cast<plan::NodeIndex>(index);
-		const auto cpus = static_cast<int32_t>(resources->cpus[slot++]);
+		const auto cpus = static_cast<int32_t>(resources->cpus[slot]);
 		auto same_node = [&](const plan::NodeAllocation &given) {
 			return given.node == node;
 		};
@@ -58,7 +54,7 @@ void add_allocated(const job_record_t *job, std::vector<plan::NodeAllocation> &i
 			found->cpus += cpus;
 		else
 			into.push_back({.node = node, .cpus = cpus});
-	}
+	});
 }
 
 int select_and_launch(job_record_t *job)

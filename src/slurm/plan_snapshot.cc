@@ -9,12 +9,14 @@
 // inside its reservation's window.
 #include "plan_snapshot.h"
 
+#include "allocated_nodes.h"
 #include "dependency_snapshot.h"
 #include "gres_snapshot.h"
 #include "job_snapshot.h"
 #include "preemption.h"
 
 #include "plan/dependency_order.h"
+#include "plan/window_ends.h"
 
 #include "runtime/campaign_directory.h"
 
@@ -130,14 +132,7 @@ plan::RunningJob running_of(const job_record_t *job, time_t now, const GresKinds
 	if (IS_JOB_POWER_UP_NODE(job))
 		running.expected_end_s += resume_timeout_s(job->node_bitmap);
 	const job_resources_t *resources = job->job_resrcs;
-	if (!resources || !resources->node_bitmap)
-		return running;
-	int slot = 0;
-	const int64_t last = bit_fls(resources->node_bitmap);
-	for (int64_t index = bit_ffs(resources->node_bitmap); index >= 0 && index <= last;
-	     index++) {
-		if (!bit_test(resources->node_bitmap, index))
-			continue;
+	for_each_allocated_node(resources, [&](int64_t index, int slot) {
 		running.allocations.push_back(
 		    {.node = static_cast<plan::NodeIndex>(index),
 		     .cpus = resources->cpus ? resources->cpus[slot] : 0,
@@ -145,8 +140,7 @@ plan::RunningJob running_of(const job_record_t *job, time_t now, const GresKinds
 		                      ? static_cast<int64_t>(resources->memory_allocated[slot])
 		                      : 0,
 		     .gres = gres_kinds.job_allocated(job, slot)});
-		slot++;
-	}
+	});
 	return running;
 }
 
@@ -233,6 +227,14 @@ uint32_t window_of(const job_record_t *job, time_t now)
 	    (resv->start_time > now && (resv->flags & RESERVE_FLAG_FLEX)))
 		return 0;
 	return resv->resv_id;
+}
+
+// The window of the reservation a running job runs in, which Slurm ends it with at the window's
+// end plus ResvOverRun (not a FLEX one's: job_time_limit lets those run on); 0: none.
+uint32_t window_ending(const job_record_t *job, time_t now)
+{
+	return job->resv_ptr && !(job->resv_ptr->flags & RESERVE_FLAG_FLEX) ? window_of(job, now)
+	                                                                    : 0;
 }
 
 // Only the nodes whose active features satisfy the job's constraint (valid_feature_counts;
@@ -445,15 +447,39 @@ void add_other_partitions(job_record_t *job, part_record_t *first, const Partiti
 	}
 }
 
+// A pending job's id and Slurm's pending reason, as the job list walk saw them.
+struct PendingReason {
+	uint32_t job_id = 0;
+	uint32_t reason = 0;
+};
+
+// The one walk of job_list in a pass's snapshot: the running jobs (with their windows' ends) into
+// `input`, and every pending job's reason for count_unqueued (the queue is read after it).
+std::vector<PendingReason> read_job_list(time_t now, const GresKinds &gres_kinds, PlanInput &input)
+{
+	std::vector<PendingReason> pending;
+	list_itr_t *jobs = list_iterator_create(job_list);
+	while (auto *job = static_cast<job_record_t *>(list_next(jobs))) {
+		if (IS_JOB_RUNNING(job) || IS_JOB_SUSPENDED(job) || IS_JOB_COMPLETING(job)) {
+			input.running.push_back(running_of(job, now, gres_kinds));
+			input.running.back().window_id = window_ending(job, now);
+		}
+		if (IS_JOB_PENDING(job)) // also a requeued one still completing
+			pending.push_back({job->job_id, job->state_reason});
+	}
+	list_iterator_destroy(jobs);
+	plan::end_with_windows(input.running, input.cluster.unavailable, now);
+	return pending;
+}
+
 // Pending jobs build_job_queue did not queue (dependency, begin time, held, ...), by Slurm's
 // pending reason: the plan never sees them.
-void count_unqueued(const std::unordered_set<uint32_t> &queued, ReasonCounts &left_out)
+void count_unqueued(const std::vector<PendingReason> &pending,
+                    const std::unordered_set<uint32_t> &queued, ReasonCounts &left_out)
 {
-	list_itr_t *jobs = list_iterator_create(job_list);
-	while (auto *job = static_cast<job_record_t *>(list_next(jobs)))
-		if (IS_JOB_PENDING(job) && !queued.contains(job->job_id))
-			left_out[reason_name(job->state_reason)]++;
-	list_iterator_destroy(jobs);
+	for (const PendingReason &job : pending)
+		if (!queued.contains(job.job_id))
+			left_out[reason_name(job.reason)]++;
 }
 
 // Each job after the pending jobs it waits for (plan/dependency_order.h); one that waits for a
@@ -487,11 +513,7 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 	GresKinds gres_kinds;
 	input.cluster = cluster_now(gres_kinds);
 	input.cluster.unavailable = unavailable_windows(now);
-	list_itr_t *jobs = list_iterator_create(job_list);
-	while (auto *job = static_cast<job_record_t *>(list_next(jobs)))
-		if (IS_JOB_RUNNING(job) || IS_JOB_SUSPENDED(job) || IS_JOB_COMPLETING(job))
-			input.running.push_back(running_of(job, now, gres_kinds));
-	list_iterator_destroy(jobs);
+	const std::vector<PendingReason> pending_reasons = read_job_list(now, gres_kinds, input);
 	std::vector<plan::RunningJob> resuming = powered_down_nodes(now);
 	for (const plan::RunningJob &power_up : resuming) // ids above every job's: sorted
 		input.cluster.preemptable_by_any.push_back(power_up.id);
@@ -566,7 +588,7 @@ PlanInput plan_input_from(list_t *queue, time_t now, int64_t limit_cap_s)
 		}
 	}
 	list_iterator_destroy(records);
-	count_unqueued(seen, input.left_out);
+	count_unqueued(pending_reasons, seen, input.left_out);
 	input.running.insert(input.running.end(), resuming.begin(), resuming.end());
 	order_by_dependencies(input);
 	return input;

@@ -203,8 +203,9 @@ sched_stat() {
 	sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p" "$(state_dir)/campaign_sched_stats.json" 2>/dev/null
 }
 
-# Errors our plugins logged in slurmctld's log (or in LOG, e.g. the backup controller's).
-plugin_errors() { grep -E 'error|fatal' "${1:-$(ctld_log)}" | grep -E '(priority|sched)[/_]campaign' || true; }
+# Errors our plugins logged in slurmctld's log (or in LOG, e.g. the backup controller's); their
+# worker threads' caught exceptions are logged under the thread's name (campsched, campprio).
+plugin_errors() { grep -E 'error|fatal' "${1:-$(ctld_log)}" | grep -E '(priority|sched)[/_]campaign|camp(sched|prio): ' || true; }
 
 finish() {
 	# Failures again at the end: CI keeps only a test's last lines.

@@ -66,6 +66,9 @@ echo "== scampaign --openmetrics: campaign and plan metrics, strictly parsed, ag
 # An OR'd dependency list is left out of the plan (a job waiting on one job alone is planned
 # after its end), so the left-out count by reason has one to show.
 waiting=$(submit camp2 -p batch -n 1 -t 1 --dependency="afterok:$blocker?afterany:$blocker" --wrap "sleep 1")
+# A held job is not queued by Slurm at all: counted by its pending reason (JobHeldUser) from the
+# pass's walk of the job list.
+held=$(submit camp6 -p batch -H -n 1 -t 1 --wrap "sleep 1")
 sleep 3 # passes that see it
 exposition=$("$installed_scampaign" --openmetrics)
 metrics=$(python3 "$(dirname "$0")/parse_openmetrics.py" <<<"$exposition")
@@ -97,6 +100,9 @@ check_equal "starts refused, as campaign_sched_stats.json counts them" "$(sched_
 	"$(metric slurm_campaign_start_refusals_total)"
 check_equal "jobs started, as campaign_sched_stats.json counts them" "$(sched_stat jobs_started)" \
 	"$(metric slurm_campaign_jobs_started_total)"
+check_equal "jobs left out unqueued (held), as squeue's reasons count them" \
+	"$(squeue -h -t PD -o %r | grep -cx JobHeldUser)" \
+	"$(metric slurm_campaign_jobs_left_out reason=JobHeldUser)"
 check "plan cycles are counted" test "$(metric slurm_campaign_plan_cycles_total)" -ge 1
 check "--prometheus names counter families with _total and has no # EOF" \
 	eval '"$installed_scampaign" --prometheus | grep -q "^# TYPE slurm_campaign_plan_cycles_total counter" &&
@@ -109,7 +115,7 @@ print(json.load(sys.stdin)["scheduler"]["left_out_last"].get("DependencyOr", 0))
 check_equal "camp1's exposition names camp1 only among users" "camp1" \
 	"$(as_user camp1 "$installed_scampaign" --openmetrics | grep -o 'user="[^"]*"' | sort -u |
 		sed 's/user="\(.*\)"/\1/' | tr '\n' ' ' | sed 's/ $//')"
-scancel "$waiting"
+scancel "$waiting" "$held"
 
 scancel "$blocker"
 check "queue drains within 60 s" wait_until 60 queue_empty

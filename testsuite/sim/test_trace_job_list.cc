@@ -13,21 +13,21 @@ using trace_test::TempDir;
 namespace
 {
 
-JobListOptions on_machine(uint32_t cpus)
+TraceOptions on_machine(uint32_t cpus)
 {
-	JobListOptions options;
+	TraceOptions options;
 	options.machine_cpus = cpus;
 	return options;
 }
 
-Workload read_ok(const std::string &path, const JobListOptions &options = on_machine(64))
+Workload read_ok(const std::string &path, const TraceOptions &options = on_machine(64))
 {
 	Result<Workload> result = read_job_list(path, options);
 	ck_assert_msg(result.ok(), "%s", result.ok() ? "" : result.error().c_str());
 	return std::move(result).value();
 }
 
-std::string read_error(const std::string &path, const JobListOptions &options = on_machine(64))
+std::string read_error(const std::string &path, const TraceOptions &options = on_machine(64))
 {
 	Result<Workload> result = read_job_list(path, options);
 	ck_assert_msg(!result.ok(), "%s read without error", path.c_str());
@@ -35,7 +35,7 @@ std::string read_error(const std::string &path, const JobListOptions &options = 
 }
 
 void expect_error(const std::string &path, const std::string &expected,
-                  const JobListOptions &options = on_machine(64))
+                  const TraceOptions &options = on_machine(64))
 {
 	ck_assert_string_eq(read_error(path, options), expected.c_str());
 }
@@ -138,7 +138,7 @@ START_TEST(test_job_list_drops_unknown_cpus_clamps_wide_jobs_and_applies_the_win
 	const std::string path =
 	    dir.write("drops.csv", lines({"id,user,submit,cpus,limit", "1,1,0,-1,10",
 	                                  "2,1,10,100,10", "3,1,20,1,10", "4,1,30,1,10"}));
-	JobListOptions options = on_machine(16);
+	TraceOptions options = on_machine(16);
 	options.from_s = 10;
 	options.to_s = 30;
 	const Workload workload = read_ok(path, options);
@@ -209,7 +209,7 @@ START_TEST(test_job_list_csv_lenient_skips_and_counts_bad_lines)
 	    "lenient.csv", lines({"id,user,submit,cpus,limit", "1,1,0,1,10", "2,1,0,one,10",
 	                          "3,1,0,1", "1,1,5,1,10", "4,1,0,1,10"}));
 	expect_error(path, path + ":3: column 'cpus' is not a number: 'one'");
-	JobListOptions options = on_machine(8);
+	TraceOptions options = on_machine(8);
 	options.lenient = true;
 	const Workload workload = read_ok(path, options);
 	ck_assert_uint_eq(workload.jobs.size(), 2);
@@ -230,10 +230,10 @@ START_TEST(test_job_list_machine_size_is_required)
 	    csv,
 	    csv + ": machine size unknown: give the machine_cpus option (or \"machine_cpus\" in "
 	          "a JSON list)",
-	    JobListOptions{});
+	    TraceOptions{});
 	const std::string json = dir.write(
 	    "jobs.json", R"([{"id": 1, "user": 1, "submit": 0, "cpus": 1, "limit": 10}])");
-	ck_assert(!read_job_list(json, JobListOptions{}).ok());
+	ck_assert(!read_job_list(json, TraceOptions{}).ok());
 }
 END_TEST
 
@@ -265,7 +265,7 @@ START_TEST(test_job_list_json_object_gives_machine_option_overrides)
 	TempDir dir;
 	const std::string path = dir.write("machine.json", R"({"machine_cpus": 8, "jobs": [
 		{"id": 1, "user": 4, "group": 2, "submit": 0, "cpus": 12, "limit": 10}]})");
-	const Workload listed = read_ok(path, JobListOptions{});
+	const Workload listed = read_ok(path, TraceOptions{});
 	ck_assert_uint_eq(listed.machine_cpus, 8);
 	ck_assert_uint_eq(listed.jobs[0].cpus, 8);
 	ck_assert_uint_eq(listed.jobs[0].user, 4);
@@ -332,7 +332,7 @@ START_TEST(test_job_list_json_lenient_skips_and_counts_bad_jobs)
 		{"id": 2, "user": 1, "submit": 0, "cpus": 1},
 		"junk",
 		{"id": 3, "user": 1, "submit": 0, "cpus": -1, "limit": 10}])");
-	JobListOptions options = on_machine(4);
+	TraceOptions options = on_machine(4);
 	options.lenient = true;
 	const Workload workload = read_ok(path, options);
 	ck_assert_uint_eq(workload.jobs.size(), 1);

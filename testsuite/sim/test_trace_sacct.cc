@@ -17,14 +17,14 @@ namespace
 
 constexpr int64_t nov1 = 1793491200; // 2026-11-01T00:00:00 UTC (date -u -d 2026-11-01 +%s)
 
-SacctOptions on_machine(uint32_t cpus)
+TraceOptions on_machine(uint32_t cpus)
 {
-	SacctOptions options;
+	TraceOptions options;
 	options.machine_cpus = cpus;
 	return options;
 }
 
-Workload read_ok(const std::string &path, const SacctOptions &options = on_machine(16))
+Workload read_ok(const std::string &path, const TraceOptions &options = on_machine(16))
 {
 	Result<Workload> result = read_sacct(path, options);
 	ck_assert_msg(result.ok(), "%s", result.ok() ? "" : result.error().c_str());
@@ -32,7 +32,7 @@ Workload read_ok(const std::string &path, const SacctOptions &options = on_machi
 }
 
 void expect_error(const std::string &path, const std::string &expected,
-                  const SacctOptions &options = on_machine(16))
+                  const TraceOptions &options = on_machine(16))
 {
 	Result<Workload> result = read_sacct(path, options);
 	ck_assert_msg(!result.ok(), "%s read without error", path.c_str());
@@ -183,7 +183,7 @@ END_TEST
 START_TEST(test_sacct_anonymise_names_users_in_order_of_appearance)
 {
 	TempDir dir;
-	SacctOptions options = on_machine(16);
+	TraceOptions options = on_machine(16);
 	options.anonymise = true;
 	const Workload workload = read_ok(dir.write("month.txt", lines(every_case)), options);
 	ck_assert_uint_eq(workload.user_names.size(), 6);
@@ -322,7 +322,7 @@ START_TEST(test_sacct_parsable_trailing_bar_and_lenient)
 	                           "1|u|2026-11-01T00:00:00|2026-11-01T00:00:00|2026-11-01T00:01:"
 	                           "00|COMPLETED|1|5|"})));
 	ck_assert_uint_eq(trailing.jobs.size(), 1);
-	SacctOptions lenient = on_machine(4);
+	TraceOptions lenient = on_machine(4);
 	lenient.lenient = true;
 	const Workload skipped = read_ok(
 	    dir.write("bad.txt",

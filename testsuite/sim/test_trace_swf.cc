@@ -51,14 +51,14 @@ std::string swf(const Line &line)
 	return text;
 }
 
-Workload read_ok(const std::string &path, const SwfOptions &options = {})
+Workload read_ok(const std::string &path, const TraceOptions &options = {})
 {
 	Result<Workload> result = read_swf(path, options);
 	ck_assert_msg(result.ok(), "%s", result.ok() ? "" : result.error().c_str());
 	return std::move(result).value();
 }
 
-std::string read_error(const std::string &path, const SwfOptions &options = {})
+std::string read_error(const std::string &path, const TraceOptions &options = {})
 {
 	Result<Workload> result = read_swf(path, options);
 	ck_assert_msg(!result.ok(), "%s read without error", path.c_str());
@@ -328,7 +328,7 @@ START_TEST(test_swf_machine_from_maxprocs_then_maxnodes_option_overrides)
 	const std::string nodes =
 	    dir.write("nodes.swf", lines({"; MaxNodes: 70", "; MaxProcs: -1", swf({})}));
 	ck_assert_uint_eq(read_ok(nodes).machine_cpus, 70);
-	SwfOptions options;
+	TraceOptions options;
 	options.machine_cpus = 50;
 	const Workload overridden = read_ok(both, options);
 	ck_assert_uint_eq(overridden.machine_cpus, 50);
@@ -347,7 +347,7 @@ START_TEST(test_swf_window_keeps_submits_in_from_to_half_open)
 	const std::string path = dir.write(
 	    "window.swf", lines({swf({.id = 1, .submit = 99}), swf({.id = 2, .submit = 100}),
 	                         swf({.id = 3, .submit = 199}), swf({.id = 4, .submit = 200})}));
-	SwfOptions options;
+	TraceOptions options;
 	options.from_s = 100;
 	options.to_s = 200;
 	const Workload workload = read_ok(path, options);
@@ -357,7 +357,7 @@ START_TEST(test_swf_window_keeps_submits_in_from_to_half_open)
 	ck_assert_int_eq(workload.jobs[0].submit_s, 100); // not rebased to the window
 	ck_assert_uint_eq(workload.counts.outside_window, 2);
 	ck_assert(noted(workload.notes, "submit window [100, 200): 2 dropped outside"));
-	SwfOptions from_only;
+	TraceOptions from_only;
 	from_only.from_s = 200;
 	ck_assert_uint_eq(read_ok(path, from_only).jobs.size(), 1);
 }
@@ -464,7 +464,7 @@ START_TEST(test_swf_lenient_skips_and_counts_malformed_lines)
 	                     "1 0 10 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 1 -1 -1", swf({.id = 3})}));
 	const std::string expected = path + ":2: expected 18 fields, found 1";
 	ck_assert_string_eq(read_error(path), expected.c_str());
-	SwfOptions options;
+	TraceOptions options;
 	options.lenient = true;
 	const Workload workload = read_ok(path, options);
 	ck_assert_uint_eq(workload.jobs.size(), 2);

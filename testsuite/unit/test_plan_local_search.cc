@@ -8,6 +8,9 @@
 #include "plan_fixtures.h"
 #include "plan_random.h"
 
+#include <chrono>
+#include <memory>
+
 using namespace plan_fixtures;
 
 namespace
@@ -107,6 +110,40 @@ START_TEST(test_local_search_order_is_kept_by_updates)
 }
 END_TEST
 
+// The time cap is read inside a move too, at each job it places again: on a clock that moves a
+// millisecond a reading, with a 3 ms cap the first move (L ahead of H1) starts at 1 ms and
+// reaches the cap after placing one job; it is restored unfinished, so the plan is the rank
+// order's and nothing is kept (read only between moves, the move finished and was kept). With
+// a 1 s cap the same clock lets the move finish and it is kept.
+START_TEST(test_local_search_cap_stops_a_move_under_way)
+{
+	auto searched_on_ticking_clock = [](int64_t cap_ms) {
+		PlannerConfig capped = search_config(4);
+		capped.local_search_ms = cap_ms;
+		Planner planner(capped);
+		auto ticks = std::make_shared<int64_t>(0);
+		planner.set_local_search_clock([ticks] {
+			return std::chrono::steady_clock::time_point(
+			    std::chrono::milliseconds((*ticks)++));
+		});
+		check_ok(planner.rebuild(uniform_cluster(1, 10), {running(11, 0, 10, 100)},
+		                         light_behind_heavy(), 0));
+		return planner;
+	};
+	Planner planner = searched_on_ticking_clock(3);
+	ck_assert_uint_eq(planner.local_search_tried(), 1);
+	ck_assert_uint_eq(planner.local_search_kept(), 0);
+	Plan plan = planner.plan(0);
+	ck_assert_int_eq(plan.planned.at(1).start_s, 100);
+	ck_assert_int_eq(plan.planned.at(2).start_s, 1100);
+	ck_assert_int_eq(plan.planned.at(3).start_s, 2100);
+
+	Planner enough = searched_on_ticking_clock(1000);
+	ck_assert_uint_ge(enough.local_search_kept(), 1);
+	ck_assert_int_eq(enough.plan(0).planned.at(3).start_s, 100);
+}
+END_TEST
+
 // Random instances: the searched plan over-commits no node, places as many jobs, and its
 // objective is no worse than the rank order's.
 START_TEST(test_local_search_plans_stay_plans_of_the_machine)
@@ -162,6 +199,7 @@ int main()
 	tcase_add_test(tc, test_local_search_off_keeps_the_rank_order);
 	tcase_add_test(tc, test_local_search_keeps_no_move_that_makes_it_worse);
 	tcase_add_test(tc, test_local_search_order_is_kept_by_updates);
+	tcase_add_test(tc, test_local_search_cap_stops_a_move_under_way);
 	tcase_add_test(tc, test_local_search_plans_stay_plans_of_the_machine);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);

@@ -1,9 +1,11 @@
 // Unit tests of the jobs of a reservation that starts later (PendingJob::window_id): planned only
 // inside their window (its nodes, from its start, ending by its end), packed there as on the
 // machine, around running jobs that run into it; jobs not in it stay off it; they take no slot
-// of the reservation depth; compression keeps them inside; bad ids and nodes are named.
+// of the reservation depth; compression keeps them inside; bad ids and nodes are named. Running
+// jobs of a reservation end by its end plus ResvOverRun (end_with_windows).
 #include "check_main.h"
 #include "plan/plan_keeper.h"
+#include "plan/window_ends.h"
 #include "plan_checker.h"
 #include "plan_fixtures.h"
 
@@ -153,6 +155,34 @@ START_TEST(test_plan_window_jobs_may_overrun_the_reservation_by_resv_over_run)
 }
 END_TEST
 
+// A running job of the reservation ends at its end plus ResvOverRun when its limit runs on
+// longer (Slurm's job_time_limit ends it then): the 2,000 s job of window 7 on n2 is planned to
+// end at 460, so a job needing n2 after the window starts then, not at 2,000; one whose limit
+// ends sooner (300) keeps it; jobs of no window or of a window not listed keep their ends; past
+// the window's end plus overrun the end is now + 1.
+START_TEST(test_plan_running_window_jobs_end_at_the_reservation_end_plus_overrun)
+{
+	Cluster cluster = cluster_with_reservation();
+	cluster.unavailable[0].overrun_s = 60;
+	std::vector<RunningJob> busy{running(10, 2, 8, 2000), running(11, 3, 4, 300),
+	                             running(12, 0, 8, 2000), running(13, 1, 8, 2000)};
+	busy[0].window_id = kWindow;
+	busy[1].window_id = kWindow;
+	busy[3].window_id = kWindow + 1; // not listed: ended
+	end_with_windows(busy, cluster.unavailable, 200);
+	ck_assert_int_eq(busy[0].expected_end_s, 460);
+	ck_assert_int_eq(busy[1].expected_end_s, 300);
+	ck_assert_int_eq(busy[2].expected_end_s, 2000);
+	ck_assert_int_eq(busy[3].expected_end_s, 2000);
+	Planner planner = planned(cluster, busy, {on_nodes(job(4, 8, 100), {2})});
+	ck_assert_int_eq(status_of(planner, 4).start_s, 460);
+	std::vector<RunningJob> late{running(10, 2, 8, 2000)};
+	late[0].window_id = kWindow;
+	end_with_windows(late, cluster.unavailable, 500);
+	ck_assert_int_eq(late[0].expected_end_s, 501);
+}
+END_TEST
+
 // EASY (one reservation): the reservation's job ranked first takes no slot, so the blocked
 // whole-machine job below it still gets the one reservation.
 START_TEST(test_plan_window_jobs_take_no_slot_of_the_depth)
@@ -293,6 +323,7 @@ int main()
 	tcase_add_test(tc, test_plan_jobs_outside_the_reservation_stay_off_it);
 	tcase_add_test(tc, test_plan_window_jobs_wait_for_running_jobs_and_are_cut_at_its_end);
 	tcase_add_test(tc, test_plan_window_jobs_may_overrun_the_reservation_by_resv_over_run);
+	tcase_add_test(tc, test_plan_running_window_jobs_end_at_the_reservation_end_plus_overrun);
 	tcase_add_test(tc, test_plan_window_jobs_take_no_slot_of_the_depth);
 	tcase_add_test(tc, test_plan_window_job_moves_earlier_within_its_reservation);
 	tcase_add_test(tc,

@@ -119,6 +119,9 @@ struct RunningJob {
 	int64_t expected_end_s = 0;
 	// Set by the planner, not the caller: booked as a long job (short_room), so given back so.
 	bool booked_long = false;
+	// The window (UnavailableWindow::id) of the reservation it runs in, which ends it at the
+	// window's end plus overrun_s whatever its limit (end_with_windows); 0: none.
+	uint32_t window_id = 0;
 };
 
 // A pending job, as the planner needs it. Memory needed on each node it uses =

@@ -552,7 +552,8 @@ std::optional<Placement> Planner::start_now_preempting(const Entry &entry)
 	return found;
 }
 
-void Planner::plan_from(size_t first_index)
+bool Planner::plan_from(size_t first_index,
+                        std::optional<std::chrono::steady_clock::time_point> deadline)
 {
 	for (size_t i = first_index; i < queue_.size(); ++i)
 		unplace(queue_[i]);
@@ -563,8 +564,12 @@ void Planner::plan_from(size_t first_index)
 			policy_.record_reservation(queue_[i].job);
 	}
 	SearchMemo memo;
-	for (size_t i = first_index; i < queue_.size(); ++i)
+	for (size_t i = first_index; i < queue_.size(); ++i) {
+		if (deadline && search_clock_() >= *deadline)
+			return false;
 		place(queue_[i], &memo);
+	}
+	return true;
 }
 
 } // namespace campaign::plan

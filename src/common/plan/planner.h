@@ -12,7 +12,10 @@
 #include "plan/search_memo.h"
 #include "util/result.h"
 
+#include <chrono>
 #include <deque>
+#include <functional>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -78,6 +81,10 @@ public:
 	// Moves the local search kept, and tried, since the planner was made.
 	uint64_t local_search_kept() const { return local_search_kept_; }
 	uint64_t local_search_tried() const { return local_search_tried_; }
+	// The clock the search's time cap (local_search_ms) is read on: steady_clock's unless a
+	// test gives its own.
+	using SearchClock = std::function<std::chrono::steady_clock::time_point()>;
+	void set_local_search_clock(SearchClock clock) { search_clock_ = std::move(clock); }
 	const ResourceProfile &profile() const { return profile_; }
 	const PlannerConfig &config() const { return config_; }
 	int64_t now_s() const { return now_s_; }
@@ -204,7 +211,10 @@ private:
 	int64_t limit_now_s(const Entry &entry) const;
 	bool waits_for_others(const Entry &entry) const;
 
-	void plan_from(size_t first_index);
+	// Places queue_[first_index..] again. With a deadline, stops once it has passed, the rest
+	// unplaced: false then (the caller restores the plan).
+	bool plan_from(size_t first_index,
+	               std::optional<std::chrono::steady_clock::time_point> deadline = {});
 
 	// planner_local_search.cc: Klusacek's local search over the plan just made (rebuild and
 	// replan), first improvement, moves kept only where the objective improves.
@@ -216,7 +226,9 @@ private:
 	void local_search();
 	// Moves queue_[from] to rank `to` (above it): ahead of them (rotate) or swapped with it,
 	// plans from there, and keeps the plan if it beats `score` (updated); else restores it.
-	bool try_move(size_t from, size_t to, bool swap, PlanFairness &score);
+	// Past `deadline` during the move, it is restored unfinished.
+	bool try_move(size_t from, size_t to, bool swap, PlanFairness &score,
+	              std::chrono::steady_clock::time_point deadline);
 	void compress(std::vector<FreedRegion> freed);
 
 	PlannerConfig config_;
@@ -250,6 +262,7 @@ private:
 	int64_t wide_cpus_ = 0; // config_.short_room_wide of usable_cpus_
 	uint64_t local_search_kept_ = 0;
 	uint64_t local_search_tried_ = 0;
+	SearchClock search_clock_ = [] { return std::chrono::steady_clock::now(); };
 };
 
 } // namespace campaign::plan

@@ -94,7 +94,8 @@ PlanFairness Planner::fairness() const
 	return score;
 }
 
-bool Planner::try_move(size_t from, size_t to, bool swap, PlanFairness &score)
+bool Planner::try_move(size_t from, size_t to, bool swap, PlanFairness &score,
+                       std::chrono::steady_clock::time_point deadline)
 {
 	++local_search_tried_;
 	Planner kept(*this); // the plan before the move, restored if the move is not kept
@@ -104,7 +105,12 @@ bool Planner::try_move(size_t from, size_t to, bool swap, PlanFairness &score)
 		std::rotate(queue_.begin() + static_cast<ptrdiff_t>(to),
 		            queue_.begin() + static_cast<ptrdiff_t>(from),
 		            queue_.begin() + static_cast<ptrdiff_t>(from) + 1);
-	plan_from(to);
+	// The cap is read inside the move too: one move re-places every job below `to`, which on
+	// a long queue can take longer than the whole cap (and runs under slurmctld's locks).
+	if (!plan_from(to, deadline)) {
+		*this = std::move(kept);
+		return false;
+	}
 	const PlanFairness trial = fairness();
 	if (!improves(trial, score)) {
 		*this = std::move(kept);
@@ -119,13 +125,12 @@ void Planner::local_search()
 {
 	if (config_.local_search_iterations <= 0 || config_.starts_only || queue_.size() < 2)
 		return;
-	using Clock = std::chrono::steady_clock;
-	const Clock::time_point deadline =
-	    Clock::now() + std::chrono::milliseconds(config_.local_search_ms);
+	const std::chrono::steady_clock::time_point deadline =
+	    search_clock_() + std::chrono::milliseconds(config_.local_search_ms);
 	std::unordered_set<JobId> tabu; // moved or tried: not again in this search
 	PlanFairness score = fairness();
 	int32_t tries = 0;
-	while (tries < config_.local_search_iterations && Clock::now() < deadline) {
+	while (tries < config_.local_search_iterations && search_clock_() < deadline) {
 		// The worst campaign whose last job is reserved and not tabu: that job sets its
 		// end.
 		size_t placed = 0;
@@ -159,13 +164,13 @@ void Planner::local_search()
 			}
 		if (first_reserved < from) {
 			++tries;
-			if (try_move(from, first_reserved, false, score))
+			if (try_move(from, first_reserved, false, score, deadline))
 				continue;
 		}
 		if (swap_with < from && swap_with != first_reserved &&
-		    tries < config_.local_search_iterations && Clock::now() < deadline) {
+		    tries < config_.local_search_iterations && search_clock_() < deadline) {
 			++tries;
-			(void)try_move(from, swap_with, true, score);
+			(void)try_move(from, swap_with, true, score, deadline);
 		}
 	}
 }

@@ -60,29 +60,17 @@ void warn_if_empty(const Workload &workload, const std::string &path)
 
 Result<Workload> read_trace(const CampsimOptions &options)
 {
-	if (!options.swf_path.empty()) {
-		SwfOptions swf;
-		swf.from_s = options.from_s;
-		swf.to_s = options.to_s;
-		swf.lenient = options.lenient;
-		swf.machine_cpus = options.machine_cpus;
-		return read_swf(options.swf_path, swf);
-	}
-	if (!options.sacct_path.empty()) {
-		SacctOptions sacct;
-		sacct.from_s = options.from_s;
-		sacct.to_s = options.to_s;
-		sacct.lenient = options.lenient;
-		sacct.machine_cpus = options.machine_cpus;
-		sacct.anonymise = options.anonymise;
-		return read_sacct(options.sacct_path, sacct);
-	}
-	JobListOptions list;
-	list.from_s = options.from_s;
-	list.to_s = options.to_s;
-	list.lenient = options.lenient;
-	list.machine_cpus = options.machine_cpus;
-	return read_job_list(options.jobs_path, list);
+	TraceOptions trace;
+	trace.from_s = options.from_s;
+	trace.to_s = options.to_s;
+	trace.lenient = options.lenient;
+	trace.machine_cpus = options.machine_cpus;
+	trace.anonymise = options.anonymise; // only with --sacct (campsim_options checks)
+	if (!options.swf_path.empty())
+		return read_swf(options.swf_path, trace);
+	if (!options.sacct_path.empty())
+		return read_sacct(options.sacct_path, trace);
+	return read_job_list(options.jobs_path, trace);
 }
 
 } // namespace

@@ -48,7 +48,7 @@ std::string percent(double share)
 
 Result<ExperimentReport> reproduce_lpc_egee(const ReproduceOptions &options)
 {
-	SwfOptions swf;
+	TraceOptions swf;
 	swf.machine_cpus = 140;
 	auto read = read_swf(options.trace_path, swf);
 	if (!read)

@@ -110,7 +110,7 @@ std::string listed_problem(const ListedJob &job)
 class JobListBuilder
 {
 public:
-	JobListBuilder(const std::string &path, const JobListOptions &options)
+	JobListBuilder(const std::string &path, const TraceOptions &options)
 	    : path_(path), options_(options), window_{options.from_s, options.to_s}
 	{
 	}
@@ -123,7 +123,7 @@ private:
 	void state_notes(const std::string &format, const std::string &machine_source);
 
 	const std::string &path_;
-	const JobListOptions &options_;
+	const TraceOptions &options_;
 	SubmitWindow window_;
 	std::unordered_map<int64_t, std::string> where_of_job_;
 	std::vector<ListedJob> kept_;
@@ -411,7 +411,7 @@ Result<ListedJob> parse_csv_row(std::string_view line, const CsvColumns &columns
 }
 
 Result<Workload> read_csv(const std::string &path, const std::string &text,
-                          const JobListOptions &options)
+                          const TraceOptions &options)
 {
 	JobListBuilder builder(path, options);
 	std::optional<CsvColumns> columns;
@@ -521,7 +521,7 @@ Status find_json_jobs(const json_t *root, const json_t *&jobs, std::optional<int
 }
 
 Result<Workload> read_json(const std::string &path, const std::string &text,
-                           const JobListOptions &options)
+                           const TraceOptions &options)
 {
 	json_error_t problem;
 	std::unique_ptr<json_t, void (*)(json_t *)> root(
@@ -545,7 +545,7 @@ Result<Workload> read_json(const std::string &path, const std::string &text,
 
 } // namespace
 
-Result<Workload> read_job_list(const std::string &path, const JobListOptions &options)
+Result<Workload> read_job_list(const std::string &path, const TraceOptions &options)
 {
 	Result<std::string> text = read_whole_file(path);
 	if (!text)

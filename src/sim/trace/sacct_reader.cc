@@ -116,7 +116,7 @@ std::optional<int64_t> count_value(std::string_view text)
 class SacctReader
 {
 public:
-	SacctReader(const std::string &path, const SacctOptions &options)
+	SacctReader(const std::string &path, const TraceOptions &options)
 	    : file_(path), options_(options), window_{options.from_s, options.to_s}
 	{
 	}
@@ -138,7 +138,7 @@ private:
 	void state_notes();
 
 	TraceFile file_;
-	const SacctOptions &options_;
+	const TraceOptions &options_;
 	SubmitWindow window_;
 	std::optional<size_t> index_[column_count];
 	size_t column_total_ = 0;
@@ -462,7 +462,7 @@ void SacctReader::state_notes()
 
 } // namespace
 
-Result<Workload> read_sacct(const std::string &path, const SacctOptions &options)
+Result<Workload> read_sacct(const std::string &path, const TraceOptions &options)
 {
 	return SacctReader(path, options).read();
 }

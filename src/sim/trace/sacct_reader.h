@@ -3,22 +3,14 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 
 #include "trace/sim_job.h"
+#include "trace/trace_options.h"
 #include "util/result.h"
 
 namespace campaign::sim
 {
-
-struct SacctOptions {
-	std::optional<uint32_t> machine_cpus; // sacct does not say: required (--cpus)
-	std::optional<int64_t> from_s;        // keep jobs arriving at or after (epoch seconds)
-	std::optional<int64_t> to_s;          // ... and before this
-	bool lenient = false;                 // skip and count malformed lines instead of failing
-	bool anonymise = false;               // user names -> u1, u2, ... in order of appearance
-};
 
 // The first line is sacct's header; columns are found by name, in any order. Needed: JobID,
 // User, Submit, Start, End, State, AllocCPUS and Timelimit or TimelimitRaw; read when present:
@@ -28,6 +20,6 @@ struct SacctOptions {
 // Each record is counted once, by the first of: step, earlier run of a requeued job, unfinished
 // at export, outside the window, cancelled before it ran, unknown run time, unknown CPUs.
 // Errors name the file, line and column ("a.txt:7: column Submit: 'x' is not a time ...").
-Result<Workload> read_sacct(const std::string &path, const SacctOptions &options);
+Result<Workload> read_sacct(const std::string &path, const TraceOptions &options);
 
 } // namespace campaign::sim

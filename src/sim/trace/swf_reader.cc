@@ -216,7 +216,7 @@ std::optional<int64_t> header_value(std::string_view line, std::string_view key)
 class SwfReader
 {
 public:
-	SwfReader(const std::string &path, const SwfOptions &options)
+	SwfReader(const std::string &path, const TraceOptions &options)
 	    : file_(path), options_(options), window_{options.from_s, options.to_s}
 	{
 	}
@@ -231,7 +231,7 @@ private:
 	void state_notes();
 
 	TraceFile file_;
-	const SwfOptions &options_;
+	const TraceOptions &options_;
 	SubmitWindow window_;
 	std::optional<int64_t> max_procs_;
 	std::optional<int64_t> max_nodes_;
@@ -388,7 +388,7 @@ void SwfReader::state_notes()
 
 } // namespace
 
-Result<Workload> read_swf(const std::string &path, const SwfOptions &options)
+Result<Workload> read_swf(const std::string &path, const TraceOptions &options)
 {
 	return SwfReader(path, options).read();
 }

@@ -110,9 +110,19 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 		index[input.plan.pending[i].id] = i;
 	const auto max_starts = static_cast<uint32_t>(parameters.integer("campaign_max_starts"));
 	plan::OffPlanNodes off_plan;
+	// Array records refused in this pass (job id: whether for licenses): the record's other
+	// planned tasks are the same record to select_nodes, refused for the same reason, so they
+	// are held as it is, neither tried nor counted again.
+	std::unordered_map<uint32_t, bool> refused_records;
 	for (const plan::JobId id : plan.starts_now) {
 		if (figures.started >= max_starts)
 			break;
+		if (auto refused = refused_records.find(job_id_of(id));
+		    refused != refused_records.end()) {
+			if (!refused->second)
+				(void)keeper_->refused(id, input.now);
+			continue;
+		}
 		const plan::PlannedJob &planned = plan.planned.at(id);
 		if (off_plan.touches(planned.allocations)) {
 			// Planned on CPUs an earlier start of this pass took: the next pass plans
@@ -152,6 +162,7 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 			// taken.
 			if (!started.licenses_busy)
 				(void)keeper_->refused(id, input.now);
+			refused_records.emplace(job_id_of(id), started.licenses_busy);
 			figures.refused++;
 			figures.refused_by_reason[started.refusal]++;
 			// start_planned logged it, with the nodes and the reason
