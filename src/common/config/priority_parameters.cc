@@ -87,7 +87,11 @@ ParameterSchema core_parameter_schema()
 	         "of them (share)"),
 	     real("overdue_slide", "0", 0, 0.99,
 	          "overdue=clamp|share: the bound of a postponed campaign moves later by this "
-	          "fraction of the time since it was first postponed (0: fixed)")});
+	          "fraction of the time since it was first postponed (0: fixed)"),
+	     integer("starve_after_s", "0", 0, kTenYearsS,
+	             "a campaign whose oldest pending job has been eligible this long ranks ahead "
+	             "of every other, oldest first, so its reservations stop moving later "
+	             "(0: off)")});
 }
 
 std::string core_identity(const ParameterValues &values)
@@ -130,6 +134,7 @@ Result<CoreConfig> core_config_from(const ParameterValues &values)
 	                 : overdue == "share" ? CoreConfig::Overdue::Share
 	                                      : CoreConfig::Overdue::Keep;
 	config.overdue_slide = values.real("overdue_slide");
+	config.starve_after_s = values.integer("starve_after_s");
 	config.text = core_identity(values);
 	return config;
 }

@@ -38,6 +38,9 @@ struct CoreConfig {
 	enum class Overdue : uint8_t { Keep, Clamp, Share };
 	Overdue overdue = Overdue::Keep; // OStrich key of a campaign late in V (overdue=)
 	double overdue_slide = 0;        // how fast a postponed campaign's bound moves later
+	// starve_after_s: a campaign whose oldest pending job has been eligible this long ranks
+	// ahead of every other, oldest first (0: off)
+	int64_t starve_after_s = 0;
 	std::string text; // the core keys as given back by core_identity(), for save()
 };
 

@@ -94,6 +94,27 @@ void CampaignCore::clamp_overdue_keys(std::vector<CampaignKey> &keys)
 	}
 }
 
+// starve_after_s: the campaigns whose oldest pending job has been eligible at least that long.
+// Under OStrich a heavy user's later campaigns wait in V behind its earlier ones and rank last
+// for as long as V serves the backlog; every newer campaign then plans ahead of them, so their
+// wide jobs' reservations move later at each ranking and they run only once the log's
+// submissions stop (SDSC-SP2: 21 days past the last submission, 2.1 utilization points;
+// doc/fairness-results.md, "Utilization"). Ranked first, oldest first, they keep a reservation
+// that newer work backfills around, as fair-share's decaying usage gives them one.
+void CampaignCore::mark_starved_campaigns(std::vector<CampaignKey> &keys) const
+{
+	const int64_t starved_by_s = clock_s_ - config_.starve_after_s;
+	for (const Job &job : jobs_) {
+		if (job.state != JobState::Pending || job.eligible_s == kNoTime ||
+		    job.eligible_s > starved_by_s || job.campaign_slot >= keys.size() ||
+		    keys[job.campaign_slot].campaign_id != job.campaign_id)
+			continue;
+		int64_t &since = keys[job.campaign_slot].starved_since_s;
+		if (since == kNoTime || job.eligible_s < since)
+			since = job.eligible_s;
+	}
+}
+
 // Keys of every live campaign (indexed by slot) and their rank among campaigns.
 std::vector<CampaignCore::CampaignKey> CampaignCore::campaign_keys(std::vector<uint32_t> &live)
 {
@@ -125,8 +146,15 @@ std::vector<CampaignCore::CampaignKey> CampaignCore::campaign_keys(std::vector<u
 		}
 	if (config_.policy == PolicyKind::Fifo)
 		return keys;
+	if (config_.starve_after_s > 0)
+		mark_starved_campaigns(keys);
 	const bool waiting_last = !config_.strict;
 	std::sort(live.begin(), live.end(), [&](uint32_t a, uint32_t b) {
+		const bool a_starved = keys[a].starved_since_s != kNoTime;
+		if (a_starved != (keys[b].starved_since_s != kNoTime))
+			return a_starved;
+		if (a_starved && keys[a].starved_since_s != keys[b].starved_since_s)
+			return keys[a].starved_since_s < keys[b].starved_since_s;
 		if (waiting_last && keys[a].waiting != keys[b].waiting)
 			return !keys[a].waiting;
 		if (keys[a].key != keys[b].key)
