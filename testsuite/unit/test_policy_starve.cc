@@ -1,6 +1,7 @@
 // starve_after_s: a campaign whose oldest pending job has been eligible at least that long ranks
-// ahead of every campaign that is not starved, the longest-starved first; before that, and with
-// the key off, the policy's own order stands.
+// ahead of every campaign that is not starved, the longest-starved first, at most
+// starve_campaigns of them (default 1); before that, and with the key off, the policy's own order
+// stands.
 #include "core_fixtures.h"
 
 using namespace campaign_test;
@@ -39,7 +40,8 @@ START_TEST(test_starved_campaigns_rank_first_oldest_first)
 {
 	// At 600 with 500: user 1 (eligible since 0) and user 3 (since 50) are starved, user 2
 	// (since 400) is not.
-	const std::vector<uint32_t> order = order_at("policy=ostrich,starve_after_s=500", 600);
+	const std::vector<uint32_t> order =
+	    order_at("policy=ostrich,starve_after_s=500,starve_campaigns=2", 600);
 	ck_assert_uint_eq(order.size(), 3);
 	ck_assert_uint_eq(order[0], 1);
 	ck_assert_uint_eq(order[1], 3);
@@ -59,6 +61,18 @@ START_TEST(test_not_before_the_time)
 }
 END_TEST
 
+// By default only the longest-starved campaign goes first; user 3, starved too, keeps its OStrich
+// place behind user 2.
+START_TEST(test_one_starved_campaign_by_default)
+{
+	const std::vector<uint32_t> order = order_at("policy=ostrich,starve_after_s=500", 600);
+	ck_assert_uint_eq(order.size(), 3);
+	ck_assert_uint_eq(order[0], 1);
+	ck_assert_uint_eq(order[1], 2);
+	ck_assert_uint_eq(order[2], 3);
+}
+END_TEST
+
 // A campaign's jobs that run are not waiting: only pending jobs make it starved.
 START_TEST(test_running_jobs_do_not_count)
 {
@@ -73,7 +87,8 @@ END_TEST
 
 START_TEST(test_faircamp_too)
 {
-	const std::vector<uint32_t> order = order_at("policy=faircamp,starve_after_s=500", 600);
+	const std::vector<uint32_t> order =
+	    order_at("policy=faircamp,starve_after_s=500,starve_campaigns=2", 600);
 	ck_assert_uint_eq(order[0], 1);
 	ck_assert_uint_eq(order[1], 3);
 	ck_assert_uint_eq(order[2], 2);
@@ -87,6 +102,7 @@ int main()
 	tcase_add_test(tc, test_off_keeps_the_ostrich_order);
 	tcase_add_test(tc, test_starved_campaigns_rank_first_oldest_first);
 	tcase_add_test(tc, test_not_before_the_time);
+	tcase_add_test(tc, test_one_starved_campaign_by_default);
 	tcase_add_test(tc, test_running_jobs_do_not_count);
 	tcase_add_test(tc, test_faircamp_too);
 	suite_add_tcase(suite, tc);

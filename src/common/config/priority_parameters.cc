@@ -91,7 +91,10 @@ ParameterSchema core_parameter_schema()
 	     integer("starve_after_s", "0", 0, kTenYearsS,
 	             "a campaign whose oldest pending job has been eligible this long ranks ahead "
 	             "of every other, oldest first, so its reservations stop moving later "
-	             "(0: off)")});
+	             "(0: off)"),
+	     integer("starve_campaigns", "1", 1, 1000000,
+	             "starve_after_s: at most this many starved campaigns, the longest-starved, "
+	             "rank first")});
 }
 
 std::string core_identity(const ParameterValues &values)
@@ -135,6 +138,7 @@ Result<CoreConfig> core_config_from(const ParameterValues &values)
 	                                      : CoreConfig::Overdue::Keep;
 	config.overdue_slide = values.real("overdue_slide");
 	config.starve_after_s = values.integer("starve_after_s");
+	config.starve_campaigns = static_cast<uint32_t>(values.integer("starve_campaigns"));
 	config.text = core_identity(values);
 	return config;
 }

@@ -41,7 +41,8 @@ struct CoreConfig {
 	// starve_after_s: a campaign whose oldest pending job has been eligible this long ranks
 	// ahead of every other, oldest first (0: off)
 	int64_t starve_after_s = 0;
-	std::string text; // the core keys as given back by core_identity(), for save()
+	uint32_t starve_campaigns = 1; // at most this many starved campaigns rank first
+	std::string text;              // the core keys as given back by core_identity(), for save()
 };
 
 // The core keys of `values`, "k=v,..." sorted: two configurations rank alike iff these are equal

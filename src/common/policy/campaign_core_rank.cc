@@ -113,6 +113,22 @@ void CampaignCore::mark_starved_campaigns(std::vector<CampaignKey> &keys) const
 		if (since == kNoTime || job.eligible_s < since)
 			since = job.eligible_s;
 	}
+	// Only the longest-starved few: at a load where most campaigns wait that long, ranking all
+	// of them first is FCFS by campaign (SDSC-SP2 at 0.95: utilization +5 points, light users'
+	// p95 10x).
+	std::vector<std::pair<int64_t, uint64_t>> starved; // (since, campaign id)
+	for (const CampaignKey &key : keys)
+		if (key.starved_since_s != kNoTime)
+			starved.emplace_back(key.starved_since_s, key.campaign_id);
+	if (starved.size() <= config_.starve_campaigns)
+		return;
+	std::nth_element(starved.begin(), starved.begin() + config_.starve_campaigns - 1,
+	                 starved.end());
+	const std::pair<int64_t, uint64_t> last_kept = starved[config_.starve_campaigns - 1];
+	for (CampaignKey &key : keys)
+		if (key.starved_since_s != kNoTime &&
+		    std::make_pair(key.starved_since_s, key.campaign_id) > last_kept)
+			key.starved_since_s = kNoTime;
 }
 
 // Keys of every live campaign (indexed by slot) and their rank among campaigns.
