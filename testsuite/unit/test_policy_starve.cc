@@ -95,6 +95,41 @@ START_TEST(test_faircamp_too)
 }
 END_TEST
 
+// starve_scope=job: only the starved job goes first; its campaign's other jobs keep their place.
+START_TEST(test_job_scope_moves_the_job_alone)
+{
+	CampaignCore core = three_users("policy=ostrich,starve_after_s=500,starve_scope=job");
+	ok(core.submit(job(5, 3, 550, 4, 3000), 550)); // joins user 3's campaign, waits 50 s
+	const std::vector<uint32_t> order = core.rank(600).order;
+	ck_assert_uint_eq(order.size(), 4);
+	ck_assert_uint_eq(order[0], 1); // waited 600 s
+	ck_assert_uint_eq(order[1], 2); // then OStrich's order: user 2's C~ first
+	// user 3's campaign (jobs 5 and 3, LPT) last
+	ck_assert_uint_eq(order[2], 5);
+	ck_assert_uint_eq(order[3], 3);
+	// Two starved jobs: the one waiting longest first, then the next.
+	const std::vector<uint32_t> two =
+	    three_users("policy=ostrich,starve_after_s=500,starve_scope=job,starve_campaigns=2")
+	        .rank(600)
+	        .order;
+	ck_assert_uint_eq(two[0], 1);
+	ck_assert_uint_eq(two[1], 3);
+	ck_assert_uint_eq(two[2], 2);
+}
+END_TEST
+
+// A head of max_jobs keeps its length: the starved job takes the first place, the last drops.
+START_TEST(test_job_scope_keeps_the_head_length)
+{
+	CampaignCore core = three_users("policy=ostrich,starve_after_s=500,starve_scope=job");
+	const Ranking head = core.rank(600, CampaignCore::RankScope::jobs_only, 1);
+	ck_assert_uint_eq(head.order.size(), 1);
+	ck_assert_uint_eq(head.order[0], 1);
+	ck_assert_uint_eq(head.explanations.size(), 1);
+	ck_assert_uint_eq(head.explanations[0].job_id, 1);
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("policy_starve");
@@ -105,6 +140,8 @@ int main()
 	tcase_add_test(tc, test_one_starved_campaign_by_default);
 	tcase_add_test(tc, test_running_jobs_do_not_count);
 	tcase_add_test(tc, test_faircamp_too);
+	tcase_add_test(tc, test_job_scope_moves_the_job_alone);
+	tcase_add_test(tc, test_job_scope_keeps_the_head_length);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

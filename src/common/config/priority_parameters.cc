@@ -94,7 +94,10 @@ ParameterSchema core_parameter_schema()
 	             "(0: off)"),
 	     integer("starve_campaigns", "1", 1, 1000000,
 	             "starve_after_s: at most this many starved campaigns, the longest-starved, "
-	             "rank first")});
+	             "rank first"),
+	     choice("starve_scope", "campaign", {"campaign", "job"},
+	            "starve_after_s: what ranks first, the starved campaign (every job of it) or "
+	            "only its starved job")});
 }
 
 std::string core_identity(const ParameterValues &values)
@@ -139,6 +142,7 @@ Result<CoreConfig> core_config_from(const ParameterValues &values)
 	config.overdue_slide = values.real("overdue_slide");
 	config.starve_after_s = values.integer("starve_after_s");
 	config.starve_campaigns = static_cast<uint32_t>(values.integer("starve_campaigns"));
+	config.starve_jobs = values.text("starve_scope") == "job";
 	config.text = core_identity(values);
 	return config;
 }

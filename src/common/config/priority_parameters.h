@@ -41,7 +41,8 @@ struct CoreConfig {
 	// starve_after_s: a campaign whose oldest pending job has been eligible this long ranks
 	// ahead of every other, oldest first (0: off)
 	int64_t starve_after_s = 0;
-	uint32_t starve_campaigns = 1; // at most this many starved campaigns rank first
+	uint32_t starve_campaigns = 1; // at most this many starved campaigns (jobs) rank first
+	bool starve_jobs = false;      // starve_scope=job: the starved jobs, not their campaigns
 	std::string text;              // the core keys as given back by core_identity(), for save()
 };
 

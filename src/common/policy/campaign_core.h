@@ -219,6 +219,7 @@ private:
 	void ensure_order_index();
 	void list_jobs(const std::vector<CampaignKey> &keys, size_t max_jobs,
 	               Ranking &ranking) const;
+	void move_starved_jobs_first(Ranking &ranking) const;
 	JobExplanation explain(const Job &job, const CampaignKey &key) const;
 	CampaignRow campaign_row(uint32_t slot, const CampaignKey &key) const;
 

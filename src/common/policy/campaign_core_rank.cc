@@ -162,7 +162,7 @@ std::vector<CampaignCore::CampaignKey> CampaignCore::campaign_keys(std::vector<u
 		}
 	if (config_.policy == PolicyKind::Fifo)
 		return keys;
-	if (config_.starve_after_s > 0)
+	if (config_.starve_after_s > 0 && !config_.starve_jobs)
 		mark_starved_campaigns(keys);
 	const bool waiting_last = !config_.strict;
 	std::sort(live.begin(), live.end(), [&](uint32_t a, uint32_t b) {
@@ -261,6 +261,8 @@ void CampaignCore::list_jobs(const std::vector<CampaignKey> &keys, size_t max_jo
 		for (const CampaignKey &key : keys)
 			bucket_rank.push_back(key.rank);
 	order_index_.merge(bucket_rank, max_jobs, ranking.order);
+	if (config_.starve_after_s > 0 && config_.starve_jobs)
+		move_starved_jobs_first(ranking);
 	ranking.explanations.reserve(ranking.order.size());
 	const CampaignKey none;
 	for (const uint32_t job_id : ranking.order) {
@@ -270,6 +272,36 @@ void CampaignCore::list_jobs(const std::vector<CampaignKey> &keys, size_t max_jo
 		ranking.explanations.push_back(
 		    explain(job, known ? keys[job.campaign_slot] : none));
 	}
+}
+
+// starve_scope=job: the starve_campaigns jobs pending longest, if eligible at least
+// starve_after_s ago, go first (longest first), as EASY backfilling protects the head job; their
+// campaigns' other jobs keep their place. A starved job cut from a head of max_jobs takes the
+// head's last place.
+void CampaignCore::move_starved_jobs_first(Ranking &ranking) const
+{
+	const int64_t starved_by_s = clock_s_ - config_.starve_after_s;
+	std::vector<std::pair<int64_t, uint32_t>> starved; // (eligible, job id)
+	for (const Job &job : jobs_)
+		if (job.state == JobState::Pending && !job.held && !job.admin_priority &&
+		    job.eligible_s != kNoTime && job.eligible_s <= starved_by_s)
+			starved.emplace_back(job.eligible_s, job.job_id);
+	if (starved.empty())
+		return;
+	const size_t kept = std::min<size_t>(starved.size(), config_.starve_campaigns);
+	std::partial_sort(starved.begin(), starved.begin() + kept, starved.end());
+	starved.resize(kept);
+	std::vector<uint32_t> order;
+	order.reserve(ranking.order.size() + kept);
+	for (const auto &[eligible_s, job_id] : starved)
+		order.push_back(job_id);
+	for (const uint32_t job_id : ranking.order)
+		if (std::none_of(starved.begin(), starved.end(),
+		                 [&](const auto &entry) { return entry.second == job_id; }))
+			order.push_back(job_id);
+	if (!ranking.order.empty() && order.size() > ranking.order.size())
+		order.resize(std::max(ranking.order.size(), kept));
+	ranking.order = std::move(order);
 }
 
 JobExplanation CampaignCore::explain(const Job &job, const CampaignKey &key) const
