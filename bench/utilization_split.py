@@ -21,6 +21,8 @@ import sys
 
 def jobs_files(paths):
     for path in paths:
+        if not os.path.exists(path):
+            raise FileNotFoundError(path)
         if os.path.isdir(path):
             yield from sorted(glob.glob(os.path.join(path, "*.jobs.csv")))
         else:
@@ -30,7 +32,12 @@ def jobs_files(paths):
 def load(path):
     jobs = []
     with open(path, newline="") as handle:
-        for row in csv.DictReader(handle):
+        reader = csv.DictReader(handle)
+        missing = [c for c in ("submit_s", "start_s", "end_s", "cpus")
+                   if c not in (reader.fieldnames or [])]
+        if missing:
+            raise ValueError(f"{path}: no column {', '.join(missing)} (not a campsim jobs.csv)")
+        for row in reader:
             if not row["start_s"] or not row["end_s"]:
                 continue
             jobs.append((float(row["submit_s"]), float(row["start_s"]), float(row["end_s"]),
@@ -87,13 +94,21 @@ def main(argv):
     if cpus <= 0:
         print(f"utilization_split: CPUS {cpus} is not positive", file=sys.stderr)
         return 2
-    files = list(jobs_files(argv[1:]))
+    try:
+        files = list(jobs_files(argv[1:]))
+    except FileNotFoundError as missing:
+        print(f"utilization_split: no such file or directory: {missing}", file=sys.stderr)
+        return 2
     if not files:
         print(f"utilization_split: no *.jobs.csv in {' '.join(argv[1:])}", file=sys.stderr)
         return 2
     print(f"{'run':44} {'util':>7} {'busy':>7} {'tail d':>7} {'tail CPU-d':>10} {'tail %':>6}")
     for path in files:
-        jobs = load(path)
+        try:
+            jobs = load(path)
+        except ValueError as bad:
+            print(f"utilization_split: {bad}", file=sys.stderr)
+            return 2
         if not jobs:
             print(f"utilization_split: no finished job in {path}", file=sys.stderr)
             return 1
