@@ -97,9 +97,9 @@ void CampaignCore::clamp_overdue_keys(std::vector<CampaignKey> &keys)
 // starve_after_s: the campaigns whose oldest pending job has been eligible at least that long.
 // Under OStrich a heavy user's later campaigns wait in V behind its earlier ones and rank last
 // for as long as V serves the backlog; every newer campaign then plans ahead of them, so their
-// wide jobs' reservations move later at each ranking and they run only once the log's
+// wide jobs start only in holes no newer job takes and much of their work runs after the log's
 // submissions stop (SDSC-SP2: 21 days past the last submission, 2.1 utilization points;
-// doc/fairness-results.md, "Utilization"). Ranked first, oldest first, they keep a reservation
+// doc/fairness-results.md, "Utilization: where the points go"). Ranked first, oldest first, they keep a reservation
 // that newer work backfills around, as fair-share's decaying usage gives them one.
 void CampaignCore::mark_starved_campaigns(std::vector<CampaignKey> &keys) const
 {
