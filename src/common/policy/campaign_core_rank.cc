@@ -99,8 +99,9 @@ void CampaignCore::clamp_overdue_keys(std::vector<CampaignKey> &keys)
 // for as long as V serves the backlog; every newer campaign then plans ahead of them, so their
 // wide jobs start only in holes no newer job takes and much of their work runs after the log's
 // submissions stop (SDSC-SP2: 21 days past the last submission, 2.1 utilization points;
-// doc/fairness-results.md, "Utilization: where the points go"). Ranked first, oldest first, they keep a reservation
-// that newer work backfills around, as fair-share's decaying usage gives them one.
+// doc/fairness-results.md, "Utilization: where the points go"). Ranked first, oldest first, they
+// keep a reservation that newer work backfills around, as fair-share's decaying usage gives them
+// one.
 void CampaignCore::mark_starved_campaigns(std::vector<CampaignKey> &keys) const
 {
 	const int64_t starved_by_s = clock_s_ - config_.starve_after_s;
