@@ -87,7 +87,17 @@ ParameterSchema core_parameter_schema()
 	         "of them (share)"),
 	     real("overdue_slide", "0", 0, 0.99,
 	          "overdue=clamp|share: the bound of a postponed campaign moves later by this "
-	          "fraction of the time since it was first postponed (0: fixed)")});
+	          "fraction of the time since it was first postponed (0: fixed)"),
+	     integer("starve_after_s", "0", 0, kTenYearsS,
+	             "a campaign whose oldest pending job has been eligible this long ranks ahead "
+	             "of every other, oldest first, so its reservations stop moving later "
+	             "(0: off)"),
+	     integer("starve_campaigns", "1", 1, 1000000,
+	             "starve_after_s: at most this many starved campaigns, the longest-starved, "
+	             "rank first"),
+	     choice("starve_scope", "campaign", {"campaign", "job"},
+	            "starve_after_s: what ranks first, the starved campaign (every job of it) or "
+	            "only its starved job")});
 }
 
 std::string core_identity(const ParameterValues &values)
@@ -130,6 +140,9 @@ Result<CoreConfig> core_config_from(const ParameterValues &values)
 	                 : overdue == "share" ? CoreConfig::Overdue::Share
 	                                      : CoreConfig::Overdue::Keep;
 	config.overdue_slide = values.real("overdue_slide");
+	config.starve_after_s = values.integer("starve_after_s");
+	config.starve_campaigns = static_cast<uint32_t>(values.integer("starve_campaigns"));
+	config.starve_jobs = values.text("starve_scope") == "job";
 	config.text = core_identity(values);
 	return config;
 }

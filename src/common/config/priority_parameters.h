@@ -38,7 +38,12 @@ struct CoreConfig {
 	enum class Overdue : uint8_t { Keep, Clamp, Share };
 	Overdue overdue = Overdue::Keep; // OStrich key of a campaign late in V (overdue=)
 	double overdue_slide = 0;        // how fast a postponed campaign's bound moves later
-	std::string text; // the core keys as given back by core_identity(), for save()
+	// starve_after_s: a campaign whose oldest pending job has been eligible this long ranks
+	// ahead of every other, oldest first (0: off)
+	int64_t starve_after_s = 0;
+	uint32_t starve_campaigns = 1; // at most this many starved campaigns (jobs) rank first
+	bool starve_jobs = false;      // starve_scope=job: the starved jobs, not their campaigns
+	std::string text;              // the core keys as given back by core_identity(), for save()
 };
 
 // The core keys of `values`, "k=v,..." sorted: two configurations rank alike iff these are equal

@@ -203,10 +203,15 @@ private:
 		VirtualView view;
 		double deadline_s = 0;
 		bool waiting = false; // not started in V yet
+		// starve_after_s: when its oldest pending job became eligible, if that is at least
+		// starve_after_s ago (it then ranks ahead of every campaign not starved); else
+		// kNoTime
+		int64_t starved_since_s = kNoTime;
 		uint32_t rank = 0;
 	};
 	std::vector<CampaignKey> campaign_keys(std::vector<uint32_t> &live);
 	void clamp_overdue_keys(std::vector<CampaignKey> &keys);
+	void mark_starved_campaigns(std::vector<CampaignKey> &keys) const;
 	// The order index follows every job event (the public methods call reindex); it is built
 	// from jobs_ at the first ranking (and after a state load).
 	void reindex(uint32_t job_id);
@@ -214,6 +219,7 @@ private:
 	void ensure_order_index();
 	void list_jobs(const std::vector<CampaignKey> &keys, size_t max_jobs,
 	               Ranking &ranking) const;
+	void move_starved_jobs_first(Ranking &ranking) const;
 	JobExplanation explain(const Job &job, const CampaignKey &key) const;
 	CampaignRow campaign_row(uint32_t slot, const CampaignKey &key) const;
 

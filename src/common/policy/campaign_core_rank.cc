@@ -94,6 +94,44 @@ void CampaignCore::clamp_overdue_keys(std::vector<CampaignKey> &keys)
 	}
 }
 
+// starve_after_s: the campaigns whose oldest pending job has been eligible at least that long.
+// Under OStrich a heavy user's later campaigns wait in V behind its earlier ones and rank last
+// for as long as V serves the backlog; every newer campaign then plans ahead of them, so their
+// wide jobs start only in holes no newer job takes and much of their work runs after the log's
+// submissions stop (SDSC-SP2: 21 days past the last submission, 2.1 utilization points;
+// doc/fairness-results.md, "Utilization: where the points go"). Ranked first, oldest first, they
+// keep a reservation that newer work backfills around, as fair-share's decaying usage gives them
+// one.
+void CampaignCore::mark_starved_campaigns(std::vector<CampaignKey> &keys) const
+{
+	const int64_t starved_by_s = clock_s_ - config_.starve_after_s;
+	for (const Job &job : jobs_) {
+		if (job.state != JobState::Pending || job.eligible_s == kNoTime ||
+		    job.eligible_s > starved_by_s || job.campaign_slot >= keys.size() ||
+		    keys[job.campaign_slot].campaign_id != job.campaign_id)
+			continue;
+		int64_t &since = keys[job.campaign_slot].starved_since_s;
+		if (since == kNoTime || job.eligible_s < since)
+			since = job.eligible_s;
+	}
+	// Only the longest-starved few: at a load where most campaigns wait that long, ranking all
+	// of them first is FCFS by campaign (SDSC-SP2 at 0.95: utilization +5 points, light users'
+	// p95 10x).
+	std::vector<std::pair<int64_t, uint64_t>> starved; // (since, campaign id)
+	for (const CampaignKey &key : keys)
+		if (key.starved_since_s != kNoTime)
+			starved.emplace_back(key.starved_since_s, key.campaign_id);
+	if (starved.size() <= config_.starve_campaigns)
+		return;
+	std::nth_element(starved.begin(), starved.begin() + config_.starve_campaigns - 1,
+	                 starved.end());
+	const std::pair<int64_t, uint64_t> last_kept = starved[config_.starve_campaigns - 1];
+	for (CampaignKey &key : keys)
+		if (key.starved_since_s != kNoTime &&
+		    std::make_pair(key.starved_since_s, key.campaign_id) > last_kept)
+			key.starved_since_s = kNoTime;
+}
+
 // Keys of every live campaign (indexed by slot) and their rank among campaigns.
 std::vector<CampaignCore::CampaignKey> CampaignCore::campaign_keys(std::vector<uint32_t> &live)
 {
@@ -125,8 +163,15 @@ std::vector<CampaignCore::CampaignKey> CampaignCore::campaign_keys(std::vector<u
 		}
 	if (config_.policy == PolicyKind::Fifo)
 		return keys;
+	if (config_.starve_after_s > 0 && !config_.starve_jobs)
+		mark_starved_campaigns(keys);
 	const bool waiting_last = !config_.strict;
 	std::sort(live.begin(), live.end(), [&](uint32_t a, uint32_t b) {
+		const bool a_starved = keys[a].starved_since_s != kNoTime;
+		if (a_starved != (keys[b].starved_since_s != kNoTime))
+			return a_starved;
+		if (a_starved && keys[a].starved_since_s != keys[b].starved_since_s)
+			return keys[a].starved_since_s < keys[b].starved_since_s;
 		if (waiting_last && keys[a].waiting != keys[b].waiting)
 			return !keys[a].waiting;
 		if (keys[a].key != keys[b].key)
@@ -217,6 +262,8 @@ void CampaignCore::list_jobs(const std::vector<CampaignKey> &keys, size_t max_jo
 		for (const CampaignKey &key : keys)
 			bucket_rank.push_back(key.rank);
 	order_index_.merge(bucket_rank, max_jobs, ranking.order);
+	if (config_.starve_after_s > 0 && config_.starve_jobs)
+		move_starved_jobs_first(ranking);
 	ranking.explanations.reserve(ranking.order.size());
 	const CampaignKey none;
 	for (const uint32_t job_id : ranking.order) {
@@ -226,6 +273,36 @@ void CampaignCore::list_jobs(const std::vector<CampaignKey> &keys, size_t max_jo
 		ranking.explanations.push_back(
 		    explain(job, known ? keys[job.campaign_slot] : none));
 	}
+}
+
+// starve_scope=job: the starve_campaigns jobs pending longest, if eligible at least
+// starve_after_s ago, go first (longest first), as EASY backfilling protects the head job; their
+// campaigns' other jobs keep their place. A starved job cut from a head of max_jobs takes the
+// head's last place.
+void CampaignCore::move_starved_jobs_first(Ranking &ranking) const
+{
+	const int64_t starved_by_s = clock_s_ - config_.starve_after_s;
+	std::vector<std::pair<int64_t, uint32_t>> starved; // (eligible, job id)
+	for (const Job &job : jobs_)
+		if (job.state == JobState::Pending && !job.held && !job.admin_priority &&
+		    job.eligible_s != kNoTime && job.eligible_s <= starved_by_s)
+			starved.emplace_back(job.eligible_s, job.job_id);
+	if (starved.empty())
+		return;
+	const size_t kept = std::min<size_t>(starved.size(), config_.starve_campaigns);
+	std::partial_sort(starved.begin(), starved.begin() + kept, starved.end());
+	starved.resize(kept);
+	std::vector<uint32_t> order;
+	order.reserve(ranking.order.size() + kept);
+	for (const auto &[eligible_s, job_id] : starved)
+		order.push_back(job_id);
+	for (const uint32_t job_id : ranking.order)
+		if (std::none_of(starved.begin(), starved.end(),
+		                 [&](const auto &entry) { return entry.second == job_id; }))
+			order.push_back(job_id);
+	if (!ranking.order.empty() && order.size() > ranking.order.size())
+		order.resize(std::max(ranking.order.size(), kept));
+	ranking.order = std::move(order);
 }
 
 JobExplanation CampaignCore::explain(const Job &job, const CampaignKey &key) const

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Where a campsim run's utilization goes (issue 12, "utilization within 1 point").
+
+campsim's utilization is sum(run x cpus) / (m x (last end - first submit)): every policy does
+the same work, so it differs only by the makespan. This splits a run's schedule at the last
+submission: the busy period [first submit, last submit], where the scheduler chooses what runs
+while work still arrives, and the tail (last submit, last end], where it drains what is left.
+
+  bench/utilization_split.py CPUS RUN_DIR_OR_JOBS_CSV... [--window DAYS]
+
+For each *.jobs.csv (campsim run --out DIR writes one per policy) it prints the utilization,
+the busy period's utilization (CPU-seconds run inside it over m x its length), the tail's length
+and CPU-seconds, the busy period's queued work at its end (CPU-seconds submitted but not run by
+the last submission) and, with --window, the busy fraction per window of DAYS days.
+"""
+import csv
+import glob
+import os
+import sys
+
+
+def jobs_files(paths):
+    for path in paths:
+        if not os.path.exists(path):
+            raise FileNotFoundError(path)
+        if os.path.isdir(path):
+            yield from sorted(glob.glob(os.path.join(path, "*.jobs.csv")))
+        else:
+            yield path
+
+
+def load(path):
+    jobs = []
+    with open(path, newline="") as handle:
+        reader = csv.DictReader(handle)
+        missing = [c for c in ("submit_s", "start_s", "end_s", "cpus")
+                   if c not in (reader.fieldnames or [])]
+        if missing:
+            raise ValueError(f"{path}: no column {', '.join(missing)} (not a campsim jobs.csv)")
+        for row in reader:
+            if not row["start_s"] or not row["end_s"]:
+                continue
+            jobs.append((float(row["submit_s"]), float(row["start_s"]), float(row["end_s"]),
+                         int(row["cpus"])))
+    return jobs
+
+
+def overlap(start, end, lo, hi):
+    return max(0.0, min(end, hi) - max(start, lo))
+
+
+def split(jobs, cpus, window_s):
+    first = min(job[0] for job in jobs)
+    last_submit = max(job[0] for job in jobs)
+    last_end = max(job[2] for job in jobs)
+    area = sum((end - start) * width for _, start, end, width in jobs)
+    busy_area = sum(overlap(start, end, first, last_submit) * width
+                    for _, start, end, width in jobs)
+    tail_area = area - busy_area
+    result = {
+        "utilization": area / (cpus * (last_end - first)),
+        "busy_utilization": busy_area / (cpus * (last_submit - first)),
+        "tail_days": (last_end - last_submit) / 86400,
+        "tail_cpu_days": tail_area / 86400,
+        "tail_share": tail_area / area,
+        "span_days": (last_end - first) / 86400,
+    }
+    if window_s:
+        windows = []
+        lo = first
+        while lo < last_end:
+            hi = lo + window_s
+            windows.append(sum(overlap(start, end, lo, hi) * width
+                               for _, start, end, width in jobs) / (cpus * window_s))
+            lo = hi
+        result["windows"] = windows
+    return result
+
+
+def main(argv):
+    window_s = 0
+    if "--window" in argv:
+        at = argv.index("--window")
+        window_s = float(argv[at + 1]) * 86400
+        del argv[at:at + 2]
+    if len(argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    try:
+        cpus = int(argv[0])
+    except ValueError:
+        print(f"utilization_split: CPUS '{argv[0]}' is not a number", file=sys.stderr)
+        return 2
+    if cpus <= 0:
+        print(f"utilization_split: CPUS {cpus} is not positive", file=sys.stderr)
+        return 2
+    try:
+        files = list(jobs_files(argv[1:]))
+    except FileNotFoundError as missing:
+        print(f"utilization_split: no such file or directory: {missing}", file=sys.stderr)
+        return 2
+    if not files:
+        print(f"utilization_split: no *.jobs.csv in {' '.join(argv[1:])}", file=sys.stderr)
+        return 2
+    print(f"{'run':44} {'util':>7} {'busy':>7} {'tail d':>7} {'tail CPU-d':>10} {'tail %':>6}")
+    for path in files:
+        try:
+            jobs = load(path)
+        except ValueError as bad:
+            print(f"utilization_split: {bad}", file=sys.stderr)
+            return 2
+        if not jobs:
+            print(f"utilization_split: no finished job in {path}", file=sys.stderr)
+            return 1
+        r = split(jobs, cpus, window_s)
+        name = os.path.basename(os.path.dirname(path)) + "/" + os.path.basename(path)
+        print(f"{name[-44:]:44} {r['utilization']:7.4f} {r['busy_utilization']:7.4f} "
+              f"{r['tail_days']:7.2f} {r['tail_cpu_days']:10.1f} {100 * r['tail_share']:6.2f}")
+        if window_s:
+            print("  windows: " + " ".join(f"{w:.3f}" for w in r["windows"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

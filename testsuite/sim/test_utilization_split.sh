@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# bench/utilization_split.py on a schedule made here (4 CPUs): job 1 (4 CPUs) runs [0, 10], job 2
+# (2 CPUs), the last submission at 10, runs [10, 20]. Utilization 60 / (4 x 20) = 0.75; the busy
+# period [0, 10] is full (1.0); the tail is 10 s and job 2's 20 CPU-seconds, a third of the work;
+# 10-s windows: 1.0, then 0.5. Bad input names the culprit.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+script=$here/../../bench/utilization_split.py
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+source "$here/../cluster/lib.sh" # check, check_equal, finish
+
+mkdir -p "$work/run"
+cat >"$work/run/p.jobs.csv" <<'CSV'
+job_index,job_id,user,campaign,cpus,submit_s,start_s,end_s,trace_runtime_s,state,wait_s,response_s,run_s,bounded_slowdown,stretch
+0,1,1,1,4,0,0,10,10,1,0,10,10,1,1
+1,2,2,2,2,10,10,20,10,1,0,10,10,1,1
+CSV
+out=$(python3 "$script" 4 "$work/run" --window 0.000115740740740741 2>&1)
+check_equal "exits 0" 0 "$?"
+line=$(echo "$out" | grep 'p.jobs.csv' | awk '{print $2, $3, $5, $6}')
+check_equal "utilization, busy period, tail CPU-days, tail %" "0.7500 1.0000 0.0 33.33" "$line"
+check_equal "10-s windows" "  windows: 1.000 0.500" "$(echo "$out" | grep windows)"
+
+out=$(python3 "$script" 4 "$work/none" 2>&1)
+check_equal "a missing path exits 2" 2 "$?"
+check "it names the path" grep -q "no such file or directory: $work/none" <<<"$out"
+echo "a,b" >"$work/bad.jobs.csv"
+out=$(python3 "$script" 4 "$work/bad.jobs.csv" 2>&1)
+check_equal "a file without campsim's columns exits 2" 2 "$?"
+check "it names the file and the columns" grep -q "bad.jobs.csv: no column submit_s, start_s, end_s, cpus" <<<"$out"
+out=$(python3 "$script" 0 "$work/run" 2>&1)
+check_equal "CPUS 0 exits 2" 2 "$?"
+finish
