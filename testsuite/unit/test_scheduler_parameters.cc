@@ -75,7 +75,8 @@ START_TEST(test_min_gap_has_a_default_and_refuses_bad_values)
 {
 	auto defaults = scheduler_parameter_schema().parse("");
 	ck_assert_int_eq(defaults.value().integer("campaign_min_gap_ms"), 250);
-	auto parsed = scheduler_parameter_schema().parse("campaign_period=60,campaign_min_gap_ms=50");
+	auto parsed =
+	    scheduler_parameter_schema().parse("campaign_period=60,campaign_min_gap_ms=50");
 	ck_assert_msg(parsed.ok(), "%s", parsed.ok() ? "" : parsed.error().c_str());
 	ck_assert_int_eq(parsed.value().integer("campaign_min_gap_ms"), 50);
 	for (const char *bad : {"campaign_min_gap_ms=49", "campaign_min_gap_ms=60001",
