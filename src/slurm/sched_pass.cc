@@ -114,7 +114,9 @@ bool scheduling_stopped()
 
 UpdateStamps update_stamps()
 {
-	return {last_job_update, last_node_update};
+	const diag_stats_t &stats = slurmctld_diag_stats;
+	return {last_job_update, last_node_update,
+	        stats.jobs_completed + stats.jobs_failed + stats.jobs_canceled};
 }
 
 PassInput copy_pass_input()
@@ -139,6 +141,7 @@ PassInput copy_pass_input()
 	input.plan.partitions_of.clear(); // valid under this lock only
 	input.conf_update = slurm_conf.last_update;
 	input.node_count = static_cast<uint32_t>(node_record_count);
+	input.nodes_completing = cg_node_bitmap && bit_ffs(cg_node_bitmap) >= 0;
 	input.state_dir = slurm_conf.state_save_location ? slurm_conf.state_save_location : "";
 	return input;
 }

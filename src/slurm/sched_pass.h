@@ -27,12 +27,19 @@ struct PassInput {
 	time_t conf_update = 0; // slurm.conf's last update: a reconfigure renumbers nodes
 	uint32_t node_count = 0;
 	std::string state_dir;
+	// Some node was still completing a job (its epilog not done): its CPUs come free without
+	// a change the stamps would show within the second, so the next pass comes sooner.
+	bool nodes_completing = false;
 };
 
 // Unlocked reads, as sched/backfill's _more_work(): a stale value only delays a pass.
 bool scheduling_stopped();
+// last_job_update and last_node_update change by whole seconds, so a job end in the second of
+// the last copy leaves them as they were; sdiag's job end counters (completed, failed,
+// cancelled) change with every end.
 struct UpdateStamps {
 	time_t jobs = 0, nodes = 0;
+	uint32_t job_ends = 0;
 	bool operator==(const UpdateStamps &) const = default;
 };
 UpdateStamps update_stamps();

@@ -33,6 +33,8 @@ refused "unknown campaign_ SchedulerParameters key" "'campaign_bogus'" "${plugin
 	"SchedulerParameters=campaign_bogus=1"
 refused "bad campaign_ SchedulerParameters value" "campaign_period" "${plugins[@]}" \
 	"SchedulerParameters=campaign_period=-3"
+refused "out-of-range pass gap" "campaign_min_gap_ms" "${plugins[@]}" \
+	"SchedulerParameters=campaign_min_gap_ms=10"
 
 echo "== Slurm's own SchedulerParameters keys are Slurm's: accepted beside ours"
 start_cluster --conf "${plugins[0]}" --conf "${plugins[1]}" \

@@ -69,6 +69,26 @@ START_TEST(test_schema_parses_a_site_string)
 }
 END_TEST
 
+// The pass's rate limit: 250 ms by default; too short, too long or not a number is refused,
+// naming the key.
+START_TEST(test_min_gap_has_a_default_and_refuses_bad_values)
+{
+	auto defaults = scheduler_parameter_schema().parse("");
+	ck_assert_int_eq(defaults.value().integer("campaign_min_gap_ms"), 250);
+	auto parsed =
+	    scheduler_parameter_schema().parse("campaign_period=60,campaign_min_gap_ms=50");
+	ck_assert_msg(parsed.ok(), "%s", parsed.ok() ? "" : parsed.error().c_str());
+	ck_assert_int_eq(parsed.value().integer("campaign_min_gap_ms"), 50);
+	for (const char *bad : {"campaign_min_gap_ms=49", "campaign_min_gap_ms=60001",
+	                        "campaign_min_gap_ms=0", "campaign_min_gap_ms=soon"}) {
+		auto refused = scheduler_parameter_schema().parse(bad);
+		ck_assert_msg(!refused.ok(), "%s accepted", bad);
+		ck_assert_msg(refused.error().find("campaign_min_gap_ms") != std::string::npos,
+		              "%s: %s", bad, refused.error().c_str());
+	}
+}
+END_TEST
+
 START_TEST(test_whole_node_reservations_key_reaches_the_planner)
 {
 	auto defaults = scheduler_plan_config(scheduler_parameter_schema().parse("").value());
@@ -138,6 +158,7 @@ int main()
 	TCase *tc = tcase_create("keys");
 	tcase_add_test(tc, test_keyword_list_is_read);
 	tcase_add_test(tc, test_local_search_keys_reach_the_planner);
+	tcase_add_test(tc, test_min_gap_has_a_default_and_refuses_bad_values);
 	tcase_add_test(tc, test_no_key_contains_a_slurm_keyword);
 	tcase_add_test(tc, test_schema_parses_a_site_string);
 	tcase_add_test(tc, test_short_room_keys_reach_the_planner);

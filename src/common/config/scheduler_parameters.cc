@@ -15,10 +15,17 @@ ParameterSchema scheduler_parameter_schema()
 	        {.key = "campaign_period",
 	         .kind = ParameterKind::Integer,
 	         .default_value = "5",
-	         .description = "seconds between planning passes (sooner after job or node "
-	                        "changes)",
+	         .description = "seconds between planning passes (sooner after job ends and "
+	                        "other job or node changes)",
 	         .min_integer = 1,
 	         .max_integer = 3600},
+	        {.key = "campaign_min_gap_ms",
+	         .kind = ParameterKind::Integer,
+	         .default_value = "250",
+	         .description = "least milliseconds from one pass's start to the next: a burst "
+	                        "of job ends within it costs one pass",
+	         .min_integer = 50,
+	         .max_integer = 60000},
 	        {.key = "campaign_max_starts",
 	         .kind = ParameterKind::Integer,
 	         .default_value = "1000",

@@ -12,6 +12,7 @@
 #include "runtime/scheduler_metrics_board.h"
 #include "runtime/state_file.h"
 
+#include <algorithm>
 #include <chrono>
 #include <unordered_map>
 
@@ -48,15 +49,47 @@ int64_t CampaignScheduler::period_s() const
 	return parameters_.integer("campaign_period");
 }
 
-bool CampaignScheduler::due(time_t now)
+std::chrono::milliseconds CampaignScheduler::min_gap() const
 {
-	// Unlocked reads of two time stamps: a stale value only delays a pass by one tick.
-	const UpdateStamps stamps = update_stamps();
-	if (stamps == seen_updates_ && now - last_pass_ < period_s())
+	std::lock_guard<std::mutex> hold(mutex_);
+	return std::chrono::milliseconds(parameters_.integer("campaign_min_gap_ms"));
+}
+
+bool CampaignScheduler::due(Clock::time_point now, time_t wall_now)
+{
+	// The rate limit first: job ends inside one gap cost one pass.
+	if (last_pass_began_ != Clock::time_point{} && now - last_pass_began_ < min_gap())
 		return false;
-	seen_updates_ = stamps;
-	last_pass_ = now;
+	// Unlocked reads, as backfill's _more_work(): a stale value only delays a pass by a poll.
+	const UpdateStamps stamps = update_stamps();
+	const bool changed = !(stamps == seen_updates_);
+	// Equal stamps of the copy's own second may hide a change made later in that second:
+	// once that second is over, one pass looks.
+	const bool hidden_change = !seen_second_checked_ && wall_now > seen_second_ &&
+	                           (stamps.jobs >= seen_second_ || stamps.nodes >= seen_second_);
+	const bool retry = retry_at_ && now >= *retry_at_;
+	if (!changed && !hidden_change && !retry && wall_now - last_pass_ < period_s())
+		return false;
+	if (hidden_change)
+		seen_second_checked_ = true;
+	last_pass_ = wall_now;
+	last_pass_began_ = now;
+	retry_at_.reset();
 	return true;
+}
+
+void CampaignScheduler::note_completing(bool nodes_completing, Clock::time_point began)
+{
+	if (!nodes_completing) {
+		completing_passes_ = 0;
+		return;
+	}
+	const auto cap = std::chrono::milliseconds(period_s() * 1000);
+	auto delay = min_gap();
+	for (uint32_t i = 0; i < completing_passes_ && delay < cap; i++)
+		delay *= 2;
+	completing_passes_++;
+	retry_at_ = began + std::min(delay, cap);
 }
 
 struct PlanOutcome {
@@ -188,7 +221,8 @@ void CampaignScheduler::tick()
 {
 	if (scheduling_stopped())
 		return;
-	if (!due(time(nullptr)))
+	const Clock::time_point began_at = Clock::now();
+	if (!due(began_at, time(nullptr)))
 		return;
 	ParameterValues parameters;
 	{
@@ -200,8 +234,12 @@ void CampaignScheduler::tick()
 	PassInput input;
 	{
 		CtldLock hold(kSchedule);
+		seen_updates_ = update_stamps();
+		seen_second_ = time(nullptr);
+		seen_second_checked_ = false;
 		input = copy_pass_input();
 	}
+	note_completing(input.nodes_completing, began_at);
 	// The yield: planning, the costly step, holds no slurmctld lock.
 	const PlanOutcome outcome = plan_queue(input, parameters);
 	PassFigures figures;

@@ -11,9 +11,11 @@
 #include "policy/scheduler_metrics.h"
 #include "util/parameters.h"
 
+#include <chrono>
 #include <ctime>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace campaign::slurm
@@ -32,14 +34,20 @@ class CampaignScheduler
 public:
 	explicit CampaignScheduler(ParameterValues parameters);
 
-	// Called every tick by the plugin thread; plans only when something changed or the
-	// period elapsed. Takes and releases the slurmctld locks itself.
+	// Called every poll by the plugin thread; plans when a job ended or something else
+	// changed, a completing node may have come free, or the period elapsed, and at least
+	// campaign_min_gap_ms after the last pass began. Takes and releases the slurmctld locks
+	// itself.
 	void tick();
 	void set_parameters(ParameterValues parameters);
 	int64_t period_s() const;
 
 private:
-	bool due(time_t now);
+	using Clock = std::chrono::steady_clock;
+	std::chrono::milliseconds min_gap() const;
+	bool due(Clock::time_point now, time_t wall_now);
+	// After the copy: when to look again for the CPUs of completing nodes.
+	void note_completing(bool nodes_completing, Clock::time_point began);
 	struct PassFigures {
 		uint32_t queue_length = 0, started = 0, refused = 0, reserved = 0;
 		uint32_t preempting = 0; // starts answered busy while Slurm removes preemptees
@@ -60,7 +68,16 @@ private:
 	static constexpr uint32_t kRecentPasses = 60;
 	SchedulerMetricsWindow metrics_{kRecentPasses};
 	time_t last_pass_ = 0;
+	Clock::time_point last_pass_began_{};
+	// The stamps as the last copy read them (under its lock), and the second it read them in:
+	// a change later in that second leaves the whole-second stamps equal.
 	UpdateStamps seen_updates_;
+	time_t seen_second_ = 0;
+	bool seen_second_checked_ = true;
+	// A pass that saw a node completing looks again after campaign_min_gap_ms, doubling up to
+	// the period while nodes stay completing (a hung epilog costs no pass every gap).
+	std::optional<Clock::time_point> retry_at_;
+	uint32_t completing_passes_ = 0;
 	// The plan kept across passes (scheduler thread only); made anew when parameters change.
 	std::unique_ptr<plan::PlanKeeper> keeper_;
 	std::string keeper_parameters_;

@@ -44,8 +44,10 @@ struct PluginState {
 constexpr const char *kGoodParametersFile = "campaign_sched_parameters.last";
 PluginState *state = nullptr;
 
-// The thread checks once a second whether a pass is due (changes, or the period elapsed).
-constexpr std::chrono::milliseconds kTick{1000};
+// The thread checks every 50 ms whether a pass is due (a job end or another change, a node
+// done completing, or the period elapsed); campaign_min_gap_ms spaces the passes themselves.
+// A check is two unlocked reads, as sched/backfill's _more_work().
+constexpr std::chrono::milliseconds kPoll{50};
 
 void apply_reconfigure()
 {
@@ -108,7 +110,7 @@ __attribute__((visibility("default"))) int init(void)
 		state->state_dir = state_save_location();
 		state->good_parameters = text;
 		state->scheduler = std::make_unique<CampaignScheduler>(std::move(parsed).value());
-		state->worker.start("campsched", kTick, worker_pass);
+		state->worker.start("campsched", kPoll, worker_pass);
 		info("sched/campaign: loaded (%s)", text.c_str());
 		return SLURM_SUCCESS;
 	});
