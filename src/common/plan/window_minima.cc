@@ -3,17 +3,24 @@
 
 #include "plan/usable_cpus.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace campaign::plan
 {
+
+namespace
+{
+constexpr size_t kPrefetchAhead = 8;
+}
 
 WindowMinima::WindowMinima(const PendingJob &job, const std::vector<NodeIndex> &candidates,
                            const ResourceProfile &profile)
     : job_(job), candidates_(candidates), profile_(profile), gres_needed_(needs_gres(job)),
       available_(candidates.size(), std::numeric_limits<int32_t>::max()),
       last_minimum_end_(candidates.size(), never_s), full_cpus_(candidates.size()),
-      at_start_(candidates.size(), 0), after_window_(candidates.size(), 0)
+      at_start_(candidates.size(), 0), after_window_(candidates.size(), 0),
+      next_change_s_(candidates.size(), never_s), last_usable_(candidates.size(), 0)
 {
 	for (size_t i = 0; i < candidates.size(); ++i) {
 		const NodeFree &capacity = profile.capacity(candidates[i]);
@@ -29,8 +36,9 @@ void WindowMinima::scan(size_t candidate, size_t from, int64_t window_end_s,
 	const NodeFree &capacity = profile_.capacity(node);
 	int32_t &available = available_[candidate];
 	size_t k = from;
+	int32_t cpus = 0;
 	for (; k < changes.size() && changes[k].start_s < window_end_s; ++k) {
-		const int32_t cpus = usable_cpus_on(job_, gres_needed_, changes[k].free, capacity);
+		cpus = usable_cpus_on(job_, gres_needed_, changes[k].free, capacity);
 		if (cpus <= available) {
 			available = cpus;
 			// The change's last slot inside the window: where it ends, or the slot that
@@ -41,6 +49,8 @@ void WindowMinima::scan(size_t candidate, size_t from, int64_t window_end_s,
 		}
 	}
 	after_window_[candidate] = k;
+	next_change_s_[candidate] = k < changes.size() ? changes[k].start_s : never_s;
+	last_usable_[candidate] = cpus; // the loop ran at least once: `from` is in the window
 }
 
 // A node whose least slot is still in the window keeps its least over the part both windows
@@ -54,8 +64,26 @@ void WindowMinima::slide_to(int64_t start_s)
 	const int64_t last_slot_end_s = profile_.slot_end_s(profile_.slot_at(end_s - 1));
 	const bool sliding = start_s_ != never_s && start_s >= start_s_;
 	available_sum_ = 0;
+	// The node's least slot stays in the window (kept: only new changes can lower it) ...
+	auto keeps_least = [&](size_t i) { return sliding && last_minimum_end_[i] > start_s; };
+	// ... and none of its changes entered it: its changes need not be read at all.
+	auto unchanged = [&](size_t i) { return keeps_least(i) && next_change_s_[i] >= end_s; };
 	for (size_t i = 0; i < candidates_.size(); ++i) {
-		if (sliding && last_minimum_end_[i] > start_s) {
+		// Each node's changes are their own allocation: ask for those of the node a few
+		// ahead that will be read, so the reads overlap (they were a third of the search).
+		if (const size_t ahead = i + kPrefetchAhead;
+		    ahead < candidates_.size() && !unchanged(ahead)) {
+			const char *changes = reinterpret_cast<const char *>(
+			    profile_.timelines().changes(candidates_[ahead]).data());
+			__builtin_prefetch(changes);
+			__builtin_prefetch(changes + 64);
+		}
+		if (unchanged(i)) {
+			// scan's look at the window's last change alone, from the copies: the same
+			// least, and its last slot may run on.
+			if (last_usable_[i] <= available_[i])
+				last_minimum_end_[i] = std::min(next_change_s_[i], last_slot_end_s);
+		} else if (keeps_least(i)) {
 			scan(i, after_window_[i] - 1, end_s, last_slot_end_s);
 		} else {
 			const std::vector<NodeTimelines::Change> &changes =
