@@ -35,6 +35,7 @@ private:
 	// Lower the candidate's least with the node's changes from index `from` until
 	// window_end_s.
 	void scan(size_t candidate, size_t from, int64_t window_end_s, int64_t last_slot_end_s);
+	void rescan(size_t candidate, int64_t start_s, int64_t end_s, int64_t last_slot_end_s);
 
 	const PendingJob &job_;
 	const std::vector<NodeIndex> &candidates_;
