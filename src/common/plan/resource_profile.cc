@@ -103,6 +103,32 @@ void ResourceProfile::merge_with_previous(size_t slot)
 	}
 }
 
+// The node's part of each slot's usable free CPUs, before and after the booking: the same for
+// every slot of one of its changes (each change starts a slot), so added change by change in a
+// plain loop over the slots (a two-day booking spans thousands of them).
+void ResourceProfile::add_usable_cpus(const NodeAllocation &allocation, size_t first, size_t last,
+                                      int64_t start_s, int sign)
+{
+	const std::vector<NodeTimelines::Change> &changes = timelines_.changes(allocation.node);
+	size_t slot = first;
+	for (size_t index = NodeTimelines::change_at(changes, start_s); slot < last; ++index) {
+		const int64_t change_end_s =
+		    index + 1 < changes.size() ? changes[index + 1].start_s : never_s;
+		const int32_t before = changes[index].free.cpus;
+		const int64_t delta =
+		    std::max(before - sign * allocation.cpus, 0) - std::max(before, 0);
+		if (delta == 0) { // an over-committed node stays at none
+			const auto from = starts_.begin() + static_cast<std::ptrdiff_t>(slot);
+			const auto to = starts_.begin() + static_cast<std::ptrdiff_t>(last);
+			slot = static_cast<size_t>(std::lower_bound(from, to, change_end_s) -
+			                           starts_.begin());
+			continue;
+		}
+		for (; slot < last && starts_[slot] < change_end_s; ++slot)
+			slots_[slot].usable_free_cpus += delta;
+	}
+}
+
 void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int64_t start_s,
                             int64_t end_s, int sign, bool long_job)
 {
@@ -116,24 +142,12 @@ void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int6
 	if (long_job)
 		for (const NodeAllocation &allocation : allocations)
 			cpus += allocation.cpus;
-	for (size_t slot = first; slot < last; ++slot)
-		slots_[slot].long_cpus += sign * cpus;
+	if (cpus != 0)
+		for (size_t slot = first; slot < last; ++slot)
+			slots_[slot].long_cpus += sign * cpus;
 	for (const NodeAllocation &allocation : allocations) {
-		const std::vector<NodeTimelines::Change> &changes =
-		    timelines_.changes(allocation.node);
-		if (usable_[allocation.node]) {
-			// The node's part of each slot's usable free CPUs, before and after.
-			size_t index = NodeTimelines::change_at(changes, start_s);
-			for (size_t slot = first; slot < last; ++slot) {
-				while (index + 1 < changes.size() &&
-				       changes[index + 1].start_s <= starts_[slot])
-					++index;
-				const int32_t before = changes[index].free.cpus;
-				slots_[slot].usable_free_cpus +=
-				    std::max(before - sign * allocation.cpus, 0) -
-				    std::max(before, 0);
-			}
-		}
+		if (usable_[allocation.node])
+			add_usable_cpus(allocation, first, last, start_s, sign);
 		const bool changed_at_start = timelines_.changes_at(allocation.node, start_s);
 		const bool changed_at_end = timelines_.changes_at(allocation.node, end_s);
 		timelines_.apply(allocation, start_s, end_s, sign);

@@ -85,6 +85,8 @@ private:
 
 	void apply(const std::vector<NodeAllocation> &allocations, int64_t start_s, int64_t end_s,
 	           int sign, bool long_job);
+	void add_usable_cpus(const NodeAllocation &allocation, size_t first, size_t last,
+	                     int64_t start_s, int sign);
 	size_t split_at(int64_t time_s);
 	void merge_with_previous(size_t slot);
 
