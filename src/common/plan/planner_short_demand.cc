@@ -11,11 +11,16 @@ void Planner::keep_room_for_blocked_short_jobs()
 	if (config_.short_room_demand != ShortRoomDemand::blocked ||
 	    config_.short_room_recent_s <= 0 || room_cap_cpus_ == 0)
 		return;
+	// Only short jobs the room could hold ask for it: one wider than the room waits for long
+	// jobs to end whatever the room, and kept it open for nothing (CTC-SP2: 32- to 128-CPU
+	// short jobs held a 17-CPU room open for days while 5- to 16-CPU long jobs that would have
+	// fitted in its idle CPUs waited up to 6 days; doc/fairness-results.md).
 	int64_t blocked_cpus = 0;
 	for (const Entry &entry : queue_)
 		if (entry.status == JobStatus::reserved || entry.status == JobStatus::waiting ||
 		    entry.status == JobStatus::beyond_horizon || entry.status == JobStatus::blocked)
-			blocked_cpus += short_cpus(entry.job);
+			if (const int64_t cpus = short_cpus(entry.job); cpus <= room_cap_cpus_)
+				blocked_cpus += cpus;
 	record_short_demand(blocked_cpus);
 	const int64_t room_before = short_room_cpus_;
 	size_room();
