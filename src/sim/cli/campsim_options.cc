@@ -54,13 +54,18 @@ const char *campsim_usage()
 	       "  --f F                   f-model factor (default 2)\n"
 	       "  --parameters STR        more PriorityParameters for the core policies\n"
 	       "  --depth N --horizon S   reservation depth and horizon of the planner\n"
+	       "                          (default: core policies 1000 as sched/campaign,\n"
+	       "                          baselines 100000; 604800)\n"
 	       "  --short-room F --short-limit S --short-room-wide W   part of the CPUs\n"
 	       "                          jobs with limits over S leave free for shorter jobs,\n"
-	       "                          unless W of the machine wide (default 0, 3600, 1)\n"
+	       "                          unless W of the machine wide (default: core policies\n"
+	       "                          0.05 as sched/campaign, baselines 0; 3600, 1)\n"
 	       "  --short-room-recent S   the room is at most the CPUs of short jobs pending\n"
-	       "                          in the last S seconds (default 0: fixed room)\n"
+	       "                          in the last S seconds (default: core policies 21600,\n"
+	       "                          baselines 0: fixed room)\n"
 	       "  --short-room-demand pending|blocked   short jobs that size that room: all\n"
-	       "                          pending ones (default) or those that could not start\n"
+	       "                          pending ones or those that could not start (default:\n"
+	       "                          core policies blocked, baselines pending)\n"
 	       "  --local-search N --local-search-ms M   after each plan made afresh, try at\n"
 	       "                          most N moves of a local search over it (kept where\n"
 	       "                          campaigns' predicted stretch improves), within M ms\n"
@@ -379,7 +384,8 @@ const std::map<std::string, Setter> &setters()
 		     if (v != "pending" && v != "blocked")
 			     return Status(Error{"option " + option + ": '" + v +
 			                         "' is not pending or blocked"});
-		     o.simulation.short_room_blocked = v == "blocked";
+		     o.simulation.short_room_demand =
+		         v == "blocked" ? plan::ShortRoomDemand::blocked : plan::ShortRoomDemand::pending;
 		     return ok_status();
 	     }},
 	    {"--local-search",
