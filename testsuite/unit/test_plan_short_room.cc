@@ -57,22 +57,30 @@ START_TEST(test_short_room_lets_a_job_wider_than_the_rest_run)
 }
 END_TEST
 
-// A blocked short job wider than the room does not open it: long A (8 CPUs) runs, short C
-// (3 CPUs, more than the room of 2) ranks first and cannot start; long B (1 CPU) starts in an
-// idle CPU. At 300, with A alone running, long D (1 CPU) starts too. Counting C would keep the
-// room for the window, 2 CPUs C could never use (the CTC-SP2 case of doc/fairness-results.md),
-// and B and D would wait for A.
-START_TEST(test_short_room_blocked_ignores_short_jobs_wider_than_the_room)
+// fitting: a blocked short job wider than the room does not open it. Long A (8 CPUs) runs,
+// short C (3 CPUs, more than the room of 2) ranks first and cannot start; long B (1 CPU)
+// starts in an idle CPU. At 300, with A alone running, long D (1 CPU) starts too. Under
+// blocked, C keeps the room for the window (the CTC-SP2 case of doc/fairness-results.md):
+// B and D wait for A.
+START_TEST(test_short_room_fitting_ignores_short_jobs_wider_than_the_room)
 {
-	PlannerConfig blocked = room_config(ReservationMode::conservative);
-	blocked.short_room_recent_s = 600;
-	blocked.short_room_demand = ShortRoomDemand::blocked;
+	PlannerConfig fitting = room_config(ReservationMode::conservative);
+	fitting.short_room_recent_s = 600;
+	fitting.short_room_demand = ShortRoomDemand::fitting;
 	const std::vector<RunningJob> a = {running(1, 0, 8, 5000)};
-	Planner planner(blocked);
+	Planner planner(fitting);
 	check_ok(planner.rebuild(uniform_cluster(1, 10), a, {job(3, 3, 50), job(2, 1, 1000)}, 0));
 	ck_assert(planner.plan(0).starts_now == std::vector<JobId>{2});
 	check_ok(planner.rebuild(uniform_cluster(1, 10), a, {job(4, 1, 1000)}, 300));
 	ck_assert(planner.plan(300).starts_now == std::vector<JobId>{4});
+
+	PlannerConfig blocked = fitting;
+	blocked.short_room_demand = ShortRoomDemand::blocked;
+	Planner wide(blocked);
+	check_ok(wide.rebuild(uniform_cluster(1, 10), a, {job(3, 3, 50), job(2, 1, 1000)}, 0));
+	ck_assert(wide.plan(0).starts_now.empty());
+	check_ok(wide.rebuild(uniform_cluster(1, 10), a, {job(4, 1, 1000)}, 300));
+	ck_assert(wide.plan(300).starts_now.empty());
 }
 END_TEST
 
@@ -319,7 +327,7 @@ int main()
 	tcase_add_test(tc, test_short_room_recent_follows_the_short_demand);
 	tcase_add_test(tc, test_short_room_recent_keeps_the_room_for_the_window);
 	tcase_add_test(tc, test_short_room_rounds_down_to_whole_cpus);
-	tcase_add_test(tc, test_short_room_blocked_ignores_short_jobs_wider_than_the_room);
+	tcase_add_test(tc, test_short_room_fitting_ignores_short_jobs_wider_than_the_room);
 	tcase_add_test(tc, test_short_room_blocked_stays_off_where_short_jobs_start);
 	tcase_add_test(tc, test_short_room_blocked_opens_the_room_for_a_blocked_short_job);
 	tcase_add_loop_test(tc, test_short_room_holds_when_the_kept_plan_is_compressed, 0, 2);

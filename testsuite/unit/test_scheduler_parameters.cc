@@ -100,6 +100,9 @@ START_TEST(test_short_room_keys_reach_the_planner)
 	ck_assert(defaults.value().planner.short_room == 0.05);
 	ck_assert_int_eq(defaults.value().planner.short_room_recent_s, 21600);
 	ck_assert(defaults.value().planner.short_room_demand == plan::ShortRoomDemand::blocked);
+	auto fitting = scheduler_plan_config(
+	    scheduler_parameter_schema().parse("campaign_short_room_demand=fitting").value());
+	ck_assert(fitting.value().planner.short_room_demand == plan::ShortRoomDemand::fitting);
 	auto off = scheduler_plan_config(
 	    scheduler_parameter_schema().parse("campaign_short_room=0").value());
 	ck_assert(off.value().planner.short_room == 0);

@@ -7,6 +7,7 @@
 
 #include "plan/backfill_modes.h"
 #include "plan/scheduler_defaults.h"
+#include "plan/short_room_demand.h"
 
 namespace campaign
 {
@@ -95,12 +96,11 @@ ParameterSchema scheduler_parameter_schema()
 	                        "its end, as sched/backfill's do (no: only its own CPUs)"},
 	        {.key = "campaign_short_room_demand",
 	         .kind = ParameterKind::Choice,
-	         .default_value = defaults::short_room_demand == plan::ShortRoomDemand::blocked
-	                              ? "blocked"
-	                              : "pending",
-	         .description = "short jobs that size the adaptive room: every pending one, or "
-	                        "only those a plan could not start now (blocked)",
-	         .choices = {"pending", "blocked"}},
+	         .default_value = plan::short_room_demand_name(defaults::short_room_demand),
+	         .description = "short jobs that size the adaptive room: every pending one, "
+	                        "only those a plan could not start now (blocked), or only those "
+	                        "of them no wider than the room (fitting)",
+	         .choices = {"pending", "blocked", "fitting"}},
 	        {.key = "campaign_local_search",
 	         .kind = ParameterKind::Integer,
 	         .default_value = std::to_string(defaults::local_search_iterations),
@@ -132,9 +132,9 @@ Result<SchedulerPlanConfig> scheduler_plan_config(const ParameterValues &values)
 	config.planner.short_room_wide = values.real("campaign_short_room_wide");
 	config.planner.short_room_recent_s = values.integer("campaign_short_room_recent");
 	config.planner.whole_node_reservations = values.boolean("campaign_whole_node_reservations");
-	config.planner.short_room_demand = values.text("campaign_short_room_demand") == "blocked"
-	                                       ? plan::ShortRoomDemand::blocked
-	                                       : plan::ShortRoomDemand::pending;
+	config.planner.short_room_demand =
+	    plan::short_room_demand_named(values.text("campaign_short_room_demand"))
+	        .value_or(plan::ShortRoomDemand::pending);
 	config.planner.local_search_iterations =
 	    static_cast<int32_t>(values.integer("campaign_local_search"));
 	config.planner.local_search_ms = values.integer("campaign_local_search_ms");

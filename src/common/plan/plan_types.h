@@ -193,7 +193,9 @@ enum class ReservationMode {
 };
 
 // What sizes the adaptive room (PlannerConfig::short_room_demand).
-enum class ShortRoomDemand { pending, blocked };
+// pending: every short pending job; blocked: the short jobs a plan could not start now;
+// fitting: those of them no wider than the room (plan/short_room_demand.h names them).
+enum class ShortRoomDemand { pending, blocked, fitting };
 
 struct PlannerConfig {
 	ReservationMode mode = ReservationMode::conservative;

@@ -1,5 +1,6 @@
 // Option parsing for campsim. Each option takes its value as the next argument or after '='.
 #include "cli/campsim_options.h"
+#include "plan/short_room_demand.h"
 
 #include <algorithm>
 #include <cctype>
@@ -63,8 +64,9 @@ const char *campsim_usage()
 	       "  --short-room-recent S   the room is at most the CPUs of short jobs pending\n"
 	       "                          in the last S seconds (default: core policies 21600,\n"
 	       "                          baselines 0: fixed room)\n"
-	       "  --short-room-demand pending|blocked   short jobs that size that room: all\n"
-	       "                          pending ones or those that could not start (default:\n"
+	       "  --short-room-demand pending|blocked|fitting   short jobs that size that\n"
+	       "                          room: all pending ones, those that could not start,\n"
+	       "                          or those of them no wider than the room (default:\n"
 	       "                          core policies blocked, baselines pending)\n"
 	       "  --local-search N --local-search-ms M   after each plan made afresh, try at\n"
 	       "                          most N moves of a local search over it (kept where\n"
@@ -381,11 +383,11 @@ const std::map<std::string, Setter> &setters()
 	     }},
 	    {"--short-room-demand",
 	     [](auto &o, auto &option, auto &v) {
-		     if (v != "pending" && v != "blocked")
+		     auto demand = plan::short_room_demand_named(v);
+		     if (!demand)
 			     return Status(Error{"option " + option + ": '" + v +
-			                         "' is not pending or blocked"});
-		     o.simulation.short_room_demand =
-		         v == "blocked" ? plan::ShortRoomDemand::blocked : plan::ShortRoomDemand::pending;
+			                         "' is not pending, blocked or fitting"});
+		     o.simulation.short_room_demand = demand.value();
 		     return ok_status();
 	     }},
 	    {"--local-search",
