@@ -171,9 +171,12 @@ def prediction_options(setup, conf, compression, slurmctld_started=None):
         options += ["--calc-period",
                     settings.get("calc_period", str(max(1, round(5 / compression))))]
     # sched/campaign's room for short jobs, in replay seconds as the cluster ran it.
+    # Keys the bundle does not name: campsim's core-policy defaults, sched/campaign's of this
+    # version (a bundle recorded before the room became the default ran without it).
     for key, option in (("campaign_short_room", "--short-room"),
                         ("campaign_short_limit", "--short-limit"),
-                        ("campaign_short_room_recent", "--short-room-recent")):
+                        ("campaign_short_room_recent", "--short-room-recent"),
+                        ("campaign_short_room_demand", "--short-room-demand")):
         if key in settings:
             options += [option, settings[key]]
     if settings.get("SchedulerType") == "sched/campaign":

@@ -2,6 +2,9 @@
 #include "runtime/priority_plugin_parameters.h"
 
 #include "config/priority_parameters.h"
+#include "config/priority_plugin_defaults.h"
+
+#include <string>
 
 namespace campaign
 {
@@ -12,7 +15,7 @@ ParameterSchema plugin_parameter_schema()
 	    "PriorityParameters", "",
 	    {{.key = "calc_period",
 	      .kind = ParameterKind::Integer,
-	      .default_value = "5",
+	      .default_value = std::to_string(priority_plugin_defaults::calc_period_s),
 	      .description = "seconds between full re-rank passes",
 	      .min_integer = 1,
 	      .max_integer = 86400},

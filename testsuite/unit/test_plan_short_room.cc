@@ -57,6 +57,52 @@ START_TEST(test_short_room_lets_a_job_wider_than_the_rest_run)
 }
 END_TEST
 
+// fitting: a blocked short job wider than the room does not open it. Long A (8 CPUs) runs,
+// short C (3 CPUs, more than the room of 2) ranks first and cannot start; long B (1 CPU)
+// starts in an idle CPU. At 300, with A alone running, long D (1 CPU) starts too. Under
+// blocked, C keeps the room for the window (the CTC-SP2 case of doc/fairness-results.md):
+// B and D wait for A.
+START_TEST(test_short_room_fitting_ignores_short_jobs_wider_than_the_room)
+{
+	PlannerConfig fitting = room_config(ReservationMode::conservative);
+	fitting.short_room_recent_s = 600;
+	fitting.short_room_demand = ShortRoomDemand::fitting;
+	const std::vector<RunningJob> a = {running(1, 0, 8, 5000)};
+	Planner planner(fitting);
+	check_ok(planner.rebuild(uniform_cluster(1, 10), a, {job(3, 3, 50), job(2, 1, 1000)}, 0));
+	ck_assert(planner.plan(0).starts_now == std::vector<JobId>{2});
+	check_ok(planner.rebuild(uniform_cluster(1, 10), a, {job(4, 1, 1000)}, 300));
+	ck_assert(planner.plan(300).starts_now == std::vector<JobId>{4});
+
+	PlannerConfig blocked = fitting;
+	blocked.short_room_demand = ShortRoomDemand::blocked;
+	Planner wide(blocked);
+	check_ok(wide.rebuild(uniform_cluster(1, 10), a, {job(3, 3, 50), job(2, 1, 1000)}, 0));
+	ck_assert(wide.plan(0).starts_now.empty());
+	check_ok(wide.rebuild(uniform_cluster(1, 10), a, {job(4, 1, 1000)}, 300));
+	ck_assert(wide.plan(300).starts_now.empty());
+}
+END_TEST
+
+// The room is whole CPUs rounded down: 5 % of 8 CPUs is no room (long B starts beside long A
+// and short C waits), 5 % of 20 CPUs is one (B is reserved after A, C takes the CPU).
+START_TEST(test_short_room_rounds_down_to_whole_cpus)
+{
+	PlannerConfig five_percent = config(ReservationMode::conservative);
+	five_percent.short_room = 0.05;
+	five_percent.short_limit_s = 100;
+	Planner small(five_percent);
+	check_ok(small.rebuild(uniform_cluster(1, 8), {},
+	                       {job(1, 7, 1000), job(2, 1, 1000), job(3, 1, 50)}, 0));
+	ck_assert(small.plan(0).starts_now == (std::vector<JobId>{1, 2}));
+
+	Planner twenty(five_percent);
+	check_ok(twenty.rebuild(uniform_cluster(1, 20), {},
+	                        {job(1, 19, 1000), job(2, 1, 1000), job(3, 1, 50)}, 0));
+	ck_assert(twenty.plan(0).starts_now == (std::vector<JobId>{1, 3}));
+}
+END_TEST
+
 // The kept plan moves a long job earlier only where the room stays free: R1 (5 CPUs) runs to 500,
 // R2 (3 CPUs) to 1000; long L (4 CPUs) needs 6 free, first at 500. R2 ending at 100 leaves 5 free:
 // L stays at 500 (without the room it would start at 100); R1 ending at 200 frees the machine.
@@ -208,7 +254,10 @@ START_TEST(test_short_room_bound_holds_on_random_instances)
 		for (const NodeSpec &node : instance.cluster.nodes)
 			if (node.state == NodeState::up)
 				usable += node.cpus;
-		const int64_t cap = usable - static_cast<int64_t>(std::ceil(0.25 * usable));
+		const int64_t room = static_cast<int64_t>(std::floor(0.25 * usable));
+		if (room == 0)
+			continue; // under 4 usable CPUs no room is kept, so no bound holds
+		const int64_t cap = usable - room;
 		std::vector<plan_checker::Booking> bookings;
 		struct Long {
 			int64_t start_s, end_s, cpus;
@@ -277,6 +326,8 @@ int main()
 	tcase_add_test(tc, test_short_room_bound_holds_on_random_instances);
 	tcase_add_test(tc, test_short_room_recent_follows_the_short_demand);
 	tcase_add_test(tc, test_short_room_recent_keeps_the_room_for_the_window);
+	tcase_add_test(tc, test_short_room_rounds_down_to_whole_cpus);
+	tcase_add_test(tc, test_short_room_fitting_ignores_short_jobs_wider_than_the_room);
 	tcase_add_test(tc, test_short_room_blocked_stays_off_where_short_jobs_start);
 	tcase_add_test(tc, test_short_room_blocked_opens_the_room_for_a_blocked_short_job);
 	tcase_add_loop_test(tc, test_short_room_holds_when_the_kept_plan_is_compressed, 0, 2);

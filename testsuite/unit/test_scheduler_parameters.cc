@@ -105,20 +105,27 @@ END_TEST
 START_TEST(test_short_room_keys_reach_the_planner)
 {
 	auto parsed = scheduler_parameter_schema().parse(
-	    "campaign_short_room=0.05,campaign_short_limit=900,campaign_short_room_wide=0.25,"
-	    "campaign_short_room_recent=3600,campaign_short_room_demand=blocked");
+	    "campaign_short_room=0.1,campaign_short_limit=900,campaign_short_room_wide=0.25,"
+	    "campaign_short_room_recent=3600,campaign_short_room_demand=pending");
 	ck_assert_msg(parsed.ok(), "%s", parsed.ok() ? "" : parsed.error().c_str());
 	auto config = scheduler_plan_config(parsed.value());
 	ck_assert(config.ok());
-	ck_assert(config.value().planner.short_room == 0.05);
+	ck_assert(config.value().planner.short_room == 0.1);
 	ck_assert_int_eq(config.value().planner.short_limit_s, 900);
 	ck_assert(config.value().planner.short_room_wide == 0.25);
 	ck_assert_int_eq(config.value().planner.short_room_recent_s, 3600);
-	ck_assert(config.value().planner.short_room_demand == plan::ShortRoomDemand::blocked);
+	ck_assert(config.value().planner.short_room_demand == plan::ShortRoomDemand::pending);
+	// The default (issue 12): 5 % kept for 6 h after short jobs could not start.
 	auto defaults = scheduler_plan_config(scheduler_parameter_schema().parse("").value());
-	ck_assert(defaults.value().planner.short_room == 0);
-	ck_assert_int_eq(defaults.value().planner.short_room_recent_s, 0);
-	ck_assert(defaults.value().planner.short_room_demand == plan::ShortRoomDemand::pending);
+	ck_assert(defaults.value().planner.short_room == 0.05);
+	ck_assert_int_eq(defaults.value().planner.short_room_recent_s, 21600);
+	ck_assert(defaults.value().planner.short_room_demand == plan::ShortRoomDemand::blocked);
+	auto fitting = scheduler_plan_config(
+	    scheduler_parameter_schema().parse("campaign_short_room_demand=fitting").value());
+	ck_assert(fitting.value().planner.short_room_demand == plan::ShortRoomDemand::fitting);
+	auto off = scheduler_plan_config(
+	    scheduler_parameter_schema().parse("campaign_short_room=0").value());
+	ck_assert(off.value().planner.short_room == 0);
 	auto unknown_demand = scheduler_parameter_schema().parse("campaign_short_room_demand=all");
 	ck_assert(!unknown_demand.ok());
 	ck_assert(unknown_demand.error().find("campaign_short_room_demand") != std::string::npos);

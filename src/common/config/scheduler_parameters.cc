@@ -2,10 +2,30 @@
 // sched/builtin looks for "interval=" anywhere in the string.
 #include "config/scheduler_parameters.h"
 
+#include <sstream>
+#include <string>
+
 #include "plan/backfill_modes.h"
+#include "plan/scheduler_defaults.h"
+#include "plan/short_room_demand.h"
 
 namespace campaign
 {
+
+namespace
+{
+
+namespace defaults = plan::scheduler_defaults;
+
+// A default as the schema prints it: 0.05, not 0.050000.
+std::string text_of(double value)
+{
+	std::ostringstream text;
+	text << value;
+	return text.str();
+}
+
+} // namespace
 
 ParameterSchema scheduler_parameter_schema()
 {
@@ -39,39 +59,39 @@ ParameterSchema scheduler_parameter_schema()
 	         .choices = plan::backfill_mode_names(plan::ModeReader::sched_campaign)},
 	        {.key = "campaign_depth",
 	         .kind = ParameterKind::Integer,
-	         .default_value = "1000",
+	         .default_value = std::to_string(defaults::depth),
 	         .description = "most reservations (conservative and per_campaign)",
 	         .min_integer = 1,
 	         .max_integer = 10000000},
 	        {.key = "campaign_horizon",
 	         .kind = ParameterKind::Integer,
-	         .default_value = "604800",
+	         .default_value = std::to_string(defaults::horizon_s),
 	         .description = "seconds ahead a reservation may start",
 	         .min_integer = 60,
 	         .max_integer = 31622400},
 	        {.key = "campaign_short_room",
 	         .kind = ParameterKind::Real,
-	         .default_value = "0",
+	         .default_value = text_of(defaults::short_room),
 	         .description = "part of the CPUs a job with a limit over campaign_short_limit "
 	                        "leaves free for shorter jobs (0: none)",
 	         .min_real = 0,
 	         .max_real = 0.5},
 	        {.key = "campaign_short_limit",
 	         .kind = ParameterKind::Integer,
-	         .default_value = "3600",
+	         .default_value = std::to_string(defaults::short_limit_s),
 	         .description = "seconds of limit up to which a job may use campaign_short_room",
 	         .min_integer = 1,
 	         .max_integer = 31622400},
 	        {.key = "campaign_short_room_wide",
 	         .kind = ParameterKind::Real,
-	         .default_value = "1",
+	         .default_value = text_of(defaults::short_room_wide),
 	         .description = "part of the CPUs from which a longer job may use "
 	                        "campaign_short_room too",
 	         .min_real = 0,
 	         .max_real = 1},
 	        {.key = "campaign_short_room_recent",
 	         .kind = ParameterKind::Integer,
-	         .default_value = "0",
+	         .default_value = std::to_string(defaults::short_room_recent_s),
 	         .description = "seconds over which short pending jobs' CPUs size "
 	                        "campaign_short_room, which is then at most that (0: fixed room)",
 	         .min_integer = 0,
@@ -83,20 +103,21 @@ ParameterSchema scheduler_parameter_schema()
 	                        "its end, as sched/backfill's do (no: only its own CPUs)"},
 	        {.key = "campaign_short_room_demand",
 	         .kind = ParameterKind::Choice,
-	         .default_value = "pending",
-	         .description = "short jobs that size the adaptive room: every pending one, or "
-	                        "only those a plan could not start now (blocked)",
-	         .choices = {"pending", "blocked"}},
+	         .default_value = plan::short_room_demand_name(defaults::short_room_demand),
+	         .description = "short jobs that size the adaptive room: every pending one, "
+	                        "only those a plan could not start now (blocked), or only those "
+	                        "of them no wider than the room (fitting)",
+	         .choices = {"pending", "blocked", "fitting"}},
 	        {.key = "campaign_local_search",
 	         .kind = ParameterKind::Integer,
-	         .default_value = "0",
+	         .default_value = std::to_string(defaults::local_search_iterations),
 	         .description = "moves a local search tries on each plan made afresh, kept where "
 	                        "campaigns' predicted stretch improves (0: off)",
 	         .min_integer = 0,
 	         .max_integer = 100000},
 	        {.key = "campaign_local_search_ms",
 	         .kind = ParameterKind::Integer,
-	         .default_value = "100",
+	         .default_value = std::to_string(defaults::local_search_ms),
 	         .description = "milliseconds one local search may take at most",
 	         .min_integer = 1,
 	         .max_integer = 60000},
@@ -118,9 +139,9 @@ Result<SchedulerPlanConfig> scheduler_plan_config(const ParameterValues &values)
 	config.planner.short_room_wide = values.real("campaign_short_room_wide");
 	config.planner.short_room_recent_s = values.integer("campaign_short_room_recent");
 	config.planner.whole_node_reservations = values.boolean("campaign_whole_node_reservations");
-	config.planner.short_room_demand = values.text("campaign_short_room_demand") == "blocked"
-	                                       ? plan::ShortRoomDemand::blocked
-	                                       : plan::ShortRoomDemand::pending;
+	config.planner.short_room_demand =
+	    plan::short_room_demand_named(values.text("campaign_short_room_demand"))
+	        .value_or(plan::ShortRoomDemand::pending);
 	config.planner.local_search_iterations =
 	    static_cast<int32_t>(values.integer("campaign_local_search"));
 	config.planner.local_search_ms = values.integer("campaign_local_search_ms");

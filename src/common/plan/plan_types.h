@@ -196,7 +196,9 @@ enum class ReservationMode {
 };
 
 // What sizes the adaptive room (PlannerConfig::short_room_demand).
-enum class ShortRoomDemand { pending, blocked };
+// pending: every short pending job; blocked: the short jobs a plan could not start now;
+// fitting: those of them no wider than the room (plan/short_room_demand.h names them).
+enum class ShortRoomDemand { pending, blocked, fitting };
 
 struct PlannerConfig {
 	ReservationMode mode = ReservationMode::conservative;
@@ -212,8 +214,9 @@ struct PlannerConfig {
 	// now). Jobs below get no placement, so the PlanKeeper never keeps such a plan.
 	bool starts_only = false;
 	// Room kept for short jobs, inside the plan (what a site's short or debug partition does):
-	// long jobs together never hold more than 1 - short_room of the machine's usable CPUs
-	// (a long job wider than that may run alone among long jobs), so a light user's few-CPU,
+	// long jobs together leave at least short_room of the machine's usable CPUs free, in whole
+	// CPUs rounded down (none on a machine under 1 / short_room CPUs; a long job wider than the
+	// rest may run alone among long jobs), so a light user's few-CPU,
 	// short job that arrives while long jobs hold the machine can start
 	// (doc/fairness-results.md, mechanism 3). Long: a pending job whose limit exceeds
 	// short_limit_s, a running one with more than that left. 0: off.

@@ -632,7 +632,10 @@ Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &runn
 	for (size_t node = 0; node < profile_.node_count(); ++node)
 		if (profile_.usable(static_cast<NodeIndex>(node)))
 			usable_cpus_ += profile_.capacity(static_cast<NodeIndex>(node)).cpus;
-	room_cap_cpus_ = static_cast<int64_t>(std::ceil(config_.short_room * usable_cpus_));
+	// Whole CPUs rounded down, so the room never takes more than short_room of the machine
+	// from long jobs: 5 % of 8 CPUs is no room, not one CPU in eight. The slack keeps
+	// 0.05 * 20 one CPU.
+	room_cap_cpus_ = static_cast<int64_t>(std::floor(config_.short_room * usable_cpus_ + 1e-9));
 	size_room();
 	wide_cpus_ = static_cast<int64_t>(std::ceil(config_.short_room_wide * usable_cpus_));
 	candidate_cache_.clear();

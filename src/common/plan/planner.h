@@ -255,7 +255,7 @@ private:
 	size_t booked_ = 0; // bookings so far (a cached bound on the profile is stale after one)
 	int64_t usable_cpus_ = 0;     // of the loaded machine
 	int64_t short_room_cpus_ = 0; // the room now: room_cap_cpus_, or less when adaptive
-	int64_t room_cap_cpus_ = 0;   // config_.short_room of usable_cpus_
+	int64_t room_cap_cpus_ = 0;   // config_.short_room of usable_cpus_, rounded down
 	// short_room_recent_s: (plan time, short pending CPUs) of the window, the CPUs strictly
 	// decreasing, so the front is the window's most.
 	std::deque<std::pair<int64_t, int64_t>> short_demand_;

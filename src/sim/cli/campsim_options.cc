@@ -1,5 +1,6 @@
 // Option parsing for campsim. Each option takes its value as the next argument or after '='.
 #include "cli/campsim_options.h"
+#include "plan/short_room_demand.h"
 
 #include <algorithm>
 #include <cctype>
@@ -54,16 +55,22 @@ const char *campsim_usage()
 	       "  --f F                   f-model factor (default 2)\n"
 	       "  --parameters STR        more PriorityParameters for the core policies\n"
 	       "  --depth N --horizon S   reservation depth and horizon of the planner\n"
+	       "                          (default: core policies 1000 as sched/campaign,\n"
+	       "                          baselines 100000; 604800)\n"
 	       "  --bf-resolution S       slurm_backfill: reservations held from their start\n"
 	       "                          to their end rounded down to multiples of S\n"
 	       "                          (bf_resolution; default 0: exact)\n"
 	       "  --short-room F --short-limit S --short-room-wide W   part of the CPUs\n"
 	       "                          jobs with limits over S leave free for shorter jobs,\n"
-	       "                          unless W of the machine wide (default 0, 3600, 1)\n"
+	       "                          unless W of the machine wide (default: core policies\n"
+	       "                          0.05 as sched/campaign, baselines 0; 3600, 1)\n"
 	       "  --short-room-recent S   the room is at most the CPUs of short jobs pending\n"
-	       "                          in the last S seconds (default 0: fixed room)\n"
-	       "  --short-room-demand pending|blocked   short jobs that size that room: all\n"
-	       "                          pending ones (default) or those that could not start\n"
+	       "                          in the last S seconds (default: core policies 21600,\n"
+	       "                          baselines 0: fixed room)\n"
+	       "  --short-room-demand pending|blocked|fitting   short jobs that size that\n"
+	       "                          room: all pending ones, those that could not start,\n"
+	       "                          or those of them no wider than the room (default:\n"
+	       "                          core policies blocked, baselines pending)\n"
 	       "  --local-search N --local-search-ms M   after each plan made afresh, try at\n"
 	       "                          most N moves of a local search over it (kept where\n"
 	       "                          campaigns' predicted stretch improves), within M ms\n"
@@ -379,10 +386,11 @@ const std::map<std::string, Setter> &setters()
 	     }},
 	    {"--short-room-demand",
 	     [](auto &o, auto &option, auto &v) {
-		     if (v != "pending" && v != "blocked")
+		     auto demand = plan::short_room_demand_named(v);
+		     if (!demand)
 			     return Status(Error{"option " + option + ": '" + v +
-			                         "' is not pending or blocked"});
-		     o.simulation.short_room_blocked = v == "blocked";
+			                         "' is not pending, blocked or fitting"});
+		     o.simulation.short_room_demand = demand.value();
 		     return ok_status();
 	     }},
 	    {"--local-search",

@@ -195,18 +195,7 @@ Status Simulation::prepare()
 	DispatchJobs jobs{&cpus_, [this](uint32_t job) { return estimate_s(job); },
 	                  [this](uint32_t job) { return priority_->campaign_of(job); },
 	                  [this](uint32_t job) { return workload_.jobs[job].submit_s; }};
-	plan::PlannerConfig config;
-	config.depth = options_.depth;
-	config.horizon_s = options_.horizon_s;
-	config.reservation_resolution_s = options_.bf_resolution_s;
-	config.short_room = options_.short_room;
-	config.short_limit_s = options_.short_limit_s;
-	config.short_room_wide = options_.short_room_wide;
-	config.short_room_recent_s = options_.short_room_recent_s;
-	config.short_room_demand = options_.short_room_blocked ? plan::ShortRoomDemand::blocked
-	                                                       : plan::ShortRoomDemand::pending;
-	config.local_search_iterations = options_.local_search;
-	config.local_search_ms = options_.local_search_ms;
+	const plan::PlannerConfig config = planner_config(options_);
 	const BackfillKind backfill =
 	    setup_.paper_blocks ? BackfillKind::no_backfill : options_.backfill;
 	auto dispatch = make_dispatch(workload_.machine_cpus, backfill, config, std::move(jobs),
@@ -591,6 +580,27 @@ int64_t next_sched_pass_s(int64_t now_s, double period_s)
 	constexpr double kSlack = 1e-9;
 	const double k = std::floor(static_cast<double>(now_s - 1) / period_s + kSlack) + 1;
 	return static_cast<int64_t>(std::ceil(k * period_s - kSlack));
+}
+
+plan::PlannerConfig planner_config(const SimulationOptions &options)
+{
+	namespace defaults = plan::scheduler_defaults;
+	auto setup = policy_setup(options);
+	const bool core = setup.ok() && !setup.value().core_parameters.empty();
+	plan::PlannerConfig config;
+	config.depth = options.depth.value_or(core ? defaults::depth : 100000);
+	config.horizon_s = options.horizon_s;
+	config.reservation_resolution_s = options.bf_resolution_s;
+	config.short_room = options.short_room.value_or(core ? defaults::short_room : 0);
+	config.short_limit_s = options.short_limit_s;
+	config.short_room_wide = options.short_room_wide;
+	config.short_room_recent_s =
+	    options.short_room_recent_s.value_or(core ? defaults::short_room_recent_s : 0);
+	config.short_room_demand = options.short_room_demand.value_or(
+	    core ? defaults::short_room_demand : plan::ShortRoomDemand::pending);
+	config.local_search_iterations = options.local_search;
+	config.local_search_ms = options.local_search_ms;
+	return config;
 }
 
 const std::vector<std::string> &priority_names()

@@ -4,12 +4,16 @@
 #pragma once
 
 #include "campaign/campaign_detector.h"
+#include "config/priority_plugin_defaults.h"
 #include "engine/estimates.h"
 #include "engine/job_dispatch.h"
 #include "engine/run_result.h"
+#include "plan/plan_types.h"
+#include "plan/scheduler_defaults.h"
 #include "trace/sim_job.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace campaign::sim
@@ -41,7 +45,7 @@ struct SimulationOptions {
 	// Core policies rank afresh at most once per this many simulated seconds unless a job
 	// ended since (jobs submitted between go below the last order), as priority/campaign
 	// with its calc_period (default 5, the plugin's); 0: afresh at every pass (exact).
-	int64_t calc_period_s = 5;
+	int64_t calc_period_s = priority_plugin_defaults::calc_period_s;
 	// The fairshare and fairtree baselines' PriorityDecayHalfLife, PriorityMaxAge and
 	// PriorityCalcPeriod (FairShareOptions; a replay's prediction gives the cluster's, which
 	// are the trace's divided by the compression).
@@ -58,22 +62,31 @@ struct SimulationOptions {
 	// CPUs), a job any CPUs on any of them (cons_tres, CR_CPU); 0: one pool of CPUs.
 	uint32_t nodes = 0;
 	uint32_t node_cpus = 0;
-	int32_t depth = 100000; // reservation depth (conservative, per_campaign, slurm_backfill)
-	int64_t horizon_s = 7 * 86400;
+	// The planner's options (plan::PlannerConfig). Unset: what the policy's Slurm set-up runs
+	// with no parameters: a core policy sched/campaign's defaults (plan/scheduler_defaults.h),
+	// a fair-share or fcfs baseline sched/backfill's, which has no room for short jobs and
+	// (campsim's model) reserves up to 100000 jobs. Set: for every policy of the run.
+	std::optional<int32_t>
+	    depth; // reservation depth (conservative, per_campaign, slurm_backfill)
+	int64_t horizon_s = plan::scheduler_defaults::horizon_s;
 	// slurm_backfill: bf_resolution (plan::PlannerConfig::reservation_resolution_s); 0: exact.
 	int64_t bf_resolution_s = 0;
-	double short_room = 0; // plan::PlannerConfig::short_room, short_limit_s
-	int64_t short_limit_s = 3600;
-	double short_room_wide = 1;
-	int64_t short_room_recent_s = 0; // plan::PlannerConfig::short_room_recent_s
-	bool short_room_blocked = false; // plan::PlannerConfig::short_room_demand blocked
-	int32_t local_search = 0;        // plan::PlannerConfig::local_search_iterations
-	int64_t local_search_ms = 100;   // plan::PlannerConfig::local_search_ms
+	std::optional<double> short_room; // plan::PlannerConfig::short_room, short_limit_s
+	int64_t short_limit_s = plan::scheduler_defaults::short_limit_s;
+	double short_room_wide = plan::scheduler_defaults::short_room_wide;
+	std::optional<int64_t> short_room_recent_s; // plan::PlannerConfig::short_room_recent_s
+	std::optional<plan::ShortRoomDemand> short_room_demand;
+	int32_t local_search = plan::scheduler_defaults::local_search_iterations;
+	int64_t local_search_ms = plan::scheduler_defaults::local_search_ms;
 	std::function<void(double done_fraction)> progress; // optional
 };
 
 // The policy names simulate() accepts, for option checking and help.
 const std::vector<std::string> &priority_names();
+
+// The planner configuration a run of options.priority plans with (the unset options resolved
+// as SimulationOptions says); an unknown priority is planned as a baseline.
+plan::PlannerConfig planner_config(const SimulationOptions &options);
 
 Result<RunResult> simulate(const Workload &workload, const SimulationOptions &options);
 
