@@ -121,10 +121,19 @@ def setup_conf(setup, compression, port_base, short_room=None):
 
 
 def short_room_settings(params):
-    """sched/campaign's room for short jobs from replay.py's options (replay seconds), {} when
-    off. A bundle from before these options has none."""
-    if not params.get("short_room"):
-        return {}
+    """sched/campaign's room for short jobs (replay seconds), named in full so the prediction
+    reads what the cluster ran. Without --short-room: sched/campaign's default room
+    (plan/scheduler_defaults.h: 5 %, short meaning a limit up to 1 h, sized by the short jobs
+    blocked in the last 6 h) with its two times scaled by the compression, as the periods are;
+    --short-room 0: no room."""
+    if params.get("short_room") is None:
+        compression = params["compress"]
+        return {"campaign_short_room": "0.05",
+                "campaign_short_limit": "%d" % max(60, round(3600 / compression)),
+                "campaign_short_room_recent": "%d" % max(1, round(21600 / compression)),
+                "campaign_short_room_demand": "blocked"}
+    if not params["short_room"]:
+        return {"campaign_short_room": "0"}
     room = {"campaign_short_room": "%g" % params["short_room"],
             "campaign_short_limit": "%d" % params.get("short_limit", 60)}
     if params.get("short_room_recent"):
@@ -170,9 +179,11 @@ def prediction_options(setup, conf, compression, slurmctld_started=None):
     else:
         options += ["--calc-period",
                     settings.get("calc_period", str(max(1, round(5 / compression))))]
-    # sched/campaign's room for short jobs, in replay seconds as the cluster ran it.
-    # Keys the bundle does not name: campsim's core-policy defaults, sched/campaign's of this
-    # version (a bundle recorded before the room became the default ran without it).
+    # sched/campaign's room for short jobs, in replay seconds as the cluster ran it. A
+    # sched/campaign bundle that names no room was recorded before the room became the
+    # default (replay.py names it since) and ran without one.
+    if settings.get("SchedulerType") == "sched/campaign" and "campaign_short_room" not in settings:
+        options += ["--short-room", "0"]
     for key, option in (("campaign_short_room", "--short-room"),
                         ("campaign_short_limit", "--short-limit"),
                         ("campaign_short_room_recent", "--short-room-recent"),
@@ -320,7 +331,8 @@ def parse_arguments():
                         help="seconds from the first submission to the window's start")
     parser.add_argument("--short-room", type=float,
                         help="set-ups c, d: sched/campaign's campaign_short_room (part of the "
-                        "CPUs long jobs leave to short ones; default off)")
+                        "CPUs long jobs leave to short ones; 0: none; default sched/campaign's "
+                        "default room, its times scaled by the compression)")
     parser.add_argument("--short-limit", type=int, default=60,
                         help="with --short-room: campaign_short_limit in replay seconds, the "
                         "longest limit of a short job (default 60: the jobs submitted with "
@@ -361,8 +373,9 @@ def parse_arguments():
         if args.setup not in ("c", "d"):
             parser.error("--short-room: sched/campaign's option, for set-ups c and d only "
                          "(--setup %s)" % args.setup)
-        if not 0 < args.short_room <= 0.5:
-            parser.error("--short-room %g: a part of the CPUs in (0, 0.5]" % args.short_room)
+        if not 0 <= args.short_room <= 0.5:
+            parser.error("--short-room %g: a part of the CPUs in [0, 0.5] (0: no room)"
+                         % args.short_room)
         if args.short_limit < 1:
             parser.error("--short-limit %d: replay seconds >= 1" % args.short_limit)
         if args.short_room_recent is not None and args.short_room_recent < 0:
