@@ -124,7 +124,8 @@ if command -v gnuplot >/dev/null; then
 fi
 
 # replay.py --rescore gives campsim's prediction the room the cluster ran (its slurm.conf lines,
-# in replay seconds), and a bundle without one none.
+# in replay seconds), and a bundle without one (recorded before the room became sched/campaign's
+# default) none: campsim's core policies would plan the default room unless told 0.
 rescore_options() { # SCHEDULER_PARAMETERS: the room options of the rescore's campsim command
 	local bundle=$work/rescore-bundle
 	rm -rf "$bundle" && mkdir -p "$bundle"
@@ -145,8 +146,15 @@ PY
 check_equal "the rescore of a bundle with a room predicts with it" \
 	"--short-room 0.1 --short-limit 60 --short-room-recent 12 " \
 	"$(rescore_options "sched_interval=-1,defer,campaign_period=1,campaign_short_limit=60,campaign_short_room=0.1,campaign_short_room_recent=12")"
-check_equal "and of a bundle without one, without" "" \
+check_equal "and of a bundle without one, without" "--short-room 0 " \
 	"$(rescore_options "sched_interval=-1,defer,campaign_period=1")"
+# A new set-up c names sched/campaign's default room in its slurm.conf lines, the times divided
+# by the compression (3600 s and 21600 s at 30x: 120 and 720), so its prediction reads it back.
+check_equal "set-up c runs the default room, scaled" \
+	"campaign_period=1,campaign_short_limit=120,campaign_short_room=0.05,campaign_short_room_demand=blocked,campaign_short_room_recent=720" \
+	"$(python3 -c "import sys; sys.path.insert(0, '$here/../../scripts'); import replay
+print([l for l in replay.setup_conf('c', 30, 20000, replay.short_room_settings({'compress': 30}))
+       if l.startswith('SchedulerParameters')][0].split('defer,')[1])")"
 # sched/campaign plans CPUs within the cluster's nodes, so set-up c's prediction runs on them
 # (not on one pool of nodes x CPUs).
 check_equal "set-up c's prediction is on the cluster's nodes" "--nodes 2 --node-cpus 4" \
