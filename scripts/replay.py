@@ -125,7 +125,10 @@ def short_room_settings(params):
     reads what the cluster ran. Without --short-room: sched/campaign's default room
     (plan/scheduler_defaults.h: 5 %, short meaning a limit up to 1 h, sized by the short jobs
     blocked in the last 6 h) with its two times scaled by the compression, as the periods are;
-    --short-room 0: no room."""
+    --short-room 0: no room. A bundle recorded before the room became the default (no
+    "default_room") ran without one, and its rerun does too."""
+    if params.get("short_room") is None and not params.get("default_room"):
+        return {"campaign_short_room": "0"}
     if params.get("short_room") is None:
         compression = params["compress"]
         return {"campaign_short_room": "0.05",
@@ -638,6 +641,7 @@ def main():
     else:
         params = {key: value for key, value in vars(args).items()
                   if key not in ("rerun", "out")}
+        params["default_room"] = True  # set-ups c, d: short_room_settings
         plan_source = None
         saved = None
     bundle = args.out or "replay-%s-%s" % (params["setup"], time.strftime("%Y%m%d-%H%M%S"))

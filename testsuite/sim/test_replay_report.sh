@@ -153,8 +153,12 @@ check_equal "and of a bundle without one, without" "--short-room 0 " \
 check_equal "set-up c runs the default room, scaled" \
 	"campaign_period=1,campaign_short_limit=120,campaign_short_room=0.05,campaign_short_room_demand=blocked,campaign_short_room_recent=720" \
 	"$(python3 -c "import sys; sys.path.insert(0, '$here/../../scripts'); import replay
-print([l for l in replay.setup_conf('c', 30, 20000, replay.short_room_settings({'compress': 30}))
+print([l for l in replay.setup_conf('c', 30, 20000, replay.short_room_settings({'compress': 30, 'default_room': True}))
        if l.startswith('SchedulerParameters')][0].split('defer,')[1])")"
+check_equal "and the rerun of a bundle from before the default room runs without one" \
+	"{'campaign_short_room': '0'}" \
+	"$(python3 -c "import sys; sys.path.insert(0, '$here/../../scripts'); import replay
+print(replay.short_room_settings({'compress': 30, 'short_room': None}))")"
 # sched/campaign plans CPUs within the cluster's nodes, so set-up c's prediction runs on them
 # (not on one pool of nodes x CPUs).
 check_equal "set-up c's prediction is on the cluster's nodes" "--nodes 2 --node-cpus 4" \
