@@ -241,17 +241,18 @@ void CampaignScheduler::tick()
 	}
 	note_completing(input.nodes_completing, began_at);
 	// The yield: planning, the costly step, holds no slurmctld lock.
-	const PlanOutcome outcome = plan_queue(input, parameters);
+	PlanOutcome outcome = plan_queue(input, parameters);
 	PassFigures figures;
 	uint64_t took_us = 0;
 	std::string state_dir;
 	{
 		CtldLock hold(kSchedule);
 		figures = apply_plan(input, outcome, parameters);
-		// The pass's copies (a record per array task) are freed inside its timed cycle, so
-		// sdiag's cycle time holds all of the pass's work.
+		// The pass's copies (a record per array task) and its plan are freed inside its
+		// timed cycle, so sdiag's cycle time holds all of the pass's work.
 		state_dir = std::move(input.state_dir);
 		input = PassInput{};
+		outcome = PlanOutcome{};
 		took_us = std::chrono::duration_cast<std::chrono::microseconds>(
 		              std::chrono::steady_clock::now() - began)
 		              .count();
