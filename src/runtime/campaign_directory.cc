@@ -6,31 +6,36 @@ namespace campaign
 
 void CampaignDirectory::publish(const std::vector<Entry> &entries)
 {
-	std::unordered_map<uint32_t, uint64_t> campaigns;
-	campaigns.reserve(entries.size());
+	std::unordered_map<uint32_t, Entry> published;
+	published.reserve(entries.size());
 	for (const Entry &entry : entries)
-		campaigns.emplace(entry.job_id, entry.campaign_id);
+		published.emplace(entry.job_id, entry);
 	std::lock_guard<std::mutex> hold(mutex_);
-	campaigns_.swap(campaigns);
+	entries_.swap(published);
 }
 
 uint64_t CampaignDirectory::campaign_of(uint32_t job_id) const
 {
+	return entry_of(job_id).campaign_id;
+}
+
+CampaignDirectory::Entry CampaignDirectory::entry_of(uint32_t job_id) const
+{
 	std::lock_guard<std::mutex> hold(mutex_);
-	auto found = campaigns_.find(job_id);
-	return found == campaigns_.end() ? 0 : found->second;
+	auto found = entries_.find(job_id);
+	return found == entries_.end() ? Entry{} : found->second;
 }
 
 size_t CampaignDirectory::size() const
 {
 	std::lock_guard<std::mutex> hold(mutex_);
-	return campaigns_.size();
+	return entries_.size();
 }
 
 void CampaignDirectory::clear()
 {
 	std::lock_guard<std::mutex> hold(mutex_);
-	campaigns_.clear();
+	entries_.clear();
 }
 
 CampaignDirectory &process_campaign_directory()

@@ -18,17 +18,20 @@ public:
 	struct Entry {
 		uint32_t job_id = 0;
 		uint64_t campaign_id = 0;
+		int64_t expected_run_s = 0; // its user's recent runs predict it; 0: unknown
 	};
 	// Replaces the whole directory (the ranker's latest pass).
 	void publish(const std::vector<Entry> &entries);
 	// 0: unknown (not ranked, or no ranking plugin publishes).
 	uint64_t campaign_of(uint32_t job_id) const;
+	// The job's entry (job_id 0 and zeros: unknown).
+	Entry entry_of(uint32_t job_id) const;
 	size_t size() const;
 	void clear();
 
 private:
 	mutable std::mutex mutex_;
-	std::unordered_map<uint32_t, uint64_t> campaigns_;
+	std::unordered_map<uint32_t, Entry> entries_;
 };
 
 // The process's directory: priority/campaign publishes into it, sched/campaign reads it (the two

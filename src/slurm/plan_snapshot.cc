@@ -365,8 +365,11 @@ std::optional<plan::PendingJob> pending_of(job_record_t *job, const part_record_
 	}
 	if (!gres_kinds.add_request(job, pending, memory_counted()))
 		return std::nullopt;
-	// 0 (one pseudo-campaign) unless priority/campaign published the job's campaign.
-	pending.campaign_id = process_campaign_directory().campaign_of(job->job_id);
+	// 0 (one pseudo-campaign, no expected run time) unless priority/campaign published them.
+	const CampaignDirectory::Entry published =
+	    process_campaign_directory().entry_of(job->job_id);
+	pending.campaign_id = published.campaign_id;
+	pending.expected_run_s = published.expected_run_s;
 	pending.submit_s = static_cast<int64_t>(details->submit_time); // local search's objective
 	return pending;
 }

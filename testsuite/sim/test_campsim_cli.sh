@@ -30,6 +30,7 @@ check "short room out of range is named" fails_naming "--short-room: '0.7'" run 
 check "short room width out of range is named" fails_naming "--short-room-wide: '2'" run --generate faircamp-zipf --short-room-wide 2
 check "short room window out of range is named" fails_naming "--short-room-recent: '-5'" run --generate faircamp-zipf --short-room-recent -5
 check "short room demand not a word it knows is named" fails_naming "--short-room-demand: 'all'" run --generate faircamp-zipf --short-room-demand all
+check "short room judge not a word it knows is named" fails_naming "--short-room-by: 'runtime'" run --generate faircamp-zipf --short-room-by runtime
 check "local search moves out of range are named" fails_naming "--local-search: '-1'" run --generate faircamp-zipf --local-search -1
 check "local search time cap of 0 is named" fails_naming "--local-search-ms: '0'" run --generate faircamp-zipf --local-search-ms 0
 check "--sched-period out of range is named" fails_naming "--sched-period: '-2'" run --generate faircamp-zipf --sched-period -2

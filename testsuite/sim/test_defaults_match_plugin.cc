@@ -32,6 +32,7 @@ void check_same(const plan::PlannerConfig &plugin, const plan::PlannerConfig &ca
 	ck_assert_double_eq(plugin.short_room_wide, campsim.short_room_wide);
 	ck_assert_int_eq(plugin.short_room_recent_s, campsim.short_room_recent_s);
 	ck_assert(plugin.short_room_demand == campsim.short_room_demand);
+	ck_assert(plugin.short_by_expected == campsim.short_by_expected);
 	ck_assert_int_eq(plugin.whole_node_reservations, campsim.whole_node_reservations);
 	ck_assert_int_eq(plugin.local_search_iterations, campsim.local_search_iterations);
 	ck_assert_int_eq(plugin.local_search_ms, campsim.local_search_ms);

@@ -23,6 +23,19 @@ START_TEST(test_directory_publish_replaces_everything)
 }
 END_TEST
 
+// The expected run time travels with the campaign (campaign_short_room_by=expected).
+START_TEST(test_directory_carries_expected_run_times)
+{
+	CampaignDirectory directory;
+	directory.publish({{7, 3, 120}, {8, 3}});
+	ck_assert_int_eq(directory.entry_of(7).campaign_id, 3);
+	ck_assert_int_eq(directory.entry_of(7).expected_run_s, 120);
+	ck_assert_int_eq(directory.entry_of(8).expected_run_s, 0);
+	ck_assert_int_eq(directory.entry_of(9).job_id, 0); // unknown
+	ck_assert_int_eq(directory.entry_of(9).expected_run_s, 0);
+}
+END_TEST
+
 START_TEST(test_directory_is_one_per_process)
 {
 	campaign::process_campaign_directory().publish({{1, 42}});
@@ -55,6 +68,7 @@ int main()
 	Suite *suite = suite_create("campaign_directory");
 	TCase *tc = tcase_create("directory");
 	tcase_add_test(tc, test_directory_publish_replaces_everything);
+	tcase_add_test(tc, test_directory_carries_expected_run_times);
 	tcase_add_test(tc, test_directory_is_one_per_process);
 	tcase_add_test(tc, test_directory_reads_whole_passes_under_concurrency);
 	suite_add_tcase(suite, tc);

@@ -3,6 +3,7 @@
 // that part of the machine; shorter jobs use the room; a long job wider than the rest may still
 // run. Hand-worked on one node.
 #include "check_main.h"
+#include "plan/plan_keeper.h"
 #include "plan_checker.h"
 #include "plan_fixtures.h"
 #include "plan_random.h"
@@ -45,6 +46,53 @@ START_TEST(test_short_room_keeps_cpus_from_long_jobs_for_short_ones)
 	Planner without(config(ReservationMode::conservative));
 	check_ok(without.rebuild(uniform_cluster(1, 10), {}, queue, 0));
 	ck_assert(without.plan(0).starts_now == (std::vector<JobId>{1, 2}));
+}
+END_TEST
+
+// short_by_expected: a job is short by the run time its user's recent runs predict, where known.
+// Long A (8 CPUs) runs; B (1 CPU, 1000 s limit) expects a 20 s run, so it is short: it may use the
+// room and starts now beside short C (1 CPU). By its limit it would be long and wait for A. D (1
+// CPU, 1000 s limit, expects 500 s) stays long; E (no expectation) is judged by its limit.
+START_TEST(test_short_room_by_expected_run_time)
+{
+	PendingJob b = job(2, 1, 1000), d = job(4, 1, 1000), e = job(5, 1, 1000);
+	b.expected_run_s = 20;
+	d.expected_run_s = 500;
+	const std::vector<PendingJob> queue = {job(1, 8, 1000), b, job(3, 1, 50), d, e};
+	PlannerConfig by_expected = room_config(ReservationMode::conservative);
+	by_expected.short_by_expected = true;
+	Planner planner(by_expected);
+	check_ok(planner.rebuild(uniform_cluster(1, 10), {}, queue, 0));
+	Plan plan = planner.plan(0);
+	ck_assert(plan.starts_now == (std::vector<JobId>{1, 2, 3}));
+	ck_assert_int_eq(plan.planned.at(4).start_s, 1000);
+	ck_assert_int_eq(plan.planned.at(5).start_s, 1000);
+	// By limit (the default), B is long: only A and C start now.
+	Planner by_limit(room_config(ReservationMode::conservative));
+	check_ok(by_limit.rebuild(uniform_cluster(1, 10), {}, queue, 0));
+	ck_assert(by_limit.plan(0).starts_now == (std::vector<JobId>{1, 3}));
+}
+END_TEST
+
+// A kept plan whose job turns short (its expected run time arrives after it was planned, as
+// priority/campaign publishes it a ranking later) is planned again: B, reserved after A by its
+// limit, starts in the room once its expected run time is known.
+START_TEST(test_short_room_kept_plan_follows_a_job_turning_short)
+{
+	PlannerConfig by_expected = room_config(ReservationMode::conservative);
+	by_expected.short_by_expected = true;
+	campaign::plan::PlanKeeper keeper(by_expected);
+	const Cluster cluster = uniform_cluster(1, 10);
+	const std::vector<RunningJob> running_a = {running(1, 0, 8, 1000)};
+	PendingJob b = job(2, 1, 1000);
+	auto first = keeper.update(cluster, running_a, {b, job(3, 1, 50)}, 10);
+	check_ok(first.ok() ? campaign::ok_status()
+	                    : campaign::Status(campaign::Error{first.error()}));
+	ck_assert(first.value().starts_now == std::vector<JobId>{3});
+	b.expected_run_s = 20;
+	auto second = keeper.update(cluster, running_a, {b}, 11);
+	ck_assert(second.ok());
+	ck_assert(second.value().starts_now == std::vector<JobId>{2});
 }
 END_TEST
 
@@ -321,6 +369,8 @@ int main()
 	TCase *tc = tcase_create("hand_worked");
 	tcase_add_test(tc, test_short_room_keeps_cpus_from_long_jobs_for_short_ones);
 	tcase_add_test(tc, test_short_room_lets_a_job_wider_than_the_rest_run);
+	tcase_add_test(tc, test_short_room_by_expected_run_time);
+	tcase_add_test(tc, test_short_room_kept_plan_follows_a_job_turning_short);
 	tcase_add_test(tc, test_short_room_is_a_bound_on_long_jobs_not_on_free_cpus);
 	tcase_add_test(tc, test_short_room_wide_jobs_may_use_the_room);
 	tcase_add_test(tc, test_short_room_bound_holds_on_random_instances);

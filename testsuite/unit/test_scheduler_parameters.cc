@@ -126,6 +126,13 @@ START_TEST(test_short_room_keys_reach_the_planner)
 	auto off = scheduler_plan_config(
 	    scheduler_parameter_schema().parse("campaign_short_room=0").value());
 	ck_assert(off.value().planner.short_room == 0);
+	ck_assert(!defaults.value().planner.short_by_expected);
+	auto expected = scheduler_plan_config(
+	    scheduler_parameter_schema().parse("campaign_short_room_by=expected").value());
+	ck_assert(expected.value().planner.short_by_expected);
+	auto unknown_by = scheduler_parameter_schema().parse("campaign_short_room_by=runtime");
+	ck_assert(!unknown_by.ok());
+	ck_assert(unknown_by.error().find("campaign_short_room_by") != std::string::npos);
 	auto unknown_demand = scheduler_parameter_schema().parse("campaign_short_room_demand=all");
 	ck_assert(!unknown_demand.ok());
 	ck_assert(unknown_demand.error().find("campaign_short_room_demand") != std::string::npos);

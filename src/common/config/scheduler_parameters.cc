@@ -108,6 +108,13 @@ ParameterSchema scheduler_parameter_schema()
 	                        "only those a plan could not start now (blocked), or only those "
 	                        "of them no wider than the room (fitting)",
 	         .choices = {"pending", "blocked", "fitting"}},
+	        {.key = "campaign_short_room_by",
+	         .kind = ParameterKind::Choice,
+	         .default_value = defaults::short_by_expected ? "expected" : "limit",
+	         .description = "what tells a pending job short for campaign_short_room: its "
+	                        "limit, or its run time expected from its user's recent runs "
+	                        "(expected; needs priority/campaign, else the limit)",
+	         .choices = {"limit", "expected"}},
 	        {.key = "campaign_local_search",
 	         .kind = ParameterKind::Integer,
 	         .default_value = std::to_string(defaults::local_search_iterations),
@@ -142,6 +149,7 @@ Result<SchedulerPlanConfig> scheduler_plan_config(const ParameterValues &values)
 	config.planner.short_room_demand =
 	    plan::short_room_demand_named(values.text("campaign_short_room_demand"))
 	        .value_or(plan::ShortRoomDemand::pending);
+	config.planner.short_by_expected = values.text("campaign_short_room_by") == "expected";
 	config.planner.local_search_iterations =
 	    static_cast<int32_t>(values.integer("campaign_local_search"));
 	config.planner.local_search_ms = values.integer("campaign_local_search_ms");

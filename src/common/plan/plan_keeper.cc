@@ -227,7 +227,9 @@ bool PlanKeeper::apply_pending(const std::vector<PendingJob> &pending, int64_t n
 	for (const PendingJob &job : pending) {
 		still_pending.insert(job.id);
 		auto kept = pending_.find(job.id);
-		if (kept != pending_.end() && !same_shape(kept->second, job))
+		if (kept != pending_.end() &&
+		    (!same_shape(kept->second, job) ||
+		     planner_.short_for_room(kept->second) != planner_.short_for_room(job)))
 			return false;
 	}
 	std::vector<JobId> &kept_order = kept_order_;

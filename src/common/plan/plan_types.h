@@ -180,6 +180,10 @@ struct PendingJob {
 	// the job there). The window's jobs share its nodes as they would the machine. Takes
 	// no slot of the reservation depth: it can hold back only the window's other jobs.
 	uint32_t window_id = 0;
+	// Its expected run time (0: unknown), as its user's recent runs predict it: with
+	// PlannerConfig::short_by_expected the room for short jobs tells short jobs by it, not by
+	// limit_s (which every plan still holds).
+	int64_t expected_run_s = 0;
 	// When the job was submitted (0: unknown, taken as now). Read only by the local search's
 	// campaign-fairness objective (PlannerConfig::local_search_iterations).
 	int64_t submit_s = 0;
@@ -222,6 +226,10 @@ struct PlannerConfig {
 	// short_limit_s, a running one with more than that left. 0: off.
 	double short_room = 0;
 	int64_t short_limit_s = 3600;
+	// A pending job is short by its expected run time (PendingJob::expected_run_s, where
+	// known) instead of its limit: a job of 2 s runs under an 18 h limit may use the room and
+	// asks for it. Its booking still counts as long by its limit (it may run that long).
+	bool short_by_expected = false;
 	// Long jobs at least this part of the machine wide may use the room (they still count in
 	// long jobs' CPUs): two half-machine jobs would otherwise never run side by side.
 	double short_room_wide = 1;

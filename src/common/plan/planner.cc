@@ -208,7 +208,7 @@ Planner::OwnWindowOpen::~OwnWindowOpen()
 // Long jobs keep out of the room for short jobs; one wider than the rest may still run.
 int64_t Planner::long_cpus_limit_of(const PendingJob &job) const
 {
-	if (short_room_cpus_ == 0 || !holds_long(job.limit_s) || job.cpus >= wide_cpus_)
+	if (short_room_cpus_ == 0 || !holds_long(room_length_s(job)) || job.cpus >= wide_cpus_)
 		return -1;
 	return std::max<int64_t>(usable_cpus_ - short_room_cpus_, job.cpus);
 }
@@ -221,7 +221,14 @@ bool Planner::holds_long(int64_t held_s) const
 
 int64_t Planner::short_cpus(const PendingJob &job) const
 {
-	return job.limit_s <= config_.short_limit_s ? std::max(job.cpus, job.nodes_min) : 0;
+	return room_length_s(job) <= config_.short_limit_s ? std::max(job.cpus, job.nodes_min) : 0;
+}
+
+int64_t Planner::room_length_s(const PendingJob &job) const
+{
+	if (config_.short_by_expected && job.expected_run_s > 0)
+		return std::min(job.expected_run_s, job.limit_s);
+	return job.limit_s;
 }
 
 void Planner::record_short_demand(int64_t short_pending_cpus)

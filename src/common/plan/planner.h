@@ -75,6 +75,12 @@ public:
 	// start now (could_start_now(cpus, limit_s) exactly when limit_s is at most this; 0: none,
 	// never_s: any).
 	bool reserves_for(uint64_t campaign_id) const;
+	// Whether the room for short jobs counts this pending job short (its limit, or with
+	// short_by_expected its expected run time): a kept plan whose job changed class is stale.
+	bool short_for_room(const PendingJob &job) const
+	{
+		return room_length_s(job) <= config_.short_limit_s;
+	}
 	int64_t longest_limit_now_s(int32_t cpus) const;
 	// The local search's objective on the plan as it stands (PlannerConfig::local_search_*).
 	PlanFairness fairness() const;
@@ -160,6 +166,7 @@ private:
 	// (planner_short_demand.cc).
 	void keep_room_for_blocked_short_jobs();
 	int64_t short_cpus(const PendingJob &job) const;
+	int64_t room_length_s(const PendingJob &job) const; // the length the room judges
 	Status check_running(const RunningJob &job) const;
 	Status advance(int64_t now_s, const char *event);
 	Status catch_up(int64_t now_s, const char *event);

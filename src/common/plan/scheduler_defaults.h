@@ -21,6 +21,7 @@ inline constexpr int64_t short_limit_s = 3600;
 inline constexpr double short_room_wide = 1;
 inline constexpr int64_t short_room_recent_s = 6 * 3600;
 inline constexpr ShortRoomDemand short_room_demand = ShortRoomDemand::blocked;
+inline constexpr bool short_by_expected = false; // campaign_short_room_by=limit
 inline constexpr int32_t local_search_iterations = 0;
 inline constexpr int64_t local_search_ms = 100;
 

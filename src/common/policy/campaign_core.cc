@@ -35,6 +35,15 @@ CampaignCore::Job *CampaignCore::find(uint32_t job_id)
 	return entry == job_index_.end() ? nullptr : &jobs_[entry->second];
 }
 
+int64_t CampaignCore::expected_run_s(uint32_t job_id) const
+{
+	auto entry = job_index_.find(job_id);
+	if (entry == job_index_.end())
+		return 0;
+	const Job &job = jobs_[entry->second];
+	return predictor_.predict(job.user_id, job.limit_s);
+}
+
 Status CampaignCore::missing(uint32_t job_id, const char *event) const
 {
 	return Error{std::string(event) + ": job " + std::to_string(job_id) + " is not known"};
@@ -234,10 +243,10 @@ void CampaignCore::leave_campaign(Job &job, int64_t at_s, bool completed)
 		domains_[group.domain].busy_cpus -= job.billable;
 		const int64_t runtime_s = std::max<int64_t>(0, at_s - job.start_s);
 		change_counted_work(job, static_cast<double>(runtime_s) * job.billable);
-		if (config_.recent_work_estimate) {
-			predictor_.record(job.user_id, runtime_s, job.limit_s);
+		// Recorded under every work_estimate: expected_run_s reads it too.
+		predictor_.record(job.user_id, runtime_s, job.limit_s);
+		if (config_.recent_work_estimate)
 			estimates_stale_ = true;
-		}
 		campaign.done++;
 		campaign.last_end_s = std::max(campaign.last_end_s, at_s);
 	} else {

@@ -97,6 +97,10 @@ public:
 	std::optional<RankOrderIndex::Walk> order_walk() const;
 	uint64_t campaign_of_slot(uint32_t slot) const { return campaigns_.at(slot).id; }
 	bool knows(uint32_t job_id) const { return job_index_.count(job_id) != 0; }
+	// A job's run time as its user's recent runs predict it (RuntimePredictor: never above
+	// the limit), whatever work_estimate counts; 0: the job is not known. sched/campaign's
+	// room for short jobs can tell short jobs by it (campaign_short_room_by=expected).
+	int64_t expected_run_s(uint32_t job_id) const;
 	size_t job_count() const { return jobs_.size(); }
 	const CoreConfig &config() const { return config_; }
 	// Bytes held per job (containers included), for the benchmark.

@@ -71,6 +71,9 @@ const char *campsim_usage()
 	       "                          room: all pending ones, those that could not start,\n"
 	       "                          or those of them no wider than the room (default:\n"
 	       "                          core policies blocked, baselines pending)\n"
+	       "  --short-room-by limit|expected   what tells a job short for that room:\n"
+	       "                          its limit, or its run time expected from its\n"
+	       "                          user's recent runs (core policies; default limit)\n"
 	       "  --local-search N --local-search-ms M   after each plan made afresh, try at\n"
 	       "                          most N moves of a local search over it (kept where\n"
 	       "                          campaigns' predicted stretch improves), within M ms\n"
@@ -391,6 +394,14 @@ const std::map<std::string, Setter> &setters()
 			     return Status(Error{"option " + option + ": '" + v +
 			                         "' is not pending, blocked or fitting"});
 		     o.simulation.short_room_demand = demand.value();
+		     return ok_status();
+	     }},
+	    {"--short-room-by",
+	     [](auto &o, auto &option, auto &v) {
+		     if (v != "limit" && v != "expected")
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not limit or expected"});
+		     o.simulation.short_by_expected = v == "expected";
 		     return ok_status();
 	     }},
 	    {"--local-search",

@@ -43,6 +43,10 @@ public:
 	void set_calc_period(int64_t calc_period_s) { calc_period_s_ = calc_period_s; }
 	uint64_t fresh_ranks() const { return fresh_ranks_; }
 	uint64_t campaign_of(uint32_t job) const override;
+	int64_t expected_run_s(uint32_t job) const override
+	{
+		return core_.expected_run_s(core_id(job));
+	}
 	// Strict mode: jobs of campaigns not yet started in V must wait (from the last rank).
 	bool may_start(uint32_t job) const;
 	bool strict() const { return core_.config().strict; }

@@ -214,6 +214,8 @@ private:
 		pending.campaign_id = jobs_.campaign_of(job);
 		if (jobs_.submit_s)
 			pending.submit_s = jobs_.submit_s(job);
+		if (jobs_.expected_run_s)
+			pending.expected_run_s = jobs_.expected_run_s(job);
 		return pending;
 	}
 

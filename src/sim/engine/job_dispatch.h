@@ -27,6 +27,8 @@ struct DispatchJobs {
 	std::function<int64_t(uint32_t job)> estimate_s;
 	std::function<uint64_t(uint32_t job)> campaign_of;
 	std::function<int64_t(uint32_t job)> submit_s; // empty: unknown (the local search's now)
+	// The run time the ranking core expects (PendingJob::expected_run_s); empty: unknown.
+	std::function<int64_t(uint32_t job)> expected_run_s;
 };
 
 // The pending jobs in rank order, one at a time, as plan::PendingSource asks (job indices): a

@@ -36,6 +36,12 @@ public:
 	}
 	// The campaign this policy puts the job in (per_campaign reservations); 0: none.
 	virtual uint64_t campaign_of(uint32_t job) const = 0;
+	// The run time this policy expects of the job (its user's recent runs); 0: unknown.
+	virtual int64_t expected_run_s(uint32_t job) const
+	{
+		(void)job;
+		return 0;
+	}
 };
 
 } // namespace campaign::sim

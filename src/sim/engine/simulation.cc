@@ -194,7 +194,8 @@ Status Simulation::prepare()
 		return created;
 	DispatchJobs jobs{&cpus_, [this](uint32_t job) { return estimate_s(job); },
 	                  [this](uint32_t job) { return priority_->campaign_of(job); },
-	                  [this](uint32_t job) { return workload_.jobs[job].submit_s; }};
+	                  [this](uint32_t job) { return workload_.jobs[job].submit_s; },
+	                  [this](uint32_t job) { return priority_->expected_run_s(job); }};
 	const plan::PlannerConfig config = planner_config(options_);
 	const BackfillKind backfill =
 	    setup_.paper_blocks ? BackfillKind::no_backfill : options_.backfill;
@@ -598,6 +599,8 @@ plan::PlannerConfig planner_config(const SimulationOptions &options)
 	    options.short_room_recent_s.value_or(core ? defaults::short_room_recent_s : 0);
 	config.short_room_demand = options.short_room_demand.value_or(
 	    core ? defaults::short_room_demand : plan::ShortRoomDemand::pending);
+	config.short_by_expected =
+	    options.short_by_expected.value_or(core && defaults::short_by_expected);
 	config.local_search_iterations = options.local_search;
 	config.local_search_ms = options.local_search_ms;
 	return config;

@@ -76,6 +76,8 @@ struct SimulationOptions {
 	double short_room_wide = plan::scheduler_defaults::short_room_wide;
 	std::optional<int64_t> short_room_recent_s; // plan::PlannerConfig::short_room_recent_s
 	std::optional<plan::ShortRoomDemand> short_room_demand;
+	// plan::PlannerConfig::short_by_expected (expected run times from the core's predictor)
+	std::optional<bool> short_by_expected;
 	int32_t local_search = plan::scheduler_defaults::local_search_iterations;
 	int64_t local_search_ms = plan::scheduler_defaults::local_search_ms;
 	std::function<void(double done_fraction)> progress; // optional

@@ -227,12 +227,15 @@ void PriorityRanker::publish(Ranking &ranking, int64_t now_s)
 }
 
 // sched/campaign's per-campaign reservations read the campaigns from here.
-void PriorityRanker::publish_campaigns(const Ranking &ranking) const
+// campaign_short_room_by=expected reads the expected run times (by rank, as ranking.order).
+void PriorityRanker::publish_campaigns(const Ranking &ranking,
+                                       const std::vector<int64_t> &expected_run_s) const
 {
 	std::vector<CampaignDirectory::Entry> entries;
 	entries.reserve(ranking.order.size());
 	for (size_t i = 0; i < ranking.order.size(); i++)
-		entries.push_back({ranking.order[i], ranking.explanations[i].campaign_id});
+		entries.push_back({ranking.order[i], ranking.explanations[i].campaign_id,
+		                   i < expected_run_s.size() ? expected_run_s[i] : 0});
 	process_campaign_directory().publish(entries);
 }
 
@@ -241,6 +244,7 @@ void PriorityRanker::rank_pass()
 	const auto began = std::chrono::steady_clock::now();
 	ClusterSnapshot snapshot = take_snapshot(association_usage());
 	Ranking ranking;
+	std::vector<int64_t> expected_run_s;
 	FeedCounts counts;
 	bool shadow = false;
 	{
@@ -256,6 +260,9 @@ void PriorityRanker::rank_pass()
 		apply_shares(snapshot);
 		apply_usage(snapshot);
 		ranking = core_->rank(snapshot.now);
+		expected_run_s.reserve(ranking.order.size());
+		for (uint32_t job_id : ranking.order)
+			expected_run_s.push_back(core_->expected_run_s(job_id));
 		shadow = parameters_.boolean("shadow");
 	}
 	if (counts.errors)
@@ -265,7 +272,7 @@ void PriorityRanker::rank_pass()
 		error("priority/campaign: ranking failed: %s", ranking.error.c_str());
 	const size_t changed = apply(ranking, shadow);
 	const size_t ranked = ranking.order.size();
-	publish_campaigns(ranking);
+	publish_campaigns(ranking, expected_run_s);
 	const bool events =
 	    counts.submitted + counts.started + counts.ended + counts.cancelled + counts.updated >
 	    0;

@@ -23,7 +23,8 @@ public:
 
 	// One full pass from the plugin thread (takes and releases slurmctld locks itself).
 	void rank_pass();
-	void publish_campaigns(const Ranking &ranking) const;
+	void publish_campaigns(const Ranking &ranking,
+	                       const std::vector<int64_t> &expected_run_s) const;
 	// fini: save the state one last time (no slurmctld locks taken).
 	void save_state();
 	void set_parameters(ParameterValues parameters);
