@@ -393,7 +393,8 @@ START_TEST(test_plan_keeper_starts_what_an_early_end_freed_beyond_the_search_dep
 	std::vector<PendingJob> pending;
 	JobId id = 10;
 	for (int32_t k = 0; k <= config.compress_search_depth; ++k)
-		pending.push_back(plan_fixtures::job(id++, 8, 100)); // both nodes, one after another
+		pending.push_back(
+		    plan_fixtures::job(id++, 8, 100)); // both nodes, one after another
 	const JobId narrow = id;
 	pending.push_back(plan_fixtures::job(narrow, 4, 100)); // fits node 1 at 1000
 	PlanKeeper keeper(config);
