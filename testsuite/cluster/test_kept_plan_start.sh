@@ -33,7 +33,9 @@ check "narrow is reserved minutes ahead (the holder's limit end)" \
 check "narrow still pending before early ends" job_state_is "$narrow" PD
 check "early ends" wait_until 30 job_completed "$early"
 ended_s=$(date +%s)
-narrow_started() { job_state_is "$narrow" R || job_state_is "$narrow" CG || job_completed "$narrow"; }
+narrow_started() {
+	job_state_is "$narrow" R || job_state_is "$narrow" CG || job_completed "$narrow"
+}
 check "narrow starts within 2 s of early's end" wait_until 2 narrow_started
 echo "  narrow's state $(($(date +%s) - ended_s)) s after the end: $(squeue -h -j "$narrow" -o %t)"
 check_equal "narrow ran on early's node" "$node_a" \
