@@ -6,6 +6,7 @@
 #include "check_main.h"
 #include "plan/plan_keeper.h"
 #include "plan_checker.h"
+#include "plan_fixtures.h"
 #include "plan_random.h"
 
 #include <limits>
@@ -379,6 +380,44 @@ START_TEST(test_plan_starts_only_stops_where_no_job_below_fits_the_free_window)
 }
 END_TEST
 
+// Issue 17: an early end frees CPUs on a node no reservation ahead of a job needs before that
+// job would end; the kept plan must start it now, as a plan made afresh does, although more
+// than compress_search_depth reservations rank above it (those beyond the depth used to move
+// only on their own nodes, so the job stayed reserved on the other node).
+START_TEST(test_plan_keeper_starts_what_an_early_end_freed_beyond_the_search_depth)
+{
+	const Cluster cluster = plan_fixtures::uniform_cluster(2, 4);
+	const PlannerConfig config = plan_fixtures::config(ReservationMode::conservative);
+	std::vector<RunningJob> running{plan_fixtures::running(1, 0, 4, 10000),
+	                                plan_fixtures::running(2, 1, 4, 1000)};
+	std::vector<PendingJob> pending;
+	JobId id = 10;
+	for (int32_t k = 0; k <= config.compress_search_depth; ++k)
+		pending.push_back(
+		    plan_fixtures::job(id++, 8, 100)); // both nodes, one after another
+	const JobId narrow = id;
+	pending.push_back(plan_fixtures::job(narrow, 4, 100)); // fits node 1 at 1000
+	PlanKeeper keeper(config);
+	auto before = keeper.update(cluster, running, pending, 0);
+	ck_assert(before.ok());
+	ck_assert_int_eq(before.value().planned.at(narrow).start_s, 1000);
+	running.erase(running.begin()); // job 1 ends at 100, not 10000: node 0 is free
+	auto kept = keeper.update(cluster, running, pending, 100);
+	ck_assert(kept.ok());
+	ck_assert_uint_eq(keeper.updates(), 1); // kept, not planned afresh
+	PlanKeeper fresh_keeper(config);
+	auto fresh = fresh_keeper.update(cluster, running, pending, 100);
+	ck_assert(fresh.ok());
+	ck_assert(fresh.value().starts_now == std::vector<JobId>{narrow});
+	ck_assert_msg(kept.value().starts_now == fresh.value().starts_now,
+	              "the kept plan starts %zu jobs now, a fresh plan starts job %u",
+	              kept.value().starts_now.size(), static_cast<unsigned>(narrow));
+	// No reservation starts later than before the end.
+	for (const auto &[job_id, planned] : before.value().planned)
+		ck_assert_int_le(kept.value().planned.at(job_id).start_s, planned.start_s);
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("plan_keeper");
@@ -390,6 +429,7 @@ int main()
 	tcase_add_test(tc, test_plan_keeper_starts_only_starts_what_a_whole_plan_starts);
 	tcase_add_test(tc, test_plan_starts_only_stops_where_no_job_below_fits_the_free_window);
 	tcase_add_test(tc, test_plan_walk_passing_over_gives_the_whole_queue_plan);
+	tcase_add_test(tc, test_plan_keeper_starts_what_an_early_end_freed_beyond_the_search_depth);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

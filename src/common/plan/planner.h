@@ -179,6 +179,9 @@ private:
 	void place_again(Entry &entry, const std::vector<FreedRegion> &freed, SearchMemo &memo);
 	void move_earlier(Entry &entry, std::vector<FreedRegion> &freed, SearchMemo &memo,
 	                  bool anywhere);
+	// A reservation beyond compress_search_depth that could start now on CPUs an end freed
+	// off its own nodes moves there (a fresh plan would start it; issue 17).
+	void start_now_anywhere(Entry &entry, std::vector<FreedRegion> &freed, SearchMemo &memo);
 	std::optional<Placement> search_in_place(const Entry &entry, const Placement &placement,
 	                                         std::vector<TimeRange> ranges,
 	                                         int64_t not_before_s) const;

@@ -158,6 +158,31 @@ void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed, Search
 	book(entry, std::move(old_placement));
 }
 
+void Planner::start_now_anywhere(Entry &entry, std::vector<FreedRegion> &freed, SearchMemo &memo)
+{
+	// Only a start now, and only where CPUs were given back at now on the job's candidate
+	// nodes and the machine has the CPUs for its whole limit: a cheap test first, so a deep
+	// queue pays one search only for the jobs that may start.
+	const int64_t old_start_s = entry.placement.start_s;
+	if (old_start_s <= now_s_ || entry.booked_whole || this->not_before_s(entry) > now_s_ ||
+	    (entry.window < 0 && memo.lower_bound(entry.job, *entry.candidates) > now_s_) ||
+	    !profile_.has_free_cpus(now_s_, now_s_ + entry.job.limit_s, entry.job.cpus) ||
+	    freed_ranges(entry, freed, now_s_).empty())
+		return;
+	const OwnWindowOpen own_window(*this, entry);
+	Placement old_placement = entry.placement;
+	FreedRegion old_region = unplace(entry);
+	std::optional<Placement> found =
+	    earliest_in_sets(entry, now_s_, now_s_, entry.long_cpus_limit);
+	if (!found) {
+		book(entry, std::move(old_placement));
+		return;
+	}
+	memo.clear(); // the old place is given back: bounds found so far no longer hold
+	book(entry, std::move(*found));
+	freed.push_back(std::move(old_region));
+}
+
 std::optional<Placement> Planner::search_in_place_holding(const Entry &entry,
                                                           std::vector<TimeRange> ranges,
                                                           int64_t not_before_s) const
@@ -258,9 +283,12 @@ void Planner::compress(std::vector<FreedRegion> freed)
 			entry.searched_from_s = never_s; // searched nowhere yet
 			continue;
 		}
-		if (entry.status == JobStatus::reserved)
-			move_earlier(entry, freed, move_memo,
-			             searched_anywhere++ < config_.compress_search_depth);
+		if (entry.status != JobStatus::reserved)
+			continue;
+		const bool anywhere = searched_anywhere++ < config_.compress_search_depth;
+		move_earlier(entry, freed, move_memo, anywhere);
+		if (!anywhere)
+			start_now_anywhere(entry, freed, move_memo);
 	}
 	policy_.reset();
 	SearchMemo memo;
