@@ -74,6 +74,23 @@ START_TEST(test_short_room_by_expected_run_time)
 }
 END_TEST
 
+// The search memo shares a bound only between jobs of one bound on long jobs' CPUs: long D,
+// reserved at 1000, must not pass its bound to B of the same shape, which expects a short run and
+// may start in the room now.
+START_TEST(test_short_room_by_expected_memo_keeps_long_and_short_apart)
+{
+	PendingJob d = job(2, 1, 1000), b = job(3, 1, 1000);
+	b.expected_run_s = 20;
+	PlannerConfig by_expected = room_config(ReservationMode::conservative);
+	by_expected.short_by_expected = true;
+	Planner planner(by_expected);
+	check_ok(planner.rebuild(uniform_cluster(1, 10), {}, {job(1, 8, 1000), d, b}, 0));
+	Plan plan = planner.plan(0);
+	ck_assert(plan.starts_now == (std::vector<JobId>{1, 3}));
+	ck_assert_int_eq(plan.planned.at(2).start_s, 1000);
+}
+END_TEST
+
 // A kept plan whose job turns short (its expected run time arrives after it was planned, as
 // priority/campaign publishes it a ranking later) is planned again: B, reserved after A by its
 // limit, starts in the room once its expected run time is known.
@@ -371,6 +388,7 @@ int main()
 	tcase_add_test(tc, test_short_room_lets_a_job_wider_than_the_rest_run);
 	tcase_add_test(tc, test_short_room_by_expected_run_time);
 	tcase_add_test(tc, test_short_room_kept_plan_follows_a_job_turning_short);
+	tcase_add_test(tc, test_short_room_by_expected_memo_keeps_long_and_short_apart);
 	tcase_add_test(tc, test_short_room_is_a_bound_on_long_jobs_not_on_free_cpus);
 	tcase_add_test(tc, test_short_room_wide_jobs_may_use_the_room);
 	tcase_add_test(tc, test_short_room_bound_holds_on_random_instances);

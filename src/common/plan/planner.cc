@@ -424,12 +424,14 @@ std::optional<Placement> Planner::search(const Entry &entry, int64_t from_s, int
 		return std::nullopt;
 	int64_t start_s = from_s;
 	if (memo)
-		start_s = std::max(start_s, memo->lower_bound(entry.job, *entry.candidates));
+		start_s = std::max(start_s, memo->lower_bound(entry.job, *entry.candidates,
+		                                              entry.long_cpus_limit));
 	std::optional<Placement> found;
 	if (start_s <= until_s)
 		found = earliest_in_sets(entry, start_s, until_s, entry.long_cpus_limit);
 	if (memo)
-		memo->record(entry.job, *entry.candidates, found ? found->start_s : until_s + 1);
+		memo->record(entry.job, *entry.candidates, entry.long_cpus_limit,
+		             found ? found->start_s : until_s + 1);
 	return found;
 }
 

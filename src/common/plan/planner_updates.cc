@@ -106,8 +106,10 @@ void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed, Search
 	const int64_t own_bound_s = own_search ? this->not_before_s(entry) : now_s_;
 	// A job of a window is searched with the window open: the memo's bounds are not its own.
 	const bool memo_holds = anywhere && entry.window < 0;
-	const int64_t not_before_s = std::max(
-	    own_bound_s, memo_holds ? memo.lower_bound(entry.job, *entry.candidates) : now_s_);
+	const int64_t not_before_s =
+	    std::max(own_bound_s, memo_holds ? memo.lower_bound(entry.job, *entry.candidates,
+	                                                        entry.long_cpus_limit)
+	                                     : now_s_);
 	if (old_start_s <= now_s_ || not_before_s >= old_start_s)
 		return;
 	// In place, only the job's own nodes matter.
@@ -148,13 +150,14 @@ void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed, Search
 	if (found && found->start_s < old_start_s) {
 		memo.clear(); // the old place is given back: bounds found so far no longer hold
 		if (anywhere && !own_search)
-			memo.record(entry.job, *entry.candidates, found->start_s);
+			memo.record(entry.job, *entry.candidates, entry.long_cpus_limit,
+			            found->start_s);
 		book(entry, std::move(*found));
 		freed.push_back(std::move(old_region));
 		return;
 	}
 	if (anywhere && !own_search)
-		memo.record(entry.job, *entry.candidates, old_start_s);
+		memo.record(entry.job, *entry.candidates, entry.long_cpus_limit, old_start_s);
 	book(entry, std::move(old_placement));
 }
 
@@ -165,7 +168,8 @@ void Planner::start_now_anywhere(Entry &entry, std::vector<FreedRegion> &freed, 
 	// queue pays one search only for the jobs that may start.
 	const int64_t old_start_s = entry.placement.start_s;
 	if (old_start_s <= now_s_ || entry.booked_whole || this->not_before_s(entry) > now_s_ ||
-	    (entry.window < 0 && memo.lower_bound(entry.job, *entry.candidates) > now_s_) ||
+	    (entry.window < 0 &&
+	     memo.lower_bound(entry.job, *entry.candidates, entry.long_cpus_limit) > now_s_) ||
 	    !profile_.has_free_cpus(now_s_, now_s_ + entry.job.limit_s, entry.job.cpus) ||
 	    freed_ranges(entry, freed, now_s_).empty())
 		return;
@@ -233,9 +237,9 @@ void Planner::place_again(Entry &entry, const std::vector<FreedRegion> &freed, S
 	const bool may_reserve = policy_.may_reserve(entry.job);
 	const int64_t until_s = may_reserve ? now_s_ + config_.horizon_s : now_s_;
 	const int64_t not_before_s =
-	    entry.window >= 0
-	        ? own_bound_s // its window open: the memo's bounds are not its own
-	        : std::max(own_bound_s, memo.lower_bound(entry.job, *entry.candidates));
+	    entry.window >= 0 ? own_bound_s // its window open: the memo's bounds are not its own
+	                      : std::max(own_bound_s, memo.lower_bound(entry.job, *entry.candidates,
+	                                                               entry.long_cpus_limit));
 	const OwnWindowOpen own_window(*this, entry);
 	entry.job.limit_s = limit_now_s(entry); // a started window has less left each update
 	std::optional<Placement> placement;
@@ -248,7 +252,7 @@ void Planner::place_again(Entry &entry, const std::vector<FreedRegion> &freed, S
 			ranges.push_back({new_from_s, until_s});
 		placement = search_ranges(entry, std::move(ranges), not_before_s);
 		if (!own_search)
-			memo.record(entry.job, *entry.candidates,
+			memo.record(entry.job, *entry.candidates, entry.long_cpus_limit,
 			            placement ? placement->start_s : until_s + 1);
 	}
 	if (placement) {

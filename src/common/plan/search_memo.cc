@@ -18,10 +18,11 @@ int64_t upper_node_bound(int32_t nodes_max)
 }
 } // namespace
 
-SearchMemo::Key SearchMemo::key_of(const PendingJob &job, const std::vector<NodeIndex> &candidates)
+SearchMemo::Key SearchMemo::key_of(const PendingJob &job, const std::vector<NodeIndex> &candidates,
+                                   int64_t long_cpus_limit)
 {
 	return Key(job.exclusive, job.all_memory, job.gres_per_node, job.cpus_per_task,
-	           job.tasks_per_node, job.spread, &candidates);
+	           job.tasks_per_node, job.spread, &candidates, long_cpus_limit);
 }
 
 bool SearchMemo::needs_at_least(const PendingJob &job, const Shape &shape)
@@ -32,12 +33,12 @@ bool SearchMemo::needs_at_least(const PendingJob &job, const Shape &shape)
 	       job.memory_per_cpu_mb >= shape.memory_per_cpu_mb && job.limit_s >= shape.limit_s;
 }
 
-int64_t SearchMemo::lower_bound(const PendingJob &job,
-                                const std::vector<NodeIndex> &candidates) const
+int64_t SearchMemo::lower_bound(const PendingJob &job, const std::vector<NodeIndex> &candidates,
+                                int64_t long_cpus_limit) const
 {
 	if (!job.other_node_sets.empty())
 		return 0; // the key names one node set: such a job is never pruned
-	auto found = shapes_.find(key_of(job, candidates));
+	auto found = shapes_.find(key_of(job, candidates, long_cpus_limit));
 	if (found == shapes_.end())
 		return 0;
 	int64_t bound = 0;
@@ -48,9 +49,9 @@ int64_t SearchMemo::lower_bound(const PendingJob &job,
 }
 
 void SearchMemo::record(const PendingJob &job, const std::vector<NodeIndex> &candidates,
-                        int64_t earliest_bound_s)
+                        int64_t long_cpus_limit, int64_t earliest_bound_s)
 {
-	Shapes &shapes = shapes_[key_of(job, candidates)];
+	Shapes &shapes = shapes_[key_of(job, candidates, long_cpus_limit)];
 	const Shape shape{job.cpus,
 	                  job.nodes_min,
 	                  job.nodes_max,

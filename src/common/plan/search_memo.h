@@ -21,10 +21,14 @@ public:
 	// job's list from the planner's CandidateCache, one list per allowed node list, so the
 	// list's address names the allowed nodes (a compare of 10,000 node numbers was 21 % of
 	// the 10,000-node bench row).
-	int64_t lower_bound(const PendingJob &job, const std::vector<NodeIndex> &candidates) const;
+	// long_cpus_limit: the job's bound on long jobs' CPUs (the planner's room for short jobs;
+	// -1 none). Only jobs of the same bound share bounds: a job with a long limit but a
+	// predicted short run may use the room a long job of its shape may not.
+	int64_t lower_bound(const PendingJob &job, const std::vector<NodeIndex> &candidates,
+	                    int64_t long_cpus_limit) const;
 	// After a search: the job cannot start before earliest_bound_s (its start, or until_s + 1).
 	void record(const PendingJob &job, const std::vector<NodeIndex> &candidates,
-	            int64_t earliest_bound_s);
+	            int64_t long_cpus_limit, int64_t earliest_bound_s);
 	void clear() { shapes_.clear(); }
 
 private:
@@ -39,10 +43,12 @@ private:
 	};
 	// exclusive, all_memory, GRES per node (a job of other GRES may fit where this one did
 	// not), the task layout (CPUs per task, tasks per node, spread: a job of another layout may
-	// fit where this one did not), the allowed nodes (by the CandidateCache list's address)
+	// fit where this one did not), the allowed nodes (by the CandidateCache list's address),
+	// the bound on long jobs' CPUs
 	using Key = std::tuple<bool, bool, GresCounts, int32_t, int32_t, bool,
-	                       const std::vector<NodeIndex> *>;
-	static Key key_of(const PendingJob &job, const std::vector<NodeIndex> &candidates);
+	                       const std::vector<NodeIndex> *, int64_t>;
+	static Key key_of(const PendingJob &job, const std::vector<NodeIndex> &candidates,
+	                  int64_t long_cpus_limit);
 	struct Shapes {
 		std::vector<Shape> entries;
 		size_t next_overwrite = 0;
