@@ -113,13 +113,20 @@ for generator in "${synthetic[@]+"${synthetic[@]}"}"; do
 	done
 done
 
-# run_one DIR ARGUMENTS...: one campsim run into DIR, its wall time in DIR/wall_s.
+# run_one DIR ARGUMENTS...: one campsim run into DIR, its wall time in DIR/wall_s and its CPU
+# seconds (user + system, what a quiet machine's wall time follows) in DIR/cpu_s.
 run_one() {
 	local dir=$1 begin
 	shift
 	mkdir -p "$dir"
 	begin=$(date +%s.%N)
-	"$campsim" "$@" --out "$dir" >"$dir/campsim.txt" 2>&1 || return 1
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f "%U %S" -o "$dir/time" "$campsim" "$@" --out "$dir" >"$dir/campsim.txt" 2>&1 ||
+			return 1
+		awk '{ printf "%.1f\n", $1 + $2 }' "$dir/time" >"$dir/cpu_s"
+	else
+		"$campsim" "$@" --out "$dir" >"$dir/campsim.txt" 2>&1 || return 1
+	fi
 	awk -v a="$begin" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", b - a }' >"$dir/wall_s"
 }
 failed=0
@@ -331,26 +338,33 @@ if command -v gnuplot >/dev/null; then
 else
 	echo "compare: gnuplot not found (install gnuplot-nox): no PNG plots" >&2
 fi
-# Where the time went: the stages' wall times, and each trace and load's campsim runs (their wall
-# times added up: the runs overlap, JOBS at once).
+# Where the time went: the stages' wall times, and each trace and load's campsim runs (wall and
+# CPU seconds added up; the runs overlap, JOBS at once; "policy wall (CPU)" per run).
 python3 - "$out" "$started" "$simulated" "$tabled" "$(date +%s.%N)" "$jobs_at_once" <<'EOF_TIMES' | tee "$out/timing.txt" >&2
 import os, sys
 out, started, simulated, tabled, ended, jobs = sys.argv[1], *map(float, sys.argv[2:6]), sys.argv[6]
 print(f"compare: stages: campsim runs {simulated - started:.1f} s ({jobs} at once), "
       f"merge and table {tabled - simulated:.1f} s, plots {ended - tabled:.1f} s; "
       f"total {ended - started:.1f} s")
+total_cpu = 0.0
 for folder in ("runs", "site", "synthetic"):
     if not os.path.isdir(os.path.join(out, folder)):
         continue
     for entry in sorted(os.listdir(os.path.join(out, folder))):
         walls = []
         for part in sorted(os.listdir(os.path.join(out, folder, entry))):
-            path = os.path.join(out, folder, entry, part, "wall_s")
-            if os.path.isfile(path):
-                policy = open(os.path.join(out, folder, entry, part, "comparison.csv")).readline().strip().split(",")[1]
-                walls.append((policy, float(open(path).read())))
+            path = os.path.join(out, folder, entry, part)
+            if os.path.isfile(os.path.join(path, "wall_s")):
+                policy = open(os.path.join(path, "comparison.csv")).readline().strip().split(",")[1]
+                cpu = os.path.join(path, "cpu_s")
+                cpu = float(open(cpu).read()) if os.path.isfile(cpu) else float("nan")
+                walls.append((policy, float(open(os.path.join(path, "wall_s")).read()), cpu))
+                total_cpu += cpu
         if walls:
-            print(f"  {folder}/{entry}: {sum(w for _, w in walls):.1f} s: " +
-                  ", ".join(f"{p} {w:.1f}" for p, w in walls))
+            print(f"  {folder}/{entry}: wall {sum(w for _, w, _ in walls):.1f} s, CPU "
+                  f"{sum(c for _, _, c in walls):.1f} s: " +
+                  ", ".join(f"{p} {w:.1f} ({c:.1f})" for p, w, c in walls))
+print(f"compare: campsim CPU {total_cpu:.1f} s in all: on {jobs} idle cores at least "
+      f"{total_cpu / int(jobs):.1f} s")
 EOF_TIMES
 echo "compare: $out/compare.txt, $out/compare.json, PNG per load, timing.txt" >&2
