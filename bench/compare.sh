@@ -64,7 +64,8 @@ sep=$'\x1f'
 cost() {
 	local size load_rank=1 policy_rank=1
 	size=$(stat -c %s "$1" 2>/dev/null || echo 1)
-	case $2 in log) load_rank=2 ;; 0.8* | 0.9*) load_rank=3 ;; seed*) load_rank=1 ;; esac
+	# Offered loads: 0.85 ranks 3, 0.95 4, the log's own (0.24 to 0.8 on the shared traces) 2.
+	[ "$2" = log ] && load_rank=2 || load_rank=$(awk -v offered="$2" 'BEGIN { printf "%d", offered * 4 + 0.5 }')
 	case $3 in *conservative* | *per_campaign*) policy_rank=3 ;; fairshare* | fairtree*) policy_rank=2 ;; esac
 	echo $((size / 1000 * load_rank * policy_rank))
 }
