@@ -17,13 +17,14 @@
 # faircamp-zipf": run for every seed in SEEDS, default "1 2 3 4 5", with SYNTHETIC_ARGS such as
 # "--users 20 --job-count 10000"; the table gives their p95 lines as mean +- the 95 % interval,
 # Student's t over the seeds), OUT (default ./compare-out), BUILD_DIR ($repo/build) or CAMPSIM,
-# PARALLEL (policies campsim simulates at once, default 2: the full comparison fits in ten
-# minutes on two cores).
+# JOBS (campsim runs at once, default 2: every policy of every trace, load and seed is a run of
+# its own, the costliest first). OUT/timing.txt gives the stages' wall times and each run's.
 # The baselines are campsim's fairshare and fairtree (Slurm's classic fair-share and Fair Tree,
 # 7-day half-life, doc/man/campsim.1); ratios are printed when the policy list holds them.
 # SITE=yes adds the site's sched/backfill baselines (bench/fairness_goal.sh, doc/fairness-results.md):
 # fairshare/conservative and fairtree/conservative with Slurm 22.05's backfill defaults
-# (--depth 500 --horizon 86400), in a campsim run of their own per trace and load (rows
+# (--depth 500 --horizon 86400 --bf-resolution 60; the resolution acts only with
+# SITE_BACKFILL=slurm_backfill, campsim's sched/backfill model), in runs of their own (rows
 # fairshare/site and fairtree/site), and a column l95/site: light users' p95 over the better of
 # the two.
 set -euo pipefail
@@ -36,7 +37,6 @@ read -r -a loads <<<"${LOADS:-log 0.85 0.95}"
 read -r -a extra <<<"${CAMPSIM_ARGS:-}"
 out=${OUT:-compare-out}
 [ -x "$campsim" ] || { echo "compare: $campsim not built (BUILD_DIR=$build)" >&2; exit 1; }
-parallel=${PARALLEL:-2}
 read -r -a synthetic <<<"${SYNTHETIC:-}"
 read -r -a seeds <<<"${SEEDS:-1 2 3 4 5}"
 read -r -a synthetic_args <<<"${SYNTHETIC_ARGS:-}"
@@ -48,7 +48,35 @@ fi
 	{ echo "compare: no trace given or found in $trace_dir, and no SYNTHETIC workload" >&2; exit 1; }
 mkdir -p "$out/runs" "$out/synthetic"
 
-started=$(date +%s)
+# Every campsim run is split into one run per policy (a policy's schedule and scores do not depend on
+# the other policies of a run), and JOBS of them run at once, the costliest first (largest trace,
+# highest load, conservative planning), so both cores stay busy until the end. Each run writes to
+# DIR/pN; merge_runs then puts DIR/comparison.csv and DIR/campsim.txt together in policy order.
+started=$(date +%s.%N)
+jobs_at_once=${JOBS:-2}
+IFS=, read -r -a policy_list <<<"$policies"
+site_backfill=${SITE_BACKFILL:-conservative}
+site_policies=("fairshare/$site_backfill" "fairtree/$site_backfill")
+site_args=(--depth 500 --horizon 86400 --bf-resolution 60)
+declare -a queue # "COST<TAB>DIR<TAB>arguments separated by the unit separator"
+sep=$'\x1f'
+# cost TRACE LOAD POLICY: a rough order of a run's cost, for running the costliest first.
+cost() {
+	local size load_rank=1 policy_rank=1
+	size=$(stat -c %s "$1" 2>/dev/null || echo 1)
+	# Offered loads: 0.85 ranks 3, 0.95 4, the log's own (0.24 to 0.8 on the shared traces) 2.
+	[ "$2" = log ] && load_rank=2 || load_rank=$(awk -v offered="$2" 'BEGIN { printf "%d", offered * 4 + 0.5 }')
+	case $3 in *conservative* | *per_campaign*) policy_rank=3 ;; fairshare* | fairtree*) policy_rank=2 ;; esac
+	echo $((size / 1000 * load_rank * policy_rank))
+}
+enqueue() { # DIR COST ARGUMENTS...
+	local dir=$1 weight=$2
+	shift 2
+	local joined
+	joined=$(printf "%s$sep" "$@")
+	queue+=("$weight	$dir	$joined")
+}
+run_dirs=()
 for trace in "${traces[@]+"${traces[@]}"}"; do
 	name=$(basename "$trace")
 	name=${name%.gz}
@@ -57,33 +85,93 @@ for trace in "${traces[@]+"${traces[@]}"}"; do
 		load_option=()
 		[ "$load" = log ] || load_option=(--load "$load")
 		dir=$out/runs/$name@$load
-		mkdir -p "$dir"
-		echo "compare: $name at load $load" >&2
-		"$campsim" run --swf "$trace" --policy "$policies" --parallel "$parallel" "${load_option[@]}" \
-			${PARAMETERS:+--parameters "$PARAMETERS"} "${extra[@]}" --out "$dir" >"$dir/campsim.txt" 2>&1 ||
-			{ echo "compare: campsim failed on $name at load $load (see $dir/campsim.txt)" >&2; exit 1; }
+		run_dirs+=("$dir:$policies")
+		for index in "${!policy_list[@]}"; do
+			enqueue "$dir/p$index" "$(cost "$trace" "$load" "${policy_list[$index]}")" \
+				run --swf "$trace" --policy "${policy_list[$index]}" "${load_option[@]}" \
+				${PARAMETERS:+--parameters "$PARAMETERS"} "${extra[@]}"
+		done
 		[ "${SITE:-no}" = yes ] || continue
 		dir=$out/site/$name@$load
-		mkdir -p "$dir"
-		"$campsim" run --swf "$trace" --policy fairshare/conservative,fairtree/conservative \
-			--depth 500 --horizon 86400 --parallel "$parallel" "${load_option[@]}" "${extra[@]}" \
-			--out "$dir" >"$dir/campsim.txt" 2>&1 ||
-			{ echo "compare: campsim failed on $name at load $load (see $dir/campsim.txt)" >&2; exit 1; }
+		run_dirs+=("$dir:$(IFS=,; echo "${site_policies[*]}")")
+		for index in "${!site_policies[@]}"; do
+			enqueue "$dir/p$index" "$(cost "$trace" "$load" "${site_policies[$index]}")" \
+				run --swf "$trace" --policy "${site_policies[$index]}" "${site_args[@]}" \
+				"${load_option[@]}" "${extra[@]}"
+		done
 	done
 done
-
 # Synthetic workloads (closed loop, the log's load does not apply): every seed, for intervals.
 for generator in "${synthetic[@]+"${synthetic[@]}"}"; do
 	for seed in "${seeds[@]}"; do
 		dir=$out/synthetic/$generator@$seed
-		mkdir -p "$dir"
-		echo "compare: $generator seed $seed" >&2
-		"$campsim" run --generate "$generator" --seed "$seed" --policy "$policies" --parallel "$parallel" \
-			"${synthetic_args[@]}" \
-			${PARAMETERS:+--parameters "$PARAMETERS"} --out "$dir" >"$dir/campsim.txt" 2>&1 ||
-			{ echo "compare: campsim failed on $generator seed $seed (see $dir/campsim.txt)" >&2; exit 1; }
+		run_dirs+=("$dir:$policies")
+		for index in "${!policy_list[@]}"; do
+			enqueue "$dir/p$index" 1 run --generate "$generator" --seed "$seed" \
+				--policy "${policy_list[$index]}" "${synthetic_args[@]}" \
+				${PARAMETERS:+--parameters "$PARAMETERS"}
+		done
 	done
 done
+
+# run_one DIR ARGUMENTS...: one campsim run into DIR, its wall time in DIR/wall_s and its CPU
+# seconds (user + system, what a quiet machine's wall time follows) in DIR/cpu_s.
+run_one() {
+	local dir=$1 begin
+	shift
+	mkdir -p "$dir"
+	begin=$(date +%s.%N)
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f "%U %S" -o "$dir/time" "$campsim" "$@" --out "$dir" >"$dir/campsim.txt" 2>&1 ||
+			return 1
+		awk '{ printf "%.1f\n", $1 + $2 }' "$dir/time" >"$dir/cpu_s"
+	else
+		"$campsim" "$@" --out "$dir" >"$dir/campsim.txt" 2>&1 || return 1
+	fi
+	awk -v a="$begin" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", b - a }' >"$dir/wall_s"
+}
+failed=0
+running=0
+while IFS=$'\t' read -r _ dir joined; do
+	IFS=$sep read -r -a arguments <<<"$joined"
+	if [ "$running" -ge "$jobs_at_once" ]; then
+		wait -n || failed=1
+		running=$((running - 1))
+	fi
+	echo "compare: ${dir#"$out"/}: ${arguments[*]:1}" >&2
+	run_one "$dir" "${arguments[@]}" || { echo "compare: campsim failed (see $dir/campsim.txt)" >&2; exit 1; } &
+	running=$((running + 1))
+done < <(printf '%s\n' "${queue[@]+"${queue[@]}"}" | sort -t$'\t' -k1,1nr -s)
+while [ "$running" -gt 0 ]; do
+	wait -n || failed=1
+	running=$((running - 1))
+done
+[ $failed = 0 ] || { echo "compare: a campsim run failed (see above)" >&2; exit 1; }
+simulated=$(date +%s.%N)
+
+# merge_runs: each run directory's comparison.csv (metric column, then one column per policy in
+# the policy list's order) and campsim.txt from its one-policy runs.
+python3 - "${run_dirs[@]+"${run_dirs[@]}"}" <<'EOF_MERGE'
+import csv, os, sys
+for spec in sys.argv[1:]:
+    folder, _, policies = spec.rpartition(":")
+    parts = [os.path.join(folder, f"p{i}") for i in range(len(policies.split(",")))]
+    merged = None
+    for part in parts:
+        with open(os.path.join(part, "comparison.csv"), newline="") as f:
+            rows = list(csv.reader(f))
+        if merged is None:
+            merged = [row[:1] for row in rows]
+        if [row[0] for row in rows] != [row[0] for row in merged]:
+            sys.exit(f"compare: {part}/comparison.csv lists other metrics than {parts[0]}")
+        for row, into in zip(rows, merged):
+            into.extend(row[1:])
+    with open(os.path.join(folder, "comparison.csv"), "w", newline="") as f:
+        csv.writer(f, lineterminator="\n").writerows(merged)
+    with open(os.path.join(folder, "campsim.txt"), "w") as f:
+        for part in parts:
+            f.write(open(os.path.join(part, "campsim.txt")).read())
+EOF_MERGE
 
 # One table, the JSON, and the gnuplot data from every run's comparison.csv.
 python3 - "$out" "${loads[@]}" <<'EOF'
@@ -237,6 +325,7 @@ print("\n".join(lines))
 print(legend)
 EOF
 
+tabled=$(date +%s.%N)
 if command -v gnuplot >/dev/null; then
 	for load in "${loads[@]}"; do
 		(cd "$out" && gnuplot -e "set terminal pngcairo size 900,500 noenhanced font 'Sans,10';
@@ -250,4 +339,33 @@ if command -v gnuplot >/dev/null; then
 else
 	echo "compare: gnuplot not found (install gnuplot-nox): no PNG plots" >&2
 fi
-echo "compare: $out/compare.txt, $out/compare.json, PNG per load; $(($(date +%s) - started)) s" >&2
+# Where the time went: the stages' wall times, and each trace and load's campsim runs (wall and
+# CPU seconds added up; the runs overlap, JOBS at once; "policy wall (CPU)" per run).
+python3 - "$out" "$started" "$simulated" "$tabled" "$(date +%s.%N)" "$jobs_at_once" <<'EOF_TIMES' | tee "$out/timing.txt" >&2
+import os, sys
+out, started, simulated, tabled, ended, jobs = sys.argv[1], *map(float, sys.argv[2:6]), sys.argv[6]
+print(f"compare: stages: campsim runs {simulated - started:.1f} s ({jobs} at once), "
+      f"merge and table {tabled - simulated:.1f} s, plots {ended - tabled:.1f} s; "
+      f"total {ended - started:.1f} s")
+total_cpu = 0.0
+for folder in ("runs", "site", "synthetic"):
+    if not os.path.isdir(os.path.join(out, folder)):
+        continue
+    for entry in sorted(os.listdir(os.path.join(out, folder))):
+        walls = []
+        for part in sorted(os.listdir(os.path.join(out, folder, entry))):
+            path = os.path.join(out, folder, entry, part)
+            if os.path.isfile(os.path.join(path, "wall_s")):
+                policy = open(os.path.join(path, "comparison.csv")).readline().strip().split(",")[1]
+                cpu = os.path.join(path, "cpu_s")
+                cpu = float(open(cpu).read()) if os.path.isfile(cpu) else float("nan")
+                walls.append((policy, float(open(os.path.join(path, "wall_s")).read()), cpu))
+                total_cpu += cpu
+        if walls:
+            print(f"  {folder}/{entry}: wall {sum(w for _, w, _ in walls):.1f} s, CPU "
+                  f"{sum(c for _, _, c in walls):.1f} s: " +
+                  ", ".join(f"{p} {w:.1f} ({c:.1f})" for p, w, c in walls))
+print(f"compare: campsim CPU {total_cpu:.1f} s in all: on {jobs} idle cores at least "
+      f"{total_cpu / int(jobs):.1f} s")
+EOF_TIMES
+echo "compare: $out/compare.txt, $out/compare.json, PNG per load, timing.txt" >&2

@@ -13,9 +13,13 @@
 #         with Slurm 22.05's defaults (backfill.c): bf_max_job_test=500 (--depth 500),
 #         bf_window=1440 min (--horizon 86400); bf_interval=30 only with SITE_SCHED_PERIOD=30
 #         (--sched-period: then every start waits for a pass, the main scheduler's too; default
-#         0, a pass at every event); bf_resolution=60 is not modelled (campsim plans to the
-#         second). Run in a campsim run of their own: --depth and --horizon apply to every policy
-#         of a run.
+#         0, a pass at every event); bf_resolution=60 (--bf-resolution 60), which campsim applies
+#         only to slurm_backfill's whole-node reservations: with the default SITE_BACKFILL=
+#         conservative it changes nothing (the same output to the byte), with
+#         SITE_BACKFILL=slurm_backfill (sched/backfill as campsim models it: reservations hold
+#         their nodes whole, the main scheduler starts jobs in order between passes) it does.
+#         Run in a campsim run of their own: --depth and --horizon apply to every policy of a
+#         run.
 # Loads: LOADS, "log" (the log's own) and offered loads for campsim's --load (inter-arrival times
 # scaled; default "log 0.85 0.95"). Campaigns are detected once on the log (campsim's default) and
 # scored alike at every load, tau = 10 s.
@@ -27,7 +31,7 @@
 # tables; default a temporary one), CANDIDATES ("POLICY[;PARAMETERS[;OPTIONS]] ...", e.g.
 # "ostrich/per_campaign ostrich/conservative;usage_halflife_s=604800,usage_weight=3
 # ostrich/conservative;;short-room=0.05,short-limit=1800": PARAMETERS for --parameters, OPTIONS
-# more campsim options, name=value with commas), LOADS, BASELINE, SITE_SCHED_PERIOD.
+# more campsim options, name=value with commas), LOADS, BASELINE, SITE_SCHED_PERIOD, SITE_BACKFILL.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$repo/build}
@@ -36,6 +40,14 @@ campsim=$build/src/sim/campsim
 default_policy="ostrich/conservative"
 baseline=${BASELINE:-both}
 site_sched_period=${SITE_SCHED_PERIOD:-0}
+site_backfill=${SITE_BACKFILL:-conservative}
+case $site_backfill in
+conservative | slurm_backfill) ;;
+*)
+	echo "fairness_goal: SITE_BACKFILL='$site_backfill' is not conservative or slurm_backfill" >&2
+	exit 2
+	;;
+esac
 case $baseline in
 easy) sets=(easy) ;;
 site) sets=(site) ;;
@@ -81,7 +93,7 @@ passes=0
 fails=0
 declare -A set_passes=([easy]=0 [site]=0) set_fails=([easy]=0 [site]=0)
 declare -A set_label=([easy]="fairshare/easy and fairtree/easy"
-	[site]="the site's sched/backfill (fairshare/conservative, fairtree/conservative; depth 500, horizon 1 d, sched period $site_sched_period s)")
+	[site]="the site's sched/backfill (fairshare/$site_backfill, fairtree/$site_backfill; depth 500, horizon 1 d, bf_resolution 60 s, sched period $site_sched_period s)")
 # count STATUS SET: one judged line of SET.
 count() {
 	if [ "$1" -eq 0 ]; then
@@ -135,8 +147,8 @@ for trace in "${traces[@]}"; do
 			if [ "$set" = easy ]; then
 				run=(--policy "fairshare/easy,fairtree/easy")
 			else
-				run=(--policy "fairshare/conservative,fairtree/conservative" --depth 500
-					--horizon 86400 --sched-period "$site_sched_period")
+				run=(--policy "fairshare/$site_backfill,fairtree/$site_backfill" --depth 500
+					--horizon 86400 --bf-resolution 60 --sched-period "$site_sched_period")
 			fi
 			if ! "$campsim" run --swf "$trace" "${run[@]}" "${load_option[@]}" \
 				--out "$base" >"$base/log" 2>&1; then

@@ -42,6 +42,21 @@ PY
 check "compare.json holds the six runs (fair-share against itself 1) and the synthetic summary over two seeds" json_check
 check "the 0.9 run was scaled" grep -q -- "--load 0.9: inter-arrival times scaled by" \
 	"$work/out/runs/SDSC-SP2-1998-4.2-cln@0.9/campsim.txt"
+# compare.sh runs each policy alone, JOBS at once, and merges the runs: the merged table is the
+# one campsim writes for all the policies in one run, to the byte but for the rows that measure
+# the run (CPU and wall seconds, memory), which differ between any two runs.
+schedule_rows() { grep -vE '^(scheduler\.cpu_s|scheduler\.cpu_per_event_ms|run\.wall_s|run\.peak_rss_kb),' "$1"; }
+one_run() {
+	"$campsim" run --swf "$here/../../data/traces/SDSC-SP2-1998-4.2-cln.swf.gz" --load 0.9 \
+		--policy fairshare/easy,fairtree/easy,ostrich/conservative --from 1428000 --to 1773600 \
+		--out "$work/one" >/dev/null 2>&1
+}
+check "campsim runs the three policies in one run" one_run
+check "the merged comparison.csv is the one run's" \
+	cmp <(schedule_rows "$work/one/comparison.csv") \
+	<(schedule_rows "$work/out/runs/SDSC-SP2-1998-4.2-cln@0.9/comparison.csv")
+check "timing.txt gives the stages and every run's wall time" \
+	grep -q "runs/SDSC-SP2-1998-4.2-cln@0.9: .*ostrich/conservative" "$work/out/timing.txt"
 # SITE=yes: the site's sched/backfill baselines in runs of their own, two more rows per load, and
 # light users' p95 over the better of them (1 for that one).
 site_compare() {
