@@ -194,6 +194,10 @@ def prediction_options(setup, conf, compression, slurmctld_started=None):
         if key in settings:
             options += [option, settings[key]]
     if settings.get("SchedulerType") == "sched/campaign":
+        # The pass wakes within 50-250 ms of a job end, under the export's whole seconds:
+        # campaign_period's 1 s predicts every final-default bundle exactly as 0 (starts at the
+        # event) does, since every submit and run time is whole seconds; 2 s puts 22 of 50
+        # metrics inside the goal against 36 (doc/replay.md, scheduler passes).
         period = float(settings.get("campaign_period", "1"))
     else:
         # sched/backfill (campsim's slurm_backfill): at most bf_max_job_test jobs planned,
