@@ -221,7 +221,7 @@ bool Planner::holds_long(int64_t held_s) const
 
 int64_t Planner::short_cpus(const PendingJob &job) const
 {
-	return room_length_s(job) <= config_.short_limit_s ? std::max(job.cpus, job.nodes_min) : 0;
+	return short_for_room(job) ? std::max(job.cpus, job.nodes_min) : 0;
 }
 
 int64_t Planner::room_length_s(const PendingJob &job) const

@@ -226,17 +226,17 @@ void PriorityRanker::publish(Ranking &ranking, int64_t now_s)
 	report_ = std::move(report);
 }
 
-// sched/campaign's per-campaign reservations read the campaigns from here.
-// campaign_short_room_by=expected reads the expected run times (by rank, as ranking.order).
-void PriorityRanker::publish_campaigns(const Ranking &ranking,
-                                       const std::vector<int64_t> &expected_run_s) const
+// What sched/campaign reads of each ranked job: its campaign (per-campaign reservations) and its
+// expected run time (campaign_short_room_by=expected). Called with mutex_ held (the core).
+std::vector<CampaignDirectory::Entry>
+PriorityRanker::directory_entries(const Ranking &ranking) const
 {
 	std::vector<CampaignDirectory::Entry> entries;
 	entries.reserve(ranking.order.size());
 	for (size_t i = 0; i < ranking.order.size(); i++)
 		entries.push_back({ranking.order[i], ranking.explanations[i].campaign_id,
-		                   i < expected_run_s.size() ? expected_run_s[i] : 0});
-	process_campaign_directory().publish(entries);
+		                   core_->expected_run_s(ranking.order[i])});
+	return entries;
 }
 
 void PriorityRanker::rank_pass()
@@ -244,7 +244,7 @@ void PriorityRanker::rank_pass()
 	const auto began = std::chrono::steady_clock::now();
 	ClusterSnapshot snapshot = take_snapshot(association_usage());
 	Ranking ranking;
-	std::vector<int64_t> expected_run_s;
+	std::vector<CampaignDirectory::Entry> directory;
 	FeedCounts counts;
 	bool shadow = false;
 	{
@@ -260,9 +260,7 @@ void PriorityRanker::rank_pass()
 		apply_shares(snapshot);
 		apply_usage(snapshot);
 		ranking = core_->rank(snapshot.now);
-		expected_run_s.reserve(ranking.order.size());
-		for (uint32_t job_id : ranking.order)
-			expected_run_s.push_back(core_->expected_run_s(job_id));
+		directory = directory_entries(ranking);
 		shadow = parameters_.boolean("shadow");
 	}
 	if (counts.errors)
@@ -272,7 +270,7 @@ void PriorityRanker::rank_pass()
 		error("priority/campaign: ranking failed: %s", ranking.error.c_str());
 	const size_t changed = apply(ranking, shadow);
 	const size_t ranked = ranking.order.size();
-	publish_campaigns(ranking, expected_run_s);
+	process_campaign_directory().publish(directory);
 	const bool events =
 	    counts.submitted + counts.started + counts.ended + counts.cancelled + counts.updated >
 	    0;

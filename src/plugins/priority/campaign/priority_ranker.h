@@ -11,6 +11,7 @@
 #include "policy/campaign_core.h"
 #include "policy/campaign_report.h"
 #include "policy/core_feeder.h"
+#include "runtime/campaign_directory.h"
 #include "util/parameters.h"
 
 namespace campaign::slurm
@@ -23,8 +24,6 @@ public:
 
 	// One full pass from the plugin thread (takes and releases slurmctld locks itself).
 	void rank_pass();
-	void publish_campaigns(const Ranking &ranking,
-	                       const std::vector<int64_t> &expected_run_s) const;
 	// fini: save the state one last time (no slurmctld locks taken).
 	void save_state();
 	void set_parameters(ParameterValues parameters);
@@ -34,6 +33,7 @@ public:
 	bool private_jobs() const;
 
 private:
+	std::vector<CampaignDirectory::Entry> directory_entries(const Ranking &ranking) const;
 	void restore_state(const std::string &state_dir);
 	void reset_core(const char *why);
 	size_t apply(const Ranking &ranking, bool shadow) const;
