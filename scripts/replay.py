@@ -120,21 +120,29 @@ def setup_conf(setup, compression, port_base, short_room=None):
     return lines
 
 
-def short_room_settings(params):
+DEFAULT_ROOM_NOTE = "sched/campaign default room, compressed: "
+
+
+def default_room_from_notes(notes):
+    """sched/campaign's default room at the replay's compression, from `campsim replay-plan`'s
+    notes (src/sim/replay/replay_plan.cc: plan/scheduler_defaults.h's values, their times
+    compressed as the jobs' are), so this script keeps no copy of the defaults."""
+    for line in notes.splitlines():
+        _, found, settings = line.partition(DEFAULT_ROOM_NOTE)
+        if found:
+            return dict(item.split("=", 1) for item in settings.strip().split(","))
+    die("campsim replay-plan's notes name no default room (a campsim older than this script?)")
+
+
+def short_room_settings(params, notes):
     """sched/campaign's room for short jobs (replay seconds), named in full so the prediction
-    reads what the cluster ran. Without --short-room: sched/campaign's default room
-    (plan/scheduler_defaults.h: 5 %, short meaning a limit up to 1 h, sized by the short jobs
-    blocked in the last 6 h) with its two times scaled by the compression, as the periods are;
-    --short-room 0: no room. A bundle recorded before the room became the default (no
-    "default_room") ran without one, and its rerun does too."""
+    reads what the cluster ran. Without --short-room: sched/campaign's default room (read from
+    the plan's notes); --short-room 0: no room. A bundle recorded before the room became the
+    default (no "default_room") ran without one, and its rerun does too."""
     if params.get("short_room") is None and not params.get("default_room"):
         return {"campaign_short_room": "0"}
     if params.get("short_room") is None:
-        compression = params["compress"]
-        return {"campaign_short_room": "0.05",
-                "campaign_short_limit": "%d" % max(60, round(3600 / compression)),
-                "campaign_short_room_recent": "%d" % max(1, round(21600 / compression)),
-                "campaign_short_room_demand": "blocked"}
+        return default_room_from_notes(notes)
     if not params["short_room"]:
         return {"campaign_short_room": "0"}
     room = {"campaign_short_room": "%g" % params["short_room"],
@@ -668,14 +676,17 @@ def main():
     if not jobs:
         die("the window has no job to replay (see %s/plan-notes.txt)" % bundle)
     with open(os.path.join(bundle, "plan-notes.txt")) as handle:
-        sys.stderr.write(handle.read())
+        notes = handle.read()
+    sys.stderr.write(notes)
 
-    conf = setup_conf(params["setup"], compression, port_base, short_room_settings(params))
     if saved:
         # The bundle's own lines (this script's defaults may have changed since), with the
         # scampaign channel on this cluster's port.
         conf = [re.sub(r"query_port=\d+", "query_port=%d" % (port_base + 99), line)
                 for line in saved["slurm_conf_lines"]]
+    else:
+        conf = setup_conf(params["setup"], compression, port_base,
+                          short_room_settings(params, notes))
     start = [LOCALCLUSTER, "start", "--nodes", str(params["nodes"]), "--cpus",
              str(params["node_cpus"]), "--accounting", "--fresh-db"]
     if os.environ.get("PLUGIN_DIR"):

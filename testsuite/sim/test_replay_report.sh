@@ -150,15 +150,23 @@ check_equal "and of a bundle without one, without" "--short-room 0 " \
 	"$(rescore_options "sched_interval=-1,defer,campaign_period=1")"
 # A new set-up c names sched/campaign's default room in its slurm.conf lines, the times divided
 # by the compression (3600 s and 21600 s at 30x: 120 and 720), so its prediction reads it back.
+# The room comes from campsim replay-plan's notes (plan/scheduler_defaults.h), not from a copy.
+printf 'id,user,submit,cpus,limit,runtime\n1,1,0,2,7200,30\n' >"$work/window.csv"
+"$campsim" replay-plan --jobs "$work/window.csv" --cpus 8 --nodes 2 --node-cpus 4 --compress 30 \
+	--out "$work/window-plan.csv" >"$work/window-notes.txt" 2>&1
 check_equal "set-up c runs the default room, scaled" \
 	"campaign_period=1,campaign_short_limit=120,campaign_short_room=0.05,campaign_short_room_demand=blocked,campaign_short_room_recent=720" \
 	"$(python3 -c "import sys; sys.path.insert(0, '$here/../../scripts'); import replay
-print([l for l in replay.setup_conf('c', 30, 20000, replay.short_room_settings({'compress': 30, 'default_room': True}))
+notes = open('$work/window-notes.txt').read()
+print([l for l in replay.setup_conf('c', 30, 20000, replay.short_room_settings({'compress': 30, 'default_room': True}, notes))
        if l.startswith('SchedulerParameters')][0].split('defer,')[1])")"
+check_equal "a 1 h limit stays short at 7x (9 whole minutes, not 514 s)" "540" \
+	"$("$campsim" replay-plan --jobs "$work/window.csv" --cpus 8 --nodes 2 --node-cpus 4 --compress 7 \
+		--out "$work/window-plan7.csv" 2>&1 | grep -o 'campaign_short_limit=[0-9]*' | cut -d= -f2)"
 check_equal "and the rerun of a bundle from before the default room runs without one" \
 	"{'campaign_short_room': '0'}" \
 	"$(python3 -c "import sys; sys.path.insert(0, '$here/../../scripts'); import replay
-print(replay.short_room_settings({'compress': 30, 'short_room': None}))")"
+print(replay.short_room_settings({'compress': 30, 'short_room': None}, ''))")"
 # sched/campaign plans CPUs within the cluster's nodes, so set-up c's prediction runs on them
 # (not on one pool of nodes x CPUs).
 check_equal "set-up c's prediction is on the cluster's nodes" "--nodes 2 --node-cpus 4" \

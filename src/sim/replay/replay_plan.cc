@@ -1,6 +1,9 @@
 // Window -> replay job list: CPU mapping, user logins, time compression, whole-minute limits.
 #include "replay/replay_plan.h"
 
+#include "plan/scheduler_defaults.h"
+#include "plan/short_room_demand.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -21,6 +24,23 @@ uint32_t scaled_cpus(uint32_t cpus, double factor, uint32_t cluster_cpus)
 {
 	const auto scaled = static_cast<int64_t>(std::llround(static_cast<double>(cpus) * factor));
 	return static_cast<uint32_t>(std::clamp<int64_t>(scaled, 1, cluster_cpus));
+}
+
+std::string replay_default_room(double compression)
+{
+	namespace defaults = plan::scheduler_defaults;
+	const int64_t short_limit_s =
+	    60 * replay_limit_minutes(defaults::short_limit_s, compression);
+	const auto recent_s = std::max<int64_t>(
+	    1, std::llround(static_cast<double>(defaults::short_room_recent_s) / compression));
+	char text[256];
+	std::snprintf(text, sizeof text,
+	              "campaign_short_room=%g,campaign_short_limit=%lld,"
+	              "campaign_short_room_recent=%lld,campaign_short_room_demand=%s",
+	              defaults::short_room, static_cast<long long>(short_limit_s),
+	              static_cast<long long>(recent_s),
+	              plan::short_room_demand_name(defaults::short_room_demand));
+	return text;
 }
 
 namespace
@@ -161,6 +181,7 @@ Result<ReplayPlan> plan_replay(const Workload &workload, const ReplayOptions &op
 		    "closed loop unrolled: each user's next campaign released when "
 		    "the previous one's longest job would have ended had it started "
 		    "at once, plus the think time (the replay is open loop)");
+	plan.notes.push_back(kDefaultRoomNote + replay_default_room(factor));
 	return plan;
 }
 

@@ -55,19 +55,29 @@ struct ReplayCounts {
 	double limit_added_s = 0;      // replay seconds the rounding added, over all jobs
 };
 
+inline constexpr const char *kDefaultRoomNote = "sched/campaign default room, compressed: ";
+
 struct ReplayPlan {
 	uint32_t cluster_cpus = 0;
 	uint32_t trace_cpus = 0;
 	double cpu_factor = 1;       // cluster CPUs per trace CPU under CpuMap::scale
 	std::vector<ReplayJob> jobs; // in submission order
 	ReplayCounts counts;
-	std::vector<std::string> notes; // the mapping and every rounding, one line each
+	// The mapping and every rounding, one line each, and the default room's line
+	// (kDefaultRoomNote + replay_default_room).
+	std::vector<std::string> notes;
 };
 
 // Ceil(limit_s / compression / 60), at least 1: Slurm's --time is whole minutes.
 int64_t replay_limit_minutes(int64_t limit_s, double compression);
 // Round(cpus x factor), at least 1, at most cluster_cpus.
 uint32_t scaled_cpus(uint32_t cpus, double factor, uint32_t cluster_cpus);
+
+// sched/campaign's default room for short jobs as SchedulerParameters for a replay compressed
+// by `compression`: plan/scheduler_defaults.h's values with its two times compressed as the
+// jobs' are (the short limit whole minutes, at least one; the recent window at least 1 s), so a
+// replay's cluster runs the default the simulator plans with. replay.py reads it from the notes.
+std::string replay_default_room(double compression);
 
 // Closed-loop workloads (the generators) are unrolled first: each user's campaigns one after
 // another, the next released when the previous one's longest job would end had it started at
