@@ -44,6 +44,7 @@ public:
 	// on a machine busy for hours).
 	using ByFreeFrom = std::set<std::pair<int64_t, NodeIndex>>;
 	const ByFreeFrom &by_free_from() const { return by_free_from_; }
+	int64_t free_from(NodeIndex node) const { return free_from_[node]; }
 
 private:
 	void index_free_from(NodeIndex node);

@@ -9,9 +9,15 @@
 namespace campaign::plan
 {
 
+namespace
+{
+constexpr size_t kPrefetchAhead = 8;
+}
+
 WindowMinima::WindowMinima(const PendingJob &job, const std::vector<NodeIndex> &candidates,
                            const ResourceProfile &profile)
     : job_(job), candidates_(candidates), profile_(profile), gres_needed_(needs_gres(job)),
+      every_node_(candidates.size() == profile.node_count()),
       asleep_(profile.timelines().by_free_from().begin())
 {
 }
@@ -21,6 +27,7 @@ WindowMinima::WindowMinima(const PendingJob &job, const std::vector<NodeIndex> &
 // in due_, so the nodes in between are not looked at.
 void WindowMinima::slide_to(int64_t start_s)
 {
+	const bool first = start_s_ == never_s;
 	start_s_ = start_s;
 	end_s_ = start_s + job_.limit_s;
 	last_slot_end_s_ = profile_.slot_end_s(profile_.slot_at(end_s_ - 1));
@@ -40,7 +47,31 @@ void WindowMinima::slide_to(int64_t start_s)
 			scan(node, node.after_window - 1); // that change holds the least's end
 		remember(index);
 	}
-	wake_until(start_s);
+	if (first)
+		wake_first(start_s);
+	else
+		wake_until(start_s);
+}
+
+void WindowMinima::wake_first(int64_t free_until_s)
+{
+	const NodeTimelines &timelines = profile_.timelines();
+	for (size_t i = 0; i < candidates_.size(); ++i) {
+		// Each node's changes are their own allocation: ask for those of the node a few
+		// ahead, so the reads overlap.
+		if (i + kPrefetchAhead < candidates_.size())
+			__builtin_prefetch(
+			    timelines.changes(candidates_[i + kPrefetchAhead]).data());
+		if (timelines.free_from(candidates_[i]) <= free_until_s)
+			wake(candidates_[i]);
+	}
+	// Ties at free_until_s + 1 and later are after it: the index's order is (time, node).
+	asleep_ = timelines.by_free_from().lower_bound({free_until_s + 1, 0});
+}
+
+bool WindowMinima::is_candidate(NodeIndex node) const
+{
+	return every_node_ || std::binary_search(candidates_.begin(), candidates_.end(), node);
 }
 
 void WindowMinima::wake_until(int64_t free_until_s)
@@ -48,16 +79,14 @@ void WindowMinima::wake_until(int64_t free_until_s)
 	const NodeTimelines::ByFreeFrom &by_free_from = profile_.timelines().by_free_from();
 	for (; asleep_ != by_free_from.end() && asleep_->first <= free_until_s; ++asleep_) {
 		const NodeIndex node = asleep_->second;
-		const auto found = std::lower_bound(candidates_.begin(), candidates_.end(), node);
-		if (found != candidates_.end() && *found == node)
-			wake(static_cast<size_t>(found - candidates_.begin()), node);
+		if (is_candidate(node))
+			wake(node);
 	}
 }
 
-void WindowMinima::wake(size_t candidate, NodeIndex node)
+void WindowMinima::wake(NodeIndex node)
 {
 	Node woken;
-	woken.candidate = candidate;
 	woken.node = node;
 	const NodeFree &capacity = profile_.capacity(node);
 	woken.full = usable_cpus_on(job_, gres_needed_, capacity, capacity);
@@ -145,7 +174,7 @@ void WindowMinima::positive(std::vector<NodeIndex> &nodes, std::vector<int32_t> 
 		if (nodes_[index].available > 0)
 			order.push_back(index);
 	std::sort(order.begin(), order.end(),
-	          [this](size_t a, size_t b) { return nodes_[a].candidate < nodes_[b].candidate; });
+	          [this](size_t a, size_t b) { return nodes_[a].node < nodes_[b].node; });
 	nodes.clear();
 	available.clear();
 	for (const size_t index : order) {
@@ -177,11 +206,10 @@ int64_t WindowMinima::next_start_s()
 		const auto [free_from_s, node] = *asleep_;
 		if (std::min(free_from_s, last_slot_end_s_) >= next_s)
 			break;
-		const auto found = std::lower_bound(candidates_.begin(), candidates_.end(), node);
-		if (found == candidates_.end() || *found != node)
+		if (!is_candidate(node))
 			continue;
 		if (free_from_s < end_s_) {
-			wake(static_cast<size_t>(found - candidates_.begin()), node);
+			wake(node);
 			const Node &woken = nodes_.back();
 			if (woken.available < woken.full)
 				next_s =

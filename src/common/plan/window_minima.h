@@ -41,8 +41,8 @@ public:
 
 private:
 	struct Node {
-		size_t candidate = 0; // position in the candidates
-		NodeIndex node = 0;
+		NodeIndex node = 0; // the candidates are sorted: their order is the nodes'
+
 		int32_t available = 0;   // the least over the window
 		int32_t full = 0;        // what it could hold empty: its least can rise no higher
 		int32_t last_usable = 0; // the window's last change's
@@ -60,9 +60,14 @@ private:
 	using Due = std::pair<int64_t, size_t>; // time, index in nodes_
 	using DueQueue = std::priority_queue<Due, std::vector<Due>, std::greater<Due>>;
 
-	// Take in every candidate free from free_until_s on (before, it offers nothing).
+	// Take in every candidate free from free_until_s on (before, it offers nothing): at the
+	// first window in one pass over the candidates (a search from hours ahead finds most nodes
+	// awake: a walk of the index and a look-up per node cost 20 % of per_campaign's plan), then
+	// from the index.
+	void wake_first(int64_t free_until_s);
 	void wake_until(int64_t free_until_s);
-	void wake(size_t candidate, NodeIndex node);
+	bool is_candidate(NodeIndex node) const;
+	void wake(NodeIndex node);
 	// Lower the node's least with its changes from index `from` until the window's end.
 	void scan(Node &node, size_t from);
 	void rescan(Node &node);
@@ -75,6 +80,7 @@ private:
 	const std::vector<NodeIndex> &candidates_;
 	const ResourceProfile &profile_;
 	const bool gres_needed_;
+	const bool every_node_;   // the candidates are every node of the profile
 	std::vector<Node> nodes_; // the candidates taken in, in the order taken
 	// The nodes not yet taken in, by the start of their first free CPUs: from here on.
 	NodeTimelines::ByFreeFrom::const_iterator asleep_;
