@@ -56,6 +56,8 @@ void WindowMinima::slide_to(int64_t start_s)
 void WindowMinima::wake_first(int64_t free_until_s)
 {
 	const NodeTimelines &timelines = profile_.timelines();
+	due_.begin_bulk();
+	last_minimum_ends_.begin_bulk();
 	for (size_t i = 0; i < candidates_.size(); ++i) {
 		// Each node's changes are their own allocation: ask for those of the node a few
 		// ahead, so the reads overlap.
@@ -65,6 +67,8 @@ void WindowMinima::wake_first(int64_t free_until_s)
 		if (timelines.free_from(candidates_[i]) <= free_until_s)
 			wake(candidates_[i]);
 	}
+	due_.end_bulk();
+	last_minimum_ends_.end_bulk();
 	// Ties at free_until_s + 1 and later are after it: the index's order is (time, node).
 	asleep_ = timelines.by_free_from().lower_bound({free_until_s + 1, 0});
 }

@@ -11,9 +11,9 @@
 #include "plan/plan_types.h"
 #include "plan/resource_profile.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <queue>
 #include <utility>
 #include <vector>
 
@@ -58,7 +58,36 @@ private:
 		int64_t due_s = never_s; // the earliest window start that changes it
 	};
 	using Due = std::pair<int64_t, size_t>; // time, index in nodes_
-	using DueQueue = std::priority_queue<Due, std::vector<Due>, std::greater<Due>>;
+	// Earliest first. The first window's nodes go in at once and are ordered once (pushing
+	// them one by one was 10 % of per_campaign's plan).
+	class DueQueue
+	{
+	public:
+		void push(Due due)
+		{
+			entries_.push_back(due);
+			if (!bulk_)
+				std::push_heap(entries_.begin(), entries_.end(),
+				               std::greater<Due>());
+		}
+		void begin_bulk() { bulk_ = true; }
+		void end_bulk()
+		{
+			bulk_ = false;
+			std::make_heap(entries_.begin(), entries_.end(), std::greater<Due>());
+		}
+		bool empty() const { return entries_.empty(); }
+		const Due &top() const { return entries_.front(); }
+		void pop()
+		{
+			std::pop_heap(entries_.begin(), entries_.end(), std::greater<Due>());
+			entries_.pop_back();
+		}
+
+	private:
+		std::vector<Due> entries_;
+		bool bulk_ = false;
+	};
 
 	// Take in every candidate free from free_until_s on (before, it offers nothing): at the
 	// first window in one pass over the candidates (a search from hours ahead finds most nodes
