@@ -9,14 +9,20 @@ namespace campaign::plan
 void NodeTimelines::reset(const std::vector<NodeFree> &capacity, int64_t origin_s)
 {
 	nodes_.resize(capacity.size());
-	free_from_.assign(capacity.size(), never_s);
-	by_free_from_.clear();
+	free_from_.resize(capacity.size());
 	for (size_t node = 0; node < capacity.size(); ++node) {
 		nodes_[node].clear();
 		nodes_[node].push_back({origin_s, capacity[node]});
-		by_free_from_.emplace(never_s, static_cast<NodeIndex>(node));
-		index_free_from(static_cast<NodeIndex>(node));
+		free_from_[node] = capacity[node].cpus > 0 ? origin_s : never_s;
 	}
+	// In the index's order, each at its end: no search per node (per_campaign resets the
+	// profile at every plan).
+	by_free_from_.clear();
+	for (const int64_t from_s : {origin_s, never_s})
+		for (size_t node = 0; node < capacity.size(); ++node)
+			if (free_from_[node] == from_s)
+				by_free_from_.emplace_hint(by_free_from_.end(), from_s,
+				                           static_cast<NodeIndex>(node));
 }
 
 void NodeTimelines::index_free_from(NodeIndex node)
