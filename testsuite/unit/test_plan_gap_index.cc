@@ -279,7 +279,8 @@ START_TEST(test_gap_search_with_busy_nodes_equals_slot_scan_random)
 	for (uint64_t seed = 1; seed <= 800; ++seed) {
 		plan_random::Random random(seed);
 		Cluster cluster;
-		for (int64_t count = random.between(5, 40); cluster.nodes.size() < size_t(count);) {
+		for (int64_t count = random.between(5, 40);
+		     cluster.nodes.size() < static_cast<size_t>(count);) {
 			plan_random::Random node_random(seed * 100 + cluster.nodes.size());
 			Cluster one = plan_random::random_cluster(node_random);
 			cluster.nodes.push_back(one.nodes.front());
