@@ -3,7 +3,8 @@
 // advances, each node's free amounts in each slot are its capacity less the bookings there, the
 // slot's usable free CPUs and long jobs' CPUs their sums, and no slot equals the one before; and
 // GapSearch::earliest finds the start and nodes that the slot by slot scan it replaced finds (that
-// scan kept here as the reference).
+// scan kept here as the reference), also on machines whose nodes are busy from now for a while
+// (the search takes such a node in only when the window reaches its first free CPUs).
 #include "check_main.h"
 #include "plan/gap_search.h"
 #include "plan/resource_profile.h"
@@ -123,6 +124,50 @@ std::optional<Placement> reference_earliest(const ResourceProfile &profile, cons
 	return std::nullopt;
 }
 
+// A machine of 5-40 nodes, most busy from the origin with all their CPUs until a random end
+// (some never free, some filled again later), then random bookings as random_profile's:
+// NodeTimelines::by_free_from orders such nodes by their first free CPUs.
+ResourceProfile busy_profile(plan_random::Random &random, const Cluster &cluster, int64_t origin_s)
+{
+	ResourceProfile profile(cluster, origin_s);
+	for (size_t node = 0; node < cluster.nodes.size(); ++node) {
+		if (!random.chance(75))
+			continue;
+		const NodeSpec &spec = cluster.nodes[node];
+		NodeAllocation whole{static_cast<NodeIndex>(node),
+		                     spec.cpus + (random.chance(10) ? 1 : 0), // over-committed
+		                     random.between(0, 2) * 1000};
+		const int64_t end_s =
+		    random.chance(5) ? never_s : origin_s + random.between(1, 120);
+		profile.book({whole}, origin_s, end_s);
+		if (end_s != never_s && random.chance(30)) // busy again later
+			profile.book({whole}, end_s + random.between(0, 60),
+			             end_s + random.between(61, 200));
+	}
+	for (int64_t booked = random.between(0, 15); booked > 0; --booked) {
+		std::vector<NodeAllocation> allocations = random_allocations(random, cluster);
+		const int64_t start_s = origin_s + random.between(0, 150);
+		profile.book(allocations, start_s, start_s + random.between(1, 100));
+	}
+	return profile;
+}
+
+bool same_placement(const std::optional<Placement> &expected,
+                    const std::optional<Placement> &actual)
+{
+	if (expected.has_value() != actual.has_value())
+		return false;
+	if (!expected)
+		return true;
+	if (expected->start_s != actual->start_s ||
+	    expected->allocations.size() != actual->allocations.size())
+		return false;
+	for (size_t k = 0; k < expected->allocations.size(); ++k)
+		if (!(expected->allocations[k] == actual->allocations[k]))
+			return false;
+	return true;
+}
+
 } // namespace
 
 START_TEST(test_profile_free_equals_bookings_random)
@@ -225,6 +270,74 @@ START_TEST(test_gap_search_equals_slot_scan_random)
 }
 END_TEST
 
+// Nodes asleep at the window's start (busy with all their CPUs from now): the search wakes them
+// as windows reach their free CPUs, and finds what the slot scan finds; the index by first free
+// CPUs stays right through books, releases and advances.
+START_TEST(test_gap_search_with_busy_nodes_equals_slot_scan_random)
+{
+	size_t found = 0, searched = 0, later = 0;
+	for (uint64_t seed = 1; seed <= 800; ++seed) {
+		plan_random::Random random(seed);
+		Cluster cluster;
+		for (int64_t count = random.between(5, 40);
+		     cluster.nodes.size() < static_cast<size_t>(count);) {
+			plan_random::Random node_random(seed * 100 + cluster.nodes.size());
+			Cluster one = plan_random::random_cluster(node_random);
+			cluster.nodes.push_back(one.nodes.front());
+			cluster.nodes.back().name = "n" + std::to_string(cluster.nodes.size());
+		}
+		int64_t origin_s = 1000;
+		ResourceProfile profile = busy_profile(random, cluster, origin_s);
+		if (random.chance(30)) {
+			origin_s += random.between(1, 50);
+			profile.advance_to(origin_s);
+		}
+		// The index: every node once, at the start of its first change with free CPUs.
+		const NodeTimelines::ByFreeFrom &by_free_from = profile.timelines().by_free_from();
+		ck_assert_uint_eq(by_free_from.size(), cluster.nodes.size());
+		for (const auto &[free_from_s, node] : by_free_from) {
+			int64_t expected_s = never_s;
+			for (const NodeTimelines::Change &change :
+			     profile.timelines().changes(node))
+				if (change.free.cpus > 0) {
+					expected_s = change.start_s;
+					break;
+				}
+			ck_assert_msg(free_from_s == expected_s, "seed %lu node %d",
+			              static_cast<unsigned long>(seed), node);
+		}
+		std::vector<NodeIndex> candidates;
+		for (size_t node = 0; node < cluster.nodes.size(); ++node)
+			if (profile.usable(static_cast<NodeIndex>(node)) && random.chance(85))
+				candidates.push_back(static_cast<NodeIndex>(node));
+		for (int job_index = 0; job_index < 8; ++job_index) {
+			PendingJob job = plan_random::random_pending(
+			    random, static_cast<JobId>(job_index + 1), cluster.nodes.size());
+			job.cpus = static_cast<int32_t>(random.between(1, 24));
+			job.limit_s = random.between(1, 150);
+			const int64_t from_s =
+			    origin_s + (random.chance(60) ? 0 : random.between(0, 100));
+			const int64_t until_s = from_s + random.between(0, 400);
+			const auto expected =
+			    reference_earliest(profile, job, candidates, from_s, until_s);
+			const auto actual =
+			    GapSearch(profile).earliest(job, candidates, from_s, until_s);
+			++searched;
+			ck_assert_msg(same_placement(expected, actual),
+			              "seed %lu job %d: start %ld vs %ld",
+			              static_cast<unsigned long>(seed), job_index,
+			              static_cast<long>(expected ? expected->start_s : -1),
+			              static_cast<long>(actual ? actual->start_s : -1));
+			found += expected.has_value();
+			later += expected && expected->start_s > from_s;
+		}
+	}
+	// Starts found, many of them after a node woke up (not at the first window).
+	ck_assert_uint_gt(found, searched / 3);
+	ck_assert_uint_gt(later, found / 4);
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("plan_gap_index");
@@ -232,6 +345,7 @@ int main()
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_profile_free_equals_bookings_random);
 	tcase_add_test(tc, test_gap_search_equals_slot_scan_random);
+	tcase_add_test(tc, test_gap_search_with_busy_nodes_equals_slot_scan_random);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

@@ -214,26 +214,22 @@ std::optional<int64_t> GapSearch::last_long_end(int64_t cpus, int64_t limit, int
 	return std::nullopt;
 }
 
-std::optional<Placement> GapSearch::try_window(const PendingJob &job,
-                                               const std::vector<NodeIndex> &candidates,
-                                               WindowMinima &minima, int64_t start_s,
+std::optional<Placement> GapSearch::try_window(const PendingJob &job, WindowMinima &minima,
+                                               int64_t start_s, int64_t until_s,
                                                int64_t &next_start_s) const
 {
 	minima.slide_to(start_s);
-	const std::vector<int32_t> &available = minima.available();
 	// Fewer CPUs than asked on all candidates together: no node choice fits (either order).
 	if (minima.available_sum() >= job.cpus) {
-		auto allocations = choose_nodes(job, candidates, available, profile_);
+		// Only nodes with some CPUs over the window take part in a choice.
+		std::vector<NodeIndex> nodes;
+		std::vector<int32_t> available;
+		minima.positive(nodes, available);
+		auto allocations = choose_nodes(job, nodes, available, profile_);
 		if (!allocations.empty())
 			return Placement{start_s, std::move(allocations)};
 	}
-	// A node's window minimum can only rise once the window has passed its last minimum slot;
-	// a node already at full capacity can never offer more.
-	next_start_s = never_s;
-	const std::vector<int64_t> &last_minimum_end = minima.last_minimum_end();
-	for (size_t i = 0; i < candidates.size(); ++i)
-		if (available[i] < minima.full_cpus(i))
-			next_start_s = std::min(next_start_s, last_minimum_end[i]);
+	next_start_s = start_s < until_s ? minima.next_start_s() : never_s;
 	return std::nullopt;
 }
 
@@ -261,7 +257,7 @@ std::optional<Placement> GapSearch::earliest(const PendingJob &job,
 			}
 		}
 		int64_t next_start_s = never_s;
-		if (auto placement = try_window(job, candidates, minima, start_s, next_start_s)) {
+		if (auto placement = try_window(job, minima, start_s, until_s, next_start_s)) {
 			// An exclusive job holds whole nodes: more CPUs than it asked for.
 			const int64_t held = cpus_of(placement->allocations);
 			if (long_cpus_limit >= 0 && held > job.cpus) {

@@ -73,10 +73,9 @@ private:
 	std::optional<int64_t> last_long_end(int64_t cpus, int64_t limit, int64_t start_s,
 	                                     int64_t end_s) const;
 	// Try the window at start_s (minima: the job's, slid there). On failure, returns the next
-	// start worth trying.
-	std::optional<Placement> try_window(const PendingJob &job,
-	                                    const std::vector<NodeIndex> &candidates,
-	                                    WindowMinima &minima, int64_t start_s,
+	// start worth trying (never_s from until_s on: none is).
+	std::optional<Placement> try_window(const PendingJob &job, WindowMinima &minima,
+	                                    int64_t start_s, int64_t until_s,
 	                                    int64_t &next_start_s) const;
 
 	const ResourceProfile &profile_;

@@ -9,10 +9,36 @@ namespace campaign::plan
 void NodeTimelines::reset(const std::vector<NodeFree> &capacity, int64_t origin_s)
 {
 	nodes_.resize(capacity.size());
+	free_from_.resize(capacity.size());
 	for (size_t node = 0; node < capacity.size(); ++node) {
 		nodes_[node].clear();
 		nodes_[node].push_back({origin_s, capacity[node]});
+		free_from_[node] = capacity[node].cpus > 0 ? origin_s : never_s;
 	}
+	// In the index's order, each at its end: no search per node (per_campaign resets the
+	// profile at every plan).
+	by_free_from_.clear();
+	for (const int64_t from_s : {origin_s, never_s})
+		for (size_t node = 0; node < capacity.size(); ++node)
+			if (free_from_[node] == from_s)
+				by_free_from_.emplace_hint(by_free_from_.end(), from_s,
+				                           static_cast<NodeIndex>(node));
+}
+
+void NodeTimelines::index_free_from(NodeIndex node)
+{
+	int64_t free_from_s = never_s;
+	for (const Change &change : nodes_[node])
+		if (change.free.cpus > 0) {
+			free_from_s = change.start_s;
+			break;
+		}
+	int64_t &indexed_s = free_from_[node];
+	if (free_from_s == indexed_s)
+		return;
+	by_free_from_.erase({indexed_s, node});
+	by_free_from_.emplace(free_from_s, node);
+	indexed_s = free_from_s;
 }
 
 size_t NodeTimelines::change_at(const std::vector<Change> &changes, int64_t time_s)
@@ -70,15 +96,18 @@ void NodeTimelines::apply(const NodeAllocation &allocation, int64_t start_s, int
 	}
 	merge_with_previous(changes, last);
 	merge_with_previous(changes, first);
+	index_free_from(allocation.node);
 }
 
 void NodeTimelines::advance_to(int64_t now_s)
 {
-	for (std::vector<Change> &changes : nodes_) {
+	for (size_t node = 0; node < nodes_.size(); ++node) {
+		std::vector<Change> &changes = nodes_[node];
 		const size_t current = change_at(changes, now_s);
 		changes.erase(changes.begin(),
 		              changes.begin() + static_cast<std::ptrdiff_t>(current));
 		changes.front().start_s = now_s;
+		index_free_from(static_cast<NodeIndex>(node));
 	}
 }
 

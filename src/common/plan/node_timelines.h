@@ -9,6 +9,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <set>
+#include <utility>
 #include <vector>
 
 namespace campaign::plan
@@ -36,12 +38,24 @@ public:
 	// Index of the change in effect at time_s (time_s at or after the origin).
 	static size_t change_at(const std::vector<Change> &changes, int64_t time_s);
 
+	// Nodes by the start of their first change with free CPUs (never_s: none), the time before
+	// which no job can use them: a search from its window's start on looks only at the nodes
+	// that window can reach, not every candidate (per_campaign at 10,000 nodes: 2,000 searches
+	// on a machine busy for hours).
+	using ByFreeFrom = std::set<std::pair<int64_t, NodeIndex>>;
+	const ByFreeFrom &by_free_from() const { return by_free_from_; }
+	int64_t free_from(NodeIndex node) const { return free_from_[node]; }
+
 private:
+	void index_free_from(NodeIndex node);
+
 	// Index of the change starting at time_s, splitting the one in effect there if needed.
 	static size_t split_at(std::vector<Change> &changes, int64_t time_s);
 	static void merge_with_previous(std::vector<Change> &changes, size_t index);
 
 	std::vector<std::vector<Change>> nodes_;
+	std::vector<int64_t> free_from_; // per node, as in by_free_from_
+	ByFreeFrom by_free_from_;
 };
 
 } // namespace campaign::plan

@@ -17,103 +17,218 @@ constexpr size_t kPrefetchAhead = 8;
 WindowMinima::WindowMinima(const PendingJob &job, const std::vector<NodeIndex> &candidates,
                            const ResourceProfile &profile)
     : job_(job), candidates_(candidates), profile_(profile), gres_needed_(needs_gres(job)),
-      available_(candidates.size(), std::numeric_limits<int32_t>::max()),
-      last_minimum_end_(candidates.size(), never_s), full_cpus_(candidates.size()),
-      at_start_(candidates.size(), 0), after_window_(candidates.size(), 0),
-      next_change_s_(candidates.size(), never_s), last_usable_(candidates.size(), 0)
+      every_node_(candidates.size() == profile.node_count()),
+      asleep_(profile.timelines().by_free_from().begin())
 {
-	for (size_t i = 0; i < candidates.size(); ++i) {
-		const NodeFree &capacity = profile.capacity(candidates[i]);
-		full_cpus_[i] = usable_cpus_on(job, gres_needed_, capacity, capacity);
+}
+
+// A node's least changes only when the window passes its least's last slot (then afresh from
+// the window's start), or gains a change (then only the new part can lower it): both times are
+// in due_, so the nodes in between are not looked at.
+void WindowMinima::slide_to(int64_t start_s)
+{
+	const bool first = start_s_ == never_s;
+	start_s_ = start_s;
+	end_s_ = start_s + job_.limit_s;
+	last_slot_end_s_ = profile_.slot_end_s(profile_.slot_at(end_s_ - 1));
+	while (!due_.empty() && due_.top().first <= start_s) {
+		const auto [due_s, index] = due_.top();
+		due_.pop();
+		Node &node = nodes_[index];
+		if (node.due_s != due_s)
+			continue; // a time since replaced
+		forget(node);
+		// A least at the window's end lasts until its change leaves the window.
+		const int64_t least_until_s =
+		    node.at_window_end ? node.next_change_s : node.last_minimum_end;
+		if (least_until_s <= start_s)
+			rescan(node);
+		else if (node.next_change_s < end_s_)
+			scan(node, node.after_window - 1); // that change holds the least's end
+		remember(index);
+	}
+	if (first)
+		wake_first(start_s);
+	else
+		wake_until(start_s);
+}
+
+void WindowMinima::wake_first(int64_t free_until_s)
+{
+	const NodeTimelines &timelines = profile_.timelines();
+	due_.begin_bulk();
+	last_minimum_ends_.begin_bulk();
+	for (size_t i = 0; i < candidates_.size(); ++i) {
+		// Each node's changes are their own allocation: ask for those of the node a few
+		// ahead, so the reads overlap.
+		if (i + kPrefetchAhead < candidates_.size())
+			__builtin_prefetch(
+			    timelines.changes(candidates_[i + kPrefetchAhead]).data());
+		if (timelines.free_from(candidates_[i]) <= free_until_s)
+			wake(candidates_[i]);
+	}
+	due_.end_bulk();
+	last_minimum_ends_.end_bulk();
+	// Ties at free_until_s + 1 and later are after it: the index's order is (time, node).
+	asleep_ = timelines.by_free_from().lower_bound({free_until_s + 1, 0});
+}
+
+bool WindowMinima::is_candidate(NodeIndex node) const
+{
+	return every_node_ || std::binary_search(candidates_.begin(), candidates_.end(), node);
+}
+
+void WindowMinima::wake_until(int64_t free_until_s)
+{
+	const NodeTimelines::ByFreeFrom &by_free_from = profile_.timelines().by_free_from();
+	for (; asleep_ != by_free_from.end() && asleep_->first <= free_until_s; ++asleep_) {
+		const NodeIndex node = asleep_->second;
+		if (is_candidate(node))
+			wake(node);
 	}
 }
 
-void WindowMinima::scan(size_t candidate, size_t from, int64_t window_end_s,
-                        int64_t last_slot_end_s)
+void WindowMinima::wake(NodeIndex node)
 {
-	const NodeIndex node = candidates_[candidate];
-	const std::vector<NodeTimelines::Change> &changes = profile_.timelines().changes(node);
+	Node woken;
+	woken.node = node;
 	const NodeFree &capacity = profile_.capacity(node);
-	int32_t &available = available_[candidate];
+	woken.full = usable_cpus_on(job_, gres_needed_, capacity, capacity);
+	woken.at_start = NodeTimelines::change_at(profile_.timelines().changes(node), start_s_);
+	woken.available = std::numeric_limits<int32_t>::max();
+	scan(woken, woken.at_start);
+	nodes_.push_back(woken);
+	remember(nodes_.size() - 1);
+}
+
+void WindowMinima::scan(Node &node, size_t from)
+{
+	const std::vector<NodeTimelines::Change> &changes = profile_.timelines().changes(node.node);
+	const NodeFree &capacity = profile_.capacity(node.node);
 	size_t k = from;
 	int32_t cpus = 0;
-	for (; k < changes.size() && changes[k].start_s < window_end_s; ++k) {
+	for (; k < changes.size() && changes[k].start_s < end_s_; ++k) {
 		cpus = usable_cpus_on(job_, gres_needed_, changes[k].free, capacity);
-		if (cpus <= available) {
-			available = cpus;
+		if (cpus <= node.available) {
+			node.available = cpus;
 			// The change's last slot inside the window: where it ends, or the slot that
 			// holds the window's last second.
 			const int64_t change_end_s =
 			    k + 1 < changes.size() ? changes[k + 1].start_s : never_s;
-			last_minimum_end_[candidate] = std::min(change_end_s, last_slot_end_s);
+			node.last_minimum_end = std::min(change_end_s, last_slot_end_s_);
 		}
 	}
-	after_window_[candidate] = k;
-	next_change_s_[candidate] = k < changes.size() ? changes[k].start_s : never_s;
-	last_usable_[candidate] = cpus; // the loop ran at least once: `from` is in the window
-}
-
-// A node whose least slot is still in the window keeps its least over the part both windows
-// share (a subset holding that slot): only the new part can lower it, or move its last slot on.
-// The new part starts with the change holding the last window's last second (looked at again:
-// harmless, and it may run on into the new part). Windows only move later, so each node's
-// changes are found by walking on from the last window's, not by a search per node.
-void WindowMinima::slide_to(int64_t start_s)
-{
-	const int64_t end_s = start_s + job_.limit_s;
-	const int64_t last_slot_end_s = profile_.slot_end_s(profile_.slot_at(end_s - 1));
-	const bool sliding = start_s_ != never_s && start_s >= start_s_;
-	available_sum_ = 0;
-	if (sliding) {
-		for (size_t i = 0; i < candidates_.size(); ++i) {
-			if (last_minimum_end_[i] <= start_s) {
-				rescan(i, start_s, end_s, last_slot_end_s);
-			} else if (next_change_s_[i] < end_s) {
-				// The least slot stays in the window: only the new part can lower
-				// it.
-				scan(i, after_window_[i] - 1, end_s, last_slot_end_s);
-			} else if (last_usable_[i] <= available_[i]) {
-				// No change of the node entered the window: scan's look at the
-				// window's last change alone, from the copies (its last slot may
-				// run on), and the node's changes are not read at all.
-				last_minimum_end_[i] = std::min(next_change_s_[i], last_slot_end_s);
-			}
-			available_sum_ += available_[i];
-		}
-	} else {
-		for (size_t i = 0; i < candidates_.size(); ++i) {
-			// Each node's changes are their own allocation: ask for those of the node a
-			// few ahead, so the reads overlap (they were a third of the search).
-			if (i + kPrefetchAhead < candidates_.size()) {
-				const char *changes = reinterpret_cast<const char *>(
-				    profile_.timelines()
-				        .changes(candidates_[i + kPrefetchAhead])
-				        .data());
-				__builtin_prefetch(changes);
-				__builtin_prefetch(changes + 64);
-			}
-			at_start_[i] = NodeTimelines::change_at(
-			    profile_.timelines().changes(candidates_[i]), start_s);
-			available_[i] = std::numeric_limits<int32_t>::max();
-			scan(i, at_start_[i], end_s, last_slot_end_s);
-			available_sum_ += available_[i];
-		}
-	}
-	start_s_ = start_s;
-	end_s_ = end_s;
+	node.after_window = k;
+	node.next_change_s = k < changes.size() ? changes[k].start_s : never_s;
+	node.last_usable = cpus; // the loop ran at least once: `from` is in the window
+	node.at_window_end = node.last_usable <= node.available;
 }
 
 // The node's least slot left the window: its least afresh, walking on from the change that held
 // the last window's start.
-void WindowMinima::rescan(size_t candidate, int64_t start_s, int64_t end_s, int64_t last_slot_end_s)
+void WindowMinima::rescan(Node &node)
 {
-	const std::vector<NodeTimelines::Change> &changes =
-	    profile_.timelines().changes(candidates_[candidate]);
-	size_t &first = at_start_[candidate];
-	while (first + 1 < changes.size() && changes[first + 1].start_s <= start_s)
+	const std::vector<NodeTimelines::Change> &changes = profile_.timelines().changes(node.node);
+	size_t &first = node.at_start;
+	while (first + 1 < changes.size() && changes[first + 1].start_s <= start_s_)
 		++first;
-	available_[candidate] = std::numeric_limits<int32_t>::max();
-	scan(candidate, first, end_s, last_slot_end_s);
+	node.available = std::numeric_limits<int32_t>::max();
+	scan(node, first);
+}
+
+void WindowMinima::forget(const Node &node)
+{
+	available_sum_ -= node.available;
+	if (node.available < node.full && node.at_window_end)
+		--below_full_at_window_end_;
+	// Its entry in last_minimum_ends_ goes stale: next_start_s checks each against the node.
+}
+
+void WindowMinima::remember(size_t index)
+{
+	Node &node = nodes_[index];
+	available_sum_ += node.available;
+	if (node.available < node.full) {
+		if (node.at_window_end)
+			++below_full_at_window_end_;
+		else
+			last_minimum_ends_.push({node.last_minimum_end, index});
+	}
+	node.due_s = due_of(node);
+	if (node.due_s != never_s)
+		due_.push({node.due_s, index});
+}
+
+// After a look at the window's changes: the least's last slot ends after the window's start,
+// and the next change starts at or after its end.
+int64_t WindowMinima::due_of(const Node &node) const
+{
+	int64_t due_s = never_s;
+	if (node.next_change_s != never_s)
+		due_s = node.next_change_s - job_.limit_s + 1; // enters the window from there on
+	if (!node.at_window_end)
+		due_s = std::min(due_s, node.last_minimum_end);
+	return due_s;
+}
+
+void WindowMinima::positive(std::vector<NodeIndex> &nodes, std::vector<int32_t> &available) const
+{
+	std::vector<size_t> order;
+	for (size_t index = 0; index < nodes_.size(); ++index)
+		if (nodes_[index].available > 0)
+			order.push_back(index);
+	std::sort(order.begin(), order.end(),
+	          [this](size_t a, size_t b) { return nodes_[a].node < nodes_[b].node; });
+	nodes.clear();
+	available.clear();
+	for (const size_t index : order) {
+		nodes.push_back(nodes_[index].node);
+		available.push_back(nodes_[index].available);
+	}
+}
+
+int64_t WindowMinima::next_start_s()
+{
+	int64_t next_s = never_s;
+	while (!last_minimum_ends_.empty()) {
+		const auto [end_s, index] = last_minimum_ends_.top();
+		const Node &node = nodes_[index];
+		if (!node.at_window_end && node.available < node.full &&
+		    node.last_minimum_end == end_s) {
+			next_s = end_s;
+			break;
+		}
+		last_minimum_ends_.pop(); // stale
+	}
+	if (below_full_at_window_end_ > 0)
+		next_s = std::min(next_s, last_slot_end_s_);
+	// A node still asleep offers nothing until it wakes: its least's last slot ends at its
+	// waking at the earliest, and is the window's last if it sleeps through the window. Only
+	// those that could end before next_s are looked at.
+	const NodeTimelines::ByFreeFrom &by_free_from = profile_.timelines().by_free_from();
+	for (; asleep_ != by_free_from.end(); ++asleep_) {
+		const auto [free_from_s, node] = *asleep_;
+		if (std::min(free_from_s, last_slot_end_s_) >= next_s)
+			break;
+		if (!is_candidate(node))
+			continue;
+		if (free_from_s < end_s_) {
+			wake(node);
+			const Node &woken = nodes_.back();
+			if (woken.available < woken.full)
+				next_s =
+				    std::min(next_s, woken.at_window_end ? last_slot_end_s_
+				                                         : woken.last_minimum_end);
+			continue;
+		}
+		const NodeFree &capacity = profile_.capacity(node);
+		if (usable_cpus_on(job_, gres_needed_, capacity, capacity) > 0) {
+			next_s = std::min(next_s, last_slot_end_s_);
+			break;
+		}
+		// No use to this job even empty: never anything to offer.
+	}
+	return next_s;
 }
 
 } // namespace campaign::plan

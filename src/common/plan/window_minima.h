@@ -1,13 +1,20 @@
 // WindowMinima: for each candidate node of one job, the least CPUs the job could hold there over
 // a window [start, start + limit) that only moves later, and the end of the last slot where that
-// least is reached. Kept as the window slides: a node is looked at again only where the window
-// gained changes of its free amounts, or where it lost the slot of its least (NodeTimelines).
+// least is reached. Kept as the window slides: a node is looked at only when the window reaches
+// its first free CPUs (NodeTimelines::by_free_from; before, it offers nothing and its least
+// lasts at least until then), when the window gains changes of its free amounts, or when it
+// loses the slot of its least. Those times are kept in a queue, so a slide costs the nodes it
+// changes, not every candidate (at 10,000 nodes the loops over every candidate were most of
+// per_campaign's searches).
 #pragma once
 
 #include "plan/plan_types.h"
 #include "plan/resource_profile.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <functional>
+#include <utility>
 #include <vector>
 
 namespace campaign::plan
@@ -22,41 +29,98 @@ public:
 	// The window at [start_s, start_s + job.limit_s); start_s at least the last one's.
 	void slide_to(int64_t start_s);
 
-	// Per candidate (same order): the least usable CPUs over the window, and the end of the
-	// last profile slot of the window with that least.
-	const std::vector<int32_t> &available() const { return available_; }
-	const std::vector<int64_t> &last_minimum_end() const { return last_minimum_end_; }
-	// Sum of available(): the most CPUs any node choice could hold over the window.
+	// Sum of every candidate's least: the most CPUs any node choice could hold over the window.
 	int64_t available_sum() const { return available_sum_; }
-	// What the candidate could hold on an empty node: its least can rise no higher.
-	int32_t full_cpus(size_t candidate) const { return full_cpus_[candidate]; }
+	// The candidates whose least is above 0 (no node choice takes another), in candidate
+	// order, and their least.
+	void positive(std::vector<NodeIndex> &nodes, std::vector<int32_t> &available) const;
+	// The next start worth trying: the earliest end of the last least slot of a candidate
+	// below its full CPUs (a node's least can only rise once the window has passed it; a node
+	// already at full capacity can never offer more). never_s if none.
+	int64_t next_start_s();
 
 private:
-	// Lower the candidate's least with the node's changes from index `from` until
-	// window_end_s.
-	void scan(size_t candidate, size_t from, int64_t window_end_s, int64_t last_slot_end_s);
-	void rescan(size_t candidate, int64_t start_s, int64_t end_s, int64_t last_slot_end_s);
+	struct Node {
+		NodeIndex node = 0; // the candidates are sorted: their order is the nodes'
+
+		int32_t available = 0;   // the least over the window
+		int32_t full = 0;        // what it could hold empty: its least can rise no higher
+		int32_t last_usable = 0; // the window's last change's
+		// The least is reached at the window's last change: its last slot is the window's
+		// last slot, whatever the window (no change entering it).
+		bool at_window_end = false;
+		int64_t last_minimum_end = never_s; // if !at_window_end
+		// In the node's changes: the one holding the window's start when its least was last
+		// found afresh, the first one after the window, and that one's start.
+		size_t at_start = 0;
+		size_t after_window = 0;
+		int64_t next_change_s = never_s;
+		int64_t due_s = never_s; // the earliest window start that changes it
+	};
+	using Due = std::pair<int64_t, size_t>; // time, index in nodes_
+	// Earliest first. The first window's nodes go in at once and are ordered once (pushing
+	// them one by one was 10 % of per_campaign's plan).
+	class DueQueue
+	{
+	public:
+		void push(Due due)
+		{
+			entries_.push_back(due);
+			if (!bulk_)
+				std::push_heap(entries_.begin(), entries_.end(),
+				               std::greater<Due>());
+		}
+		void begin_bulk() { bulk_ = true; }
+		void end_bulk()
+		{
+			bulk_ = false;
+			std::make_heap(entries_.begin(), entries_.end(), std::greater<Due>());
+		}
+		bool empty() const { return entries_.empty(); }
+		const Due &top() const { return entries_.front(); }
+		void pop()
+		{
+			std::pop_heap(entries_.begin(), entries_.end(), std::greater<Due>());
+			entries_.pop_back();
+		}
+
+	private:
+		std::vector<Due> entries_;
+		bool bulk_ = false;
+	};
+
+	// Take in every candidate free from free_until_s on (before, it offers nothing): at the
+	// first window in one pass over the candidates (a search from hours ahead finds most nodes
+	// awake: a walk of the index and a look-up per node cost 20 % of per_campaign's plan), then
+	// from the index.
+	void wake_first(int64_t free_until_s);
+	void wake_until(int64_t free_until_s);
+	bool is_candidate(NodeIndex node) const;
+	void wake(NodeIndex node);
+	// Lower the node's least with its changes from index `from` until the window's end.
+	void scan(Node &node, size_t from);
+	void rescan(Node &node);
+	// Before and after a node's least changes: the sums and queues follow it.
+	void forget(const Node &node);
+	void remember(size_t index);
+	int64_t due_of(const Node &node) const;
 
 	const PendingJob &job_;
 	const std::vector<NodeIndex> &candidates_;
 	const ResourceProfile &profile_;
 	const bool gres_needed_;
-	std::vector<int32_t> available_;
-	std::vector<int64_t> last_minimum_end_;
-	std::vector<int32_t> full_cpus_;
-	// Per candidate, in its node's changes: the one holding the window's start when its least
-	// was last found afresh, and the first one after the window.
-	std::vector<size_t> at_start_;
-	std::vector<size_t> after_window_;
-	// Per candidate, beside after_window_: that change's start (never_s: none), and the usable
-	// CPUs of the change before it (the window's last). A slide that brings a node no change
-	// reads these, not the node's changes: at 10,000 nodes the reads of every node's changes
-	// at every slide were most of the gap search.
-	std::vector<int64_t> next_change_s_;
-	std::vector<int32_t> last_usable_;
+	const bool every_node_;   // the candidates are every node of the profile
+	std::vector<Node> nodes_; // the candidates taken in, in the order taken
+	// The nodes not yet taken in, by the start of their first free CPUs: from here on.
+	NodeTimelines::ByFreeFrom::const_iterator asleep_;
+	DueQueue due_;
+	DueQueue last_minimum_ends_; // of nodes below full, not at_window_end (stale entries kept)
+	int64_t below_full_at_window_end_ =
+	    0; // nodes below full whose least is at the window's end
 	int64_t available_sum_ = 0;
 	int64_t start_s_ = never_s; // the current window (never_s: none yet)
 	int64_t end_s_ = never_s;
+	int64_t last_slot_end_s_ = never_s; // the end of the profile slot holding end_s_ - 1
 };
 
 } // namespace campaign::plan
