@@ -207,6 +207,12 @@ def prediction_options(setup, conf, compression, slurmctld_started=None):
         # event) does, since every submit and run time is whole seconds; 2 s puts 22 of 50
         # metrics inside the goal against 36 (doc/replay.md, scheduler passes).
         period = float(settings.get("campaign_period", "1"))
+        # The pass at each new second (it polls every 50 ms) comes before priority/campaign
+        # ranks the jobs whose begin time just passed (nothing wakes its thread then): they
+        # start in submission order if CPUs are free (ostrich's first second: 64 jobs in
+        # job-id order in both final-default runs; doc/replay-results.md, "Why the ostrich
+        # medians differ").
+        options.append("--rank-lag")
     else:
         # sched/backfill (campsim's slurm_backfill): at most bf_max_job_test jobs planned,
         # reservations within bf_window (minutes), the main scheduler's in-order starts at

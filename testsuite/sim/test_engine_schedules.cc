@@ -395,6 +395,47 @@ START_TEST(test_calc_period_lists_new_jobs_below_the_last_order)
 }
 END_TEST
 
+// rank_lag (sched/campaign's pass at a begin time before priority/campaign ranks the arrivals):
+// m = 2, no backfill. At 0 user 1's A (1 CPU, 2 s), B and C (1 CPU, 100 s) and user 2's D (1 CPU,
+// 5 s) arrive; OStrich ranks user 2's small campaign first, and user 1's longest jobs first.
+// Ranked at once: D and B start at 0, C at 5 (D's end), A at 100 (B's end). Lagged: the four
+// are unranked at 0 and start in arrival order, A and B; at A's end (2) they are ranked and D
+// goes first, C at 7 (D's end).
+// A second second: X (user 1, 1 CPU) runs from -10; at 0 Y (user 1, 2 CPUs) and Z (user 2,
+// 1 CPU) arrive. Lagged, Y comes first at 0 and blocks Z (no backfill); at 1, with no event,
+// Z is ranked first and takes the free CPU (a pass is woken then). Ranked at once: Z at 0.
+START_TEST(test_rank_lag_starts_arrivals_in_arrival_order_for_one_second)
+{
+	auto run = [](const Workload &workload, bool rank_lag) {
+		SimulationOptions options;
+		options.priority = "ostrich";
+		options.backfill = BackfillKind::no_backfill;
+		options.estimate.kind = EstimateKind::exact;
+		options.calc_period_s = 1;
+		options.rank_lag = rank_lag;
+		auto result = simulate(workload, options);
+		ck_assert_msg(result.ok(), "%s", result.ok() ? "" : result.error().c_str());
+		std::vector<int64_t> times;
+		for (const JobOutcome &outcome : result.value().jobs)
+			times.push_back(outcome.start_s);
+		return times;
+	};
+	Workload first;
+	first.machine_cpus = 2;
+	first.jobs = {job(1, 1, 0, 1, 2), job(2, 1, 0, 1, 100), job(3, 1, 0, 1, 100),
+	              job(4, 2, 0, 1, 5)};
+	check_starts(run(first, false), {100, 0, 5, 0});
+	check_starts(run(first, true), {0, 0, 7, 2});
+	Workload next_second;
+	next_second.machine_cpus = 2;
+	next_second.jobs = {job(1, 1, -10, 1, 100), job(2, 1, 0, 2, 50), job(3, 2, 0, 1, 5)};
+	check_starts(run(next_second, false), {-10, 90, 0});
+	check_starts(run(next_second, true), {-10, 90, 1});
+	SimulationOptions defaults;
+	ck_assert(!defaults.rank_lag); // campsim's own runs rank arrivals at once
+}
+END_TEST
+
 // sched_period: jobs start only at the passes, here the multiples of 4 s. The backfill trace under
 // FCFS starts A 0, X 10, Y 20, F 30, G 30 with a pass at every event; with passes every 4 s each
 // start waits for the next pass after the CPUs free: A 0 (a pass), X 12 (A ends at 10), Y 24 (X
@@ -510,6 +551,7 @@ int main()
 	tcase_add_test(tc, test_downtime_split_replays_each_piece_alone);
 	tcase_add_test(tc, test_online_campaigns_come_from_the_core);
 	tcase_add_test(tc, test_calc_period_lists_new_jobs_below_the_last_order);
+	tcase_add_test(tc, test_rank_lag_starts_arrivals_in_arrival_order_for_one_second);
 	tcase_add_test(tc, test_sched_period_starts_jobs_only_at_passes);
 	tcase_add_test(tc, test_fair_share_half_life_and_calc_period_reach_the_baseline);
 	tcase_add_test(tc, test_unknown_policy_is_named);

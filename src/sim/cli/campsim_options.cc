@@ -81,6 +81,10 @@ const char *campsim_usage()
 	       "  --calc-period S         core policies rank afresh at most every S simulated\n"
 	       "                          seconds and after job ends, as priority/campaign\n"
 	       "                          (default 5); 0: at every scheduling pass\n"
+	       "  --rank-lag              core policies rank a job from the second after it\n"
+	       "                          arrives; in that second it comes after the ranked\n"
+	       "                          jobs, in arrival order (sched/campaign's pass at a\n"
+	       "                          begin time before priority/campaign ranks it)\n"
 	       "  --fs-half-life S --fs-max-age S --fs-calc-period S   the fairshare and\n"
 	       "                          fairtree baselines' PriorityDecayHalfLife (0: no "
 	       "decay),\n"
@@ -523,6 +527,7 @@ const std::map<std::string, bool CampsimOptions::*> &flags()
 	    {"--anonymise", &CampsimOptions::anonymise},
 	    {"--anonymize", &CampsimOptions::anonymise},
 	    {"--dependencies", &CampsimOptions::dependencies},
+	    {"--rank-lag", &CampsimOptions::rank_lag},
 	    {"--plots", &CampsimOptions::plots},
 	    {"--progress", &CampsimOptions::progress},
 	    {"--observed", &CampsimOptions::observed},
@@ -697,6 +702,7 @@ Result<CampsimOptions> parse_campsim_options(const std::vector<std::string> &arg
 	if (Status combined = check_combinations(options, given); !combined)
 		return Error{combined.error()};
 	options.simulation.dependencies = options.dependencies;
+	options.simulation.rank_lag = options.rank_lag;
 	if (options.command == "replay-plan") {
 		if (Status checked = check_workload_choice(options); !checked)
 			return Error{checked.error()};

@@ -31,6 +31,7 @@ struct CampsimOptions {
 	bool lenient = false;
 	bool anonymise = false;     // --sacct: user names -> u1, u2, ...
 	bool dependencies = false;  // -> simulation.dependencies
+	bool rank_lag = false;      // -> simulation.rank_lag
 	std::optional<double> load; // run --load: inter-arrival times scaled to this offered load
 	// Policies.
 	std::vector<PolicyChoice> policies;

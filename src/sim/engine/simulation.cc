@@ -8,6 +8,7 @@
 #include "engine/downtime_split.h"
 #include "engine/fair_share_priority.h"
 #include "engine/fcfs_priority.h"
+#include "engine/rank_lag_priority.h"
 #include "engine/shared_campaigns.h"
 
 #include <algorithm>
@@ -119,7 +120,8 @@ private:
 	std::vector<int64_t> runtimes_s_, estimates_s_;
 	std::vector<uint32_t> cpus_;
 	std::unique_ptr<PrioritySource> priority_;
-	CorePriority *core_ = nullptr; // priority_ when it is the core
+	CorePriority *core_ = nullptr;        // priority_ when it is the core
+	RankLagPriority *rank_lag_ = nullptr; // priority_ under SimulationOptions::rank_lag
 	std::unique_ptr<JobDispatch> dispatch_;
 	std::unique_ptr<CampaignDependencies> dependencies_; // SimulationOptions::dependencies
 	RuntimePredictor predictor_;
@@ -169,6 +171,12 @@ Status Simulation::create_priority()
 	owned->set_calc_period(options_.calc_period_s);
 	core_ = owned.get();
 	priority_ = std::move(owned);
+	if (options_.rank_lag) {
+		auto lagged =
+		    std::make_unique<RankLagPriority>(std::move(priority_), workload_.jobs.size());
+		rank_lag_ = lagged.get();
+		priority_ = std::move(lagged);
+	}
 	return ok_status();
 }
 
@@ -204,7 +212,7 @@ Status Simulation::prepare()
 	if (!dispatch)
 		return Error{dispatch.error()};
 	dispatch_ = std::move(dispatch).value();
-	walks_ = walkable() && core_->enable_walks();
+	walks_ = !rank_lag_ && walkable() && core_->enable_walks(); // a walk is never lagged
 	const auto campaigns = shared_campaigns(workload_, runtimes_s_, options_.scoring_rule);
 	if (options_.dependencies && !workload_.closed_loop) {
 		dependencies_ =
@@ -402,6 +410,8 @@ Status Simulation::pass(int64_t now_s)
 	if (Status started = start_all(dispatch_head(now_s), now_s, cpu_start); !started)
 		return started;
 	if (pending_ > 0) {
+		if (rank_lag_ && rank_lag_->unranked_pending(now_s))
+			wake_at(now_s + 1, now_s); // ranked then: the order changes
 		wake_at(core_ ? core_->next_virtual_start_s() : -1, now_s);
 		wake_at(dispatch_->next_planned_start_s(), now_s);
 	}

@@ -46,6 +46,11 @@ struct SimulationOptions {
 	// ended since (jobs submitted between go below the last order), as priority/campaign
 	// with its calc_period (default 5, the plugin's); 0: afresh at every pass (exact).
 	int64_t calc_period_s = priority_plugin_defaults::calc_period_s;
+	// Core policies: a job is ranked from the second after it arrives; in its first second it
+	// comes after the ranked jobs, in arrival order (engine/rank_lag_priority.h:
+	// sched/campaign's pass at a begin time comes before priority/campaign's ranking of the
+	// arrivals).
+	bool rank_lag = false;
 	// The fairshare and fairtree baselines' PriorityDecayHalfLife, PriorityMaxAge and
 	// PriorityCalcPeriod (FairShareOptions; a replay's prediction gives the cluster's, which
 	// are the trace's divided by the compression).
