@@ -135,7 +135,7 @@ void PlanKeeper::remember(const Cluster &cluster, const std::vector<RunningJob> 
 	pending_.clear();
 	order_.clear();
 	for (const PendingJob &job : pending) {
-		pending_.emplace(job.id, job);
+		pending_.emplace(job.id, KeptPending{job});
 		order_.push_back(job.id);
 	}
 }
@@ -159,13 +159,13 @@ void PlanKeeper::remember_changes(const std::vector<RunningJob> &running,
 			kept->second.booked_long = job.booked_long;
 		}
 	}
-	for (JobId id : order_)
-		if (!still_pending_.contains(id))
-			pending_.erase(id);
+	for (JobId id : gone_)
+		pending_.erase(id);
 	order_.clear();
-	for (const PendingJob &job : pending) {
-		pending_.try_emplace(job.id, job);
-		order_.push_back(job.id);
+	for (size_t k = 0; k < pending.size(); ++k) {
+		if (!known_[k])
+			pending_.try_emplace(pending[k].id, KeptPending{pending[k]});
+		order_.push_back(pending[k].id);
 	}
 }
 
@@ -222,29 +222,36 @@ bool PlanKeeper::apply_running(const std::vector<RunningJob> &running, int64_t n
 
 bool PlanKeeper::apply_pending(const std::vector<PendingJob> &pending, int64_t now_s)
 {
-	std::unordered_set<JobId> &still_pending = still_pending_;
-	still_pending.clear();
-	for (const PendingJob &job : pending) {
-		still_pending.insert(job.id);
+	++snapshot_;
+	known_.assign(pending.size(), 0);
+	for (size_t k = 0; k < pending.size(); ++k) {
+		const PendingJob &job = pending[k];
 		auto kept = pending_.find(job.id);
-		if (kept != pending_.end() &&
-		    (!same_shape(kept->second, job) ||
-		     planner_.short_for_room(kept->second) != planner_.short_for_room(job)))
+		if (kept == pending_.end())
+			continue;
+		known_[k] = 1;
+		kept->second.listed_in = snapshot_;
+		if (!same_shape(kept->second.job, job) ||
+		    planner_.short_for_room(kept->second.job) != planner_.short_for_room(job))
 			return false;
 	}
 	std::vector<JobId> &kept_order = kept_order_;
 	kept_order.clear();
+	gone_.clear();
 	for (JobId id : order_) {
-		if (still_pending.contains(id))
+		if (pending_.at(id).listed_in == snapshot_) {
 			kept_order.push_back(id);
-		else if (!running_now_.contains(id) && !planner_.job_cancelled(id, now_s).ok())
+			continue;
+		}
+		gone_.push_back(id);
+		if (!running_now_.contains(id) && !planner_.job_cancelled(id, now_s).ok())
 			return false; // (started ones were handled by apply_running)
 	}
 	// The kept jobs must keep their order.
 	size_t next_kept = 0;
-	for (const PendingJob &job : pending)
-		if (pending_.contains(job.id) &&
-		    (next_kept == kept_order.size() || kept_order[next_kept++] != job.id))
+	for (size_t k = 0; k < pending.size(); ++k)
+		if (known_[k] &&
+		    (next_kept == kept_order.size() || kept_order[next_kept++] != pending[k].id))
 			return false;
 	if (next_kept != kept_order.size())
 		return false;
@@ -252,17 +259,17 @@ bool PlanKeeper::apply_pending(const std::vector<PendingJob> &pending, int64_t n
 	// above a kept one plans everything below it again: beyond a few, one fresh plan is
 	// cheaper (a burst of submissions at mixed ranks would cost O(queue^2)).
 	size_t tail_start = pending.size();
-	while (tail_start > 0 && !pending_.contains(pending[tail_start - 1].id))
+	while (tail_start > 0 && !known_[tail_start - 1])
 		--tail_start;
 	size_t inserted_above = 0;
 	for (size_t k = 0; k < tail_start; ++k)
-		if (!pending_.contains(pending[k].id) && ++inserted_above > kMaxInsertsAbove)
+		if (!known_[k] && ++inserted_above > kMaxInsertsAbove)
 			return false;
 	for (size_t k = tail_start; k < pending.size(); ++k)
 		if (!planner_.job_submitted(pending[k], now_s, 0).ok())
 			return false;
 	for (size_t k = tail_start; k-- > 0;) { // last first: each one's successor is planned
-		if (pending_.contains(pending[k].id))
+		if (known_[k])
 			continue;
 		if (!planner_.job_submitted(pending[k], now_s, pending[k + 1].id).ok())
 			return false;

@@ -75,12 +75,20 @@ private:
 	bool has_plan_ = false;
 	Cluster cluster_;
 	std::unordered_map<JobId, RunningJob> running_; // as last seen
-	std::unordered_map<JobId, PendingJob> pending_; // as last given to the planner
-	std::vector<JobId> order_;                      // pending_ in rank order
-	std::unordered_set<JobId> running_now_;         // the snapshot being applied
-	std::unordered_set<JobId> still_pending_;       // the snapshot being applied
-	std::vector<JobId> kept_order_, ended_;         // apply_pending's, kept for capacity
-	int64_t next_reserved_s_ = -1;                  // the last plan's earliest reserved start
+	// A pending job as last given to the planner, and the last snapshot that listed it.
+	struct KeptPending {
+		PendingJob job;
+		uint64_t listed_in = 0;
+	};
+	std::unordered_map<JobId, KeptPending> pending_;
+	std::vector<JobId> order_;              // pending_ in rank order
+	std::unordered_set<JobId> running_now_; // the snapshot being applied
+	// The snapshot being applied: its number, and for each of its pending jobs whether
+	// pending_ knew it (one look-up a job: a deep queue is listed at every pass).
+	uint64_t snapshot_ = 0;
+	std::vector<char> known_;
+	std::vector<JobId> kept_order_, ended_, gone_; // apply_pending's, kept for capacity
+	int64_t next_reserved_s_ = -1;                 // the last plan's earliest reserved start
 	uint64_t rebuilds_ = 0, updates_ = 0;
 };
 

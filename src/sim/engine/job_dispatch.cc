@@ -63,7 +63,8 @@ public:
 	PlanDispatch(uint32_t machine_cpus, plan::PlannerConfig config, DispatchJobs jobs,
 	             MachineNodes nodes)
 	    : keeper_(config), free_cpus_(machine_cpus), jobs_(std::move(jobs)),
-	      starts_only_(config.starts_only), any_nodes_(nodes.nodes > 0)
+	      starts_only_(config.starts_only), any_nodes_(nodes.nodes > 0),
+	      reads_expected_run_(config.short_by_expected)
 	{
 		if (!any_nodes_) {
 			// One node of the whole machine: SWF traces count processors, not nodes.
@@ -214,7 +215,7 @@ private:
 		pending.campaign_id = jobs_.campaign_of(job);
 		if (jobs_.submit_s)
 			pending.submit_s = jobs_.submit_s(job);
-		if (jobs_.expected_run_s)
+		if (reads_expected_run_ && jobs_.expected_run_s) // a prediction, each job each pass
 			pending.expected_run_s = jobs_.expected_run_s(job);
 		return pending;
 	}
@@ -230,6 +231,8 @@ private:
 	int64_t next_planned_start_s_ = -1;
 	bool starts_only_;
 	bool any_nodes_; // the machine as nodes: a job may span them
+	// The planner reads PendingJob::expected_run_s only to tell short jobs by it.
+	bool reads_expected_run_;
 };
 
 } // namespace
