@@ -352,6 +352,36 @@ START_TEST(test_plan_keeper_plans_afresh_when_ranks_change)
 }
 END_TEST
 
+// A job that leaves the snapshot (cancelled) and is listed again under its id is a new job to
+// the kept plan: it is planned again in place, behind the one kept, and a job inserted above
+// a kept one in the same snapshot moves it back.
+START_TEST(test_plan_keeper_in_place_forgets_a_job_gone_from_the_snapshot)
+{
+	Cluster cluster;
+	cluster.nodes.push_back({"n1", 4, 0, NodeState::up});
+	std::vector<RunningJob> running = {{1, {{0, 4, 0}}, 100}};
+	PendingJob a{.id = 2, .cpus = 4, .limit_s = 50};
+	PendingJob b{.id = 3, .cpus = 4, .limit_s = 50};
+	PendingJob c{.id = 4, .cpus = 4, .limit_s = 20};
+	PlanKeeper keeper;
+	ck_assert(keeper.update(cluster, running, {a, b}, 0).ok());
+	auto without_b = keeper.update(cluster, running, {a}, 1);
+	ck_assert(without_b.ok());
+	ck_assert(!without_b.value().planned.contains(3));
+	auto b_again = keeper.update(cluster, running, {a, b}, 2);
+	ck_assert(b_again.ok());
+	ck_assert_int_eq(keeper.rebuilds(), 1); // both in place
+	ck_assert_int_eq(keeper.updates(), 2);
+	ck_assert(b_again.value().planned.contains(3));
+	ck_assert_int_eq(b_again.value().planned.at(3).start_s, 150);
+	auto c_above = keeper.update(cluster, running, {a, c, b}, 3);
+	ck_assert(c_above.ok());
+	ck_assert_int_eq(keeper.updates(), 3);
+	ck_assert_int_eq(c_above.value().planned.at(4).start_s, 150);
+	ck_assert_int_eq(c_above.value().planned.at(3).start_s, 170);
+}
+END_TEST
+
 // starts_only stops at the first rank below which no job could start now: here 2 CPUs are free
 // only until the head's reservation at 100, so 60 s jobs below it fit and 150 s ones do not.
 // could_start_now bounds the rest of a queue the same way.
@@ -425,6 +455,7 @@ int main()
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_plan_keeper_random_machines_stay_valid_and_keep_reservations);
 	tcase_add_test(tc, test_plan_keeper_plans_afresh_when_ranks_change);
+	tcase_add_test(tc, test_plan_keeper_in_place_forgets_a_job_gone_from_the_snapshot);
 	tcase_add_test(tc, test_plan_keeper_replans_per_campaign_as_a_new_planner_would);
 	tcase_add_test(tc, test_plan_keeper_starts_only_starts_what_a_whole_plan_starts);
 	tcase_add_test(tc, test_plan_starts_only_stops_where_no_job_below_fits_the_free_window);

@@ -135,8 +135,9 @@ void PlanKeeper::remember(const Cluster &cluster, const std::vector<RunningJob> 
 	pending_.clear();
 	order_.clear();
 	for (const PendingJob &job : pending) {
-		pending_.emplace(job.id, job);
-		order_.push_back(job.id);
+		KeptPending &kept = pending_.emplace(job.id, KeptPending{job}).first->second;
+		kept.position = order_.size();
+		order_.push_back(&kept);
 	}
 }
 
@@ -159,13 +160,16 @@ void PlanKeeper::remember_changes(const std::vector<RunningJob> &running,
 			kept->second.booked_long = job.booked_long;
 		}
 	}
-	for (JobId id : order_)
-		if (!still_pending_.contains(id))
-			pending_.erase(id);
-	order_.clear();
-	for (const PendingJob &job : pending) {
-		pending_.try_emplace(job.id, job);
-		order_.push_back(job.id);
+	order_.clear(); // before the erase: it points at the gone jobs
+	for (JobId id : gone_)
+		pending_.erase(id);
+	for (size_t k = 0; k < pending.size(); ++k) {
+		KeptPending *kept = listed_[k];
+		if (!kept)
+			kept = &pending_.try_emplace(pending[k].id, KeptPending{pending[k]})
+			            .first->second;
+		kept->position = order_.size();
+		order_.push_back(kept);
 	}
 }
 
@@ -222,29 +226,44 @@ bool PlanKeeper::apply_running(const std::vector<RunningJob> &running, int64_t n
 
 bool PlanKeeper::apply_pending(const std::vector<PendingJob> &pending, int64_t now_s)
 {
-	std::unordered_set<JobId> &still_pending = still_pending_;
-	still_pending.clear();
-	for (const PendingJob &job : pending) {
-		still_pending.insert(job.id);
-		auto kept = pending_.find(job.id);
-		if (kept != pending_.end() &&
-		    (!same_shape(kept->second, job) ||
-		     planner_.short_for_room(kept->second) != planner_.short_for_room(job)))
+	++snapshot_;
+	listed_.assign(pending.size(), nullptr);
+	size_t next = 0; // where the kept order should go on
+	for (size_t k = 0; k < pending.size(); ++k) {
+		const PendingJob &job = pending[k];
+		KeptPending *kept = nullptr;
+		if (next < order_.size() && order_[next]->job.id == job.id) {
+			kept = order_[next++];
+		} else if (auto found = pending_.find(job.id); found != pending_.end()) {
+			kept = &found->second; // the kept jobs between were left out, or moved
+			next = std::max(next, kept->position + 1);
+		}
+		if (!kept)
+			continue;
+		listed_[k] = kept;
+		kept->listed_in = snapshot_;
+		if (!same_shape(kept->job, job) ||
+		    planner_.short_for_room(kept->job) != planner_.short_for_room(job))
 			return false;
 	}
 	std::vector<JobId> &kept_order = kept_order_;
 	kept_order.clear();
-	for (JobId id : order_) {
-		if (still_pending.contains(id))
+	gone_.clear();
+	for (const KeptPending *kept : order_) {
+		const JobId id = kept->job.id;
+		if (kept->listed_in == snapshot_) {
 			kept_order.push_back(id);
-		else if (!running_now_.contains(id) && !planner_.job_cancelled(id, now_s).ok())
+			continue;
+		}
+		gone_.push_back(id);
+		if (!running_now_.contains(id) && !planner_.job_cancelled(id, now_s).ok())
 			return false; // (started ones were handled by apply_running)
 	}
 	// The kept jobs must keep their order.
 	size_t next_kept = 0;
-	for (const PendingJob &job : pending)
-		if (pending_.contains(job.id) &&
-		    (next_kept == kept_order.size() || kept_order[next_kept++] != job.id))
+	for (size_t k = 0; k < pending.size(); ++k)
+		if (listed_[k] &&
+		    (next_kept == kept_order.size() || kept_order[next_kept++] != pending[k].id))
 			return false;
 	if (next_kept != kept_order.size())
 		return false;
@@ -252,17 +271,17 @@ bool PlanKeeper::apply_pending(const std::vector<PendingJob> &pending, int64_t n
 	// above a kept one plans everything below it again: beyond a few, one fresh plan is
 	// cheaper (a burst of submissions at mixed ranks would cost O(queue^2)).
 	size_t tail_start = pending.size();
-	while (tail_start > 0 && !pending_.contains(pending[tail_start - 1].id))
+	while (tail_start > 0 && !listed_[tail_start - 1])
 		--tail_start;
 	size_t inserted_above = 0;
 	for (size_t k = 0; k < tail_start; ++k)
-		if (!pending_.contains(pending[k].id) && ++inserted_above > kMaxInsertsAbove)
+		if (!listed_[k] && ++inserted_above > kMaxInsertsAbove)
 			return false;
 	for (size_t k = tail_start; k < pending.size(); ++k)
 		if (!planner_.job_submitted(pending[k], now_s, 0).ok())
 			return false;
 	for (size_t k = tail_start; k-- > 0;) { // last first: each one's successor is planned
-		if (pending_.contains(pending[k].id))
+		if (listed_[k])
 			continue;
 		if (!planner_.job_submitted(pending[k], now_s, pending[k + 1].id).ok())
 			return false;
@@ -282,8 +301,13 @@ Status PlanKeeper::started(const RunningJob &job, int64_t now_s)
 	if (plans_afresh_always())
 		return ok_status(); // nothing remembered (see remember)
 	running_[job.id] = job;
+	auto started_at = std::find_if(order_.begin(), order_.end(), [&](const KeptPending *kept) {
+		return kept->job.id == job.id;
+	});
+	if (started_at != order_.end()) // the later ones move up
+		for (auto later = order_.erase(started_at); later != order_.end(); ++later)
+			--(*later)->position;
 	pending_.erase(job.id);
-	std::erase(order_, job.id);
 	return ok_status();
 }
 

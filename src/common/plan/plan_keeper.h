@@ -75,12 +75,24 @@ private:
 	bool has_plan_ = false;
 	Cluster cluster_;
 	std::unordered_map<JobId, RunningJob> running_; // as last seen
-	std::unordered_map<JobId, PendingJob> pending_; // as last given to the planner
-	std::vector<JobId> order_;                      // pending_ in rank order
-	std::unordered_set<JobId> running_now_;         // the snapshot being applied
-	std::unordered_set<JobId> still_pending_;       // the snapshot being applied
-	std::vector<JobId> kept_order_, ended_;         // apply_pending's, kept for capacity
-	int64_t next_reserved_s_ = -1;                  // the last plan's earliest reserved start
+	// A pending job as last given to the planner, the last snapshot that listed it, and its
+	// index in order_.
+	struct KeptPending {
+		PendingJob job;
+		uint64_t listed_in = 0;
+		size_t position = 0;
+	};
+	std::unordered_map<JobId, KeptPending> pending_;
+	// pending_ in rank order (a map's entries stay put until erased): a snapshot in the same
+	// order is matched by walking it, without a look-up per job.
+	std::vector<KeptPending *> order_;
+	std::unordered_set<JobId> running_now_; // the snapshot being applied
+	// The snapshot being applied: its number, and for each of its pending jobs its kept
+	// entry (nullptr: new).
+	uint64_t snapshot_ = 0;
+	std::vector<KeptPending *> listed_;
+	std::vector<JobId> kept_order_, ended_, gone_; // apply_pending's, kept for capacity
+	int64_t next_reserved_s_ = -1;                 // the last plan's earliest reserved start
 	uint64_t rebuilds_ = 0, updates_ = 0;
 };
 

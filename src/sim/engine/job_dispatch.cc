@@ -63,7 +63,8 @@ public:
 	PlanDispatch(uint32_t machine_cpus, plan::PlannerConfig config, DispatchJobs jobs,
 	             MachineNodes nodes)
 	    : keeper_(config), free_cpus_(machine_cpus), jobs_(std::move(jobs)),
-	      starts_only_(config.starts_only), any_nodes_(nodes.nodes > 0)
+	      starts_only_(config.starts_only), any_nodes_(nodes.nodes > 0),
+	      reads_expected_run_(config.short_by_expected)
 	{
 		if (!any_nodes_) {
 			// One node of the whole machine: SWF traces count processors, not nodes.
@@ -174,9 +175,11 @@ private:
 	// the reservations' details go unread here.
 	Result<plan::Plan> plan_order(const std::vector<uint32_t> &order, int64_t now_s)
 	{
-		pending_.clear();
-		for (uint32_t job : order)
-			pending_.push_back(pending_of(job));
+		// Written over the last pass's entries: a deep queue is listed at every pass, and
+		// building and freeing a PendingJob each time was a tenth of a pass.
+		pending_.resize(order.size());
+		for (size_t k = 0; k < order.size(); ++k)
+			fill_pending(pending_[k], order[k]);
 		return keeper_.update(cluster_, running_, pending_, now_s,
 		                      plan::PlanDetail::starts_now);
 	}
@@ -206,6 +209,13 @@ private:
 	plan::PendingJob pending_of(uint32_t job) const
 	{
 		plan::PendingJob pending;
+		fill_pending(pending, job);
+		return pending;
+	}
+
+	// Sets every field pending_of sets (the others keep their defaults: none is ever set).
+	void fill_pending(plan::PendingJob &pending, uint32_t job) const
+	{
 		pending.id = plan_id(job);
 		pending.cpus = static_cast<int32_t>((*jobs_.cpus)[job]);
 		pending.nodes_min = 1;
@@ -214,9 +224,8 @@ private:
 		pending.campaign_id = jobs_.campaign_of(job);
 		if (jobs_.submit_s)
 			pending.submit_s = jobs_.submit_s(job);
-		if (jobs_.expected_run_s)
+		if (reads_expected_run_ && jobs_.expected_run_s) // a prediction, each job each pass
 			pending.expected_run_s = jobs_.expected_run_s(job);
-		return pending;
 	}
 
 	plan::PlanKeeper keeper_;
@@ -230,6 +239,8 @@ private:
 	int64_t next_planned_start_s_ = -1;
 	bool starts_only_;
 	bool any_nodes_; // the machine as nodes: a job may span them
+	// The planner reads PendingJob::expected_run_s only to tell short jobs by it.
+	bool reads_expected_run_;
 };
 
 } // namespace
