@@ -60,6 +60,25 @@ START_TEST(test_plugin_keys_are_not_part_of_core_identity)
 }
 END_TEST
 
+// priority/campaign reads its PriorityParameters through the same schema as campsim: the fair
+// guard's keys reach the core beside plugin keys, count in its identity, and a bad value is
+// refused naming the key.
+START_TEST(test_plugin_reads_the_fair_guard_keys)
+{
+	const CampaignCore core = core_of(
+	    "calc_period=60,starve_fair_factor=30,starve_fair_floor_s=60,starve_fair_width=0.1");
+	ck_assert(core.config().starve_fair_factor == 30);
+	ck_assert_int_eq(core.config().starve_fair_floor_s, 60);
+	ck_assert(core.config().starve_fair_width == 0.1);
+	ck_assert(core_identity(parsed("starve_fair_factor=30")) !=
+	          core_identity(parsed("policy=ostrich")));
+	auto bad = priority_parameter_schema().parse("calc_period=60,starve_fair_width=2");
+	ck_assert(!bad.ok());
+	ck_assert_msg(bad.error().find("starve_fair_width") != std::string::npos, "%s",
+	              bad.error().c_str());
+}
+END_TEST
+
 START_TEST(test_core_rejects_plugin_keys_alone)
 {
 	ck_assert(!CampaignCore::create("calc_period=5").ok()); // the core's schema: core keys
@@ -156,6 +175,7 @@ int main()
 	tcase_add_test(tc, test_plugin_keys_are_not_part_of_core_identity);
 	tcase_add_test(tc, test_channel_per_controller_and_slurmctld_host_addresses);
 	tcase_add_test(tc, test_core_rejects_plugin_keys_alone);
+	tcase_add_test(tc, test_plugin_reads_the_fair_guard_keys);
 	tcase_add_test(tc, test_state_of_first_release_restores_with_other_plugin_keys);
 	tcase_add_test(tc, test_saved_core_parameters_drops_plugin_keys_only);
 	tcase_add_test(tc, test_channel_settings_read_through_the_schema);

@@ -97,7 +97,17 @@ ParameterSchema core_parameter_schema()
 	             "rank first"),
 	     choice("starve_scope", "campaign", {"campaign", "job"},
 	            "starve_after_s: what ranks first, the starved campaign (every job of it) or "
-	            "only its starved job")});
+	            "only its starved job"),
+	     real("starve_fair_factor", "0", 0, 1e6,
+	          "OStrich: a pending job that has waited more than this many times its campaign's "
+	          "fair flow time (completion in V less the campaign's start) ranks first, the "
+	          "most overdue first, at most starve_campaigns of them (0: off)"),
+	     integer("starve_fair_floor_s", "10", 1, kTenYearsS,
+	             "starve_fair_factor: the least fair flow time counted (tau of bounded "
+	             "stretch)"),
+	     real("starve_fair_width", "1", 1e-6, 1,
+	          "starve_fair_factor: only jobs using at most this fraction of their "
+	          "partition's CPUs")});
 }
 
 std::string core_identity(const ParameterValues &values)
@@ -143,6 +153,9 @@ Result<CoreConfig> core_config_from(const ParameterValues &values)
 	config.starve_after_s = values.integer("starve_after_s");
 	config.starve_campaigns = static_cast<uint32_t>(values.integer("starve_campaigns"));
 	config.starve_jobs = values.text("starve_scope") == "job";
+	config.starve_fair_factor = values.real("starve_fair_factor");
+	config.starve_fair_floor_s = values.integer("starve_fair_floor_s");
+	config.starve_fair_width = values.real("starve_fair_width");
 	config.text = core_identity(values);
 	return config;
 }

@@ -43,7 +43,19 @@ struct CoreConfig {
 	int64_t starve_after_s = 0;
 	uint32_t starve_campaigns = 1; // at most this many starved campaigns (jobs) rank first
 	bool starve_jobs = false;      // starve_scope=job: the starved jobs, not their campaigns
-	std::string text;              // the core keys as given back by core_identity(), for save()
+	// starve_fair_factor: an OStrich pending job that has waited more than this many times its
+	// campaign's fair flow time (C~ less the campaign's start, at least starve_fair_floor_s)
+	// ranks first, as a job, at most starve_campaigns of them (0: off)
+	double starve_fair_factor = 0;
+	int64_t starve_fair_floor_s = 10;
+	double starve_fair_width = 1; // only jobs at most this fraction of their partition's CPUs
+	// Some key moves single jobs in the ranked list (campsim's walk over the order index would
+	// not see them).
+	bool moves_jobs() const
+	{
+		return (starve_after_s > 0 && starve_jobs) || starve_fair_factor > 0;
+	}
+	std::string text; // the core keys as given back by core_identity(), for save()
 };
 
 // The core keys of `values`, "k=v,..." sorted: two configurations rank alike iff these are equal

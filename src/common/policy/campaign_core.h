@@ -224,6 +224,10 @@ private:
 	void list_jobs(const std::vector<CampaignKey> &keys, size_t max_jobs,
 	               Ranking &ranking) const;
 	void move_starved_jobs_first(Ranking &ranking) const;
+	void move_unfair_waits_first(const std::vector<CampaignKey> &keys, Ranking &ranking) const;
+	// `first` (job ids, in that order) ahead of the rest of the order; a head of max_jobs keeps
+	// its length.
+	static void move_jobs_first(const std::vector<uint32_t> &first, Ranking &ranking);
 	JobExplanation explain(const Job &job, const CampaignKey &key) const;
 	CampaignRow campaign_row(uint32_t slot, const CampaignKey &key) const;
 

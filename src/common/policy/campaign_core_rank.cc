@@ -264,6 +264,8 @@ void CampaignCore::list_jobs(const std::vector<CampaignKey> &keys, size_t max_jo
 	order_index_.merge(bucket_rank, max_jobs, ranking.order);
 	if (config_.starve_after_s > 0 && config_.starve_jobs)
 		move_starved_jobs_first(ranking);
+	if (config_.starve_fair_factor > 0 && config_.policy == PolicyKind::Ostrich)
+		move_unfair_waits_first(keys, ranking); // ahead of starve_after_s's jobs
 	ranking.explanations.reserve(ranking.order.size());
 	const CampaignKey none;
 	for (const uint32_t job_id : ranking.order) {
@@ -291,17 +293,25 @@ void CampaignCore::move_starved_jobs_first(Ranking &ranking) const
 		return;
 	const size_t kept = std::min<size_t>(starved.size(), config_.starve_campaigns);
 	std::partial_sort(starved.begin(), starved.begin() + kept, starved.end());
-	starved.resize(kept);
+	std::vector<uint32_t> first;
+	first.reserve(kept);
+	for (size_t index = 0; index < kept; index++)
+		first.push_back(starved[index].second);
+	move_jobs_first(first, ranking);
+}
+
+void CampaignCore::move_jobs_first(const std::vector<uint32_t> &first, Ranking &ranking)
+{
+	if (first.empty())
+		return;
 	std::vector<uint32_t> order;
-	order.reserve(ranking.order.size() + kept);
-	for (const auto &[eligible_s, job_id] : starved)
-		order.push_back(job_id);
+	order.reserve(ranking.order.size() + first.size());
+	order.insert(order.end(), first.begin(), first.end());
 	for (const uint32_t job_id : ranking.order)
-		if (std::none_of(starved.begin(), starved.end(),
-		                 [&](const auto &entry) { return entry.second == job_id; }))
+		if (std::find(first.begin(), first.end(), job_id) == first.end())
 			order.push_back(job_id);
 	if (!ranking.order.empty() && order.size() > ranking.order.size())
-		order.resize(std::max(ranking.order.size(), kept));
+		order.resize(std::max(ranking.order.size(), first.size()));
 	ranking.order = std::move(order);
 }
 

@@ -143,10 +143,9 @@ private:
 
 bool CorePriority::enable_walks()
 {
-	// starve_scope=job moves jobs in the ranked list, which the walk over the order index
-	// does not see.
-	if (strict() || core_.config().policy == PolicyKind::Fifo ||
-	    (core_.config().starve_after_s > 0 && core_.config().starve_jobs))
+	// starve_scope=job and starve_fair_factor move jobs in the ranked list, which the walk over
+	// the order index does not see.
+	if (strict() || core_.config().policy == PolicyKind::Fifo || core_.config().moves_jobs())
 		return false;
 	core_.track_job_shapes();
 	walks_ = true;
