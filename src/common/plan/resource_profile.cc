@@ -23,7 +23,7 @@ void ResourceProfile::reset(const Cluster &cluster, int64_t origin_s)
 	usable_.clear();
 	weights_.clear();
 	weighted_ = false;
-	Slot first{.start_s = origin_s};
+	Slot first;
 	for (const NodeSpec &node : cluster.nodes) {
 		const bool up = node.state == NodeState::up;
 		capacity_.push_back({node.cpus, node.memory_mb, node.gres});
@@ -147,10 +147,9 @@ void ResourceProfile::flatten_block_adds()
 size_t ResourceProfile::split_at(int64_t time_s)
 {
 	const size_t slot = slot_at(time_s);
-	if (slots_[slot].start_s == time_s)
+	if (starts_[slot] == time_s)
 		return slot;
 	Slot copy = with_block_add(slot);
-	copy.start_s = time_s;
 	copy.node_changes = 0; // every node's amounts run on through the new boundary
 	carry_across_blocks(slot + 1, true);
 	const BlockAdd &block = block_adds_[(slot + 1) / kSlotsPerBlock];
@@ -270,7 +269,6 @@ void ResourceProfile::book_from_origin(std::vector<Held> held)
 	for (size_t i = 0; i < held.size();) {
 		const int64_t end_s = held[i].end_s;
 		Slot next = with_block_add(slots_.size() - 1);
-		next.start_s = end_s;
 		next.node_changes = 0;
 		ending.clear();
 		for (; i < held.size() && held[i].end_s == end_s; ++i)
@@ -313,7 +311,6 @@ void ResourceProfile::advance_to(int64_t now_s)
 	flatten_block_adds(); // the slots move by `current`, across blocks
 	slots_.erase(slots_.begin(), slots_.begin() + static_cast<std::ptrdiff_t>(current));
 	starts_.erase(starts_.begin(), starts_.begin() + static_cast<std::ptrdiff_t>(current));
-	slots_.front().start_s = now_s;
 	slots_.front().node_changes = 0;
 	starts_.front() = now_s;
 	timelines_.advance_to(now_s);

@@ -48,7 +48,7 @@ public:
 	bool overcommitted(const std::vector<NodeAllocation> &allocations, int64_t start_s,
 	                   int64_t end_s) const;
 
-	int64_t origin_s() const { return slots_.front().start_s; }
+	int64_t origin_s() const { return starts_.front(); }
 	size_t node_count() const { return capacity_.size(); }
 	size_t slot_count() const { return slots_.size(); }
 	size_t slot_at(int64_t time_s) const;
@@ -83,8 +83,9 @@ public:
 	bool weighted() const { return weighted_; }
 
 private:
+	// Its start is in starts_ alone: a slot moves at every split and merge before it (the
+	// moves were 6 % of per_campaign at 10,000 nodes), so it is kept small.
 	struct Slot {
-		int64_t start_s = 0;
 		int64_t usable_free_cpus = 0; // less its block's add (block_adds_)
 		int64_t long_cpus = 0;        // likewise
 		int32_t node_changes = 0;     // nodes whose free amounts change at start_s
@@ -121,7 +122,7 @@ private:
 	bool weighted_ = false;
 	std::vector<Slot> slots_;
 	std::vector<BlockAdd> block_adds_; // one per kSlotsPerBlock slots, and one spare
-	std::vector<int64_t> starts_;      // slots_[i].start_s, contiguous for binary search
+	std::vector<int64_t> starts_;      // each slot's start, contiguous for binary search
 	NodeTimelines timelines_;
 };
 
