@@ -14,6 +14,9 @@ using namespace campaign::plan;
 
 namespace
 {
+constexpr int kNodes = 64;
+constexpr int kBusyNodes = 16;
+
 struct Booking {
 	std::vector<NodeAllocation> allocations;
 	int64_t start_s = 0;
@@ -59,7 +62,7 @@ START_TEST(test_profile_sums_match_recount_random)
 	for (uint64_t seed = 1; seed <= 6; ++seed) {
 		plan_random::Random random(seed);
 		Cluster cluster;
-		for (int i = 0; i < 24; ++i)
+		for (int i = 0; i < kNodes; ++i)
 			cluster.nodes.push_back(
 			    NodeSpec{"n" + std::to_string(i), 16, 64'000,
 			             i % 7 == 3 ? NodeState::down : NodeState::up});
@@ -86,12 +89,23 @@ START_TEST(test_profile_sums_match_recount_random)
 				                    ? never_s
 				                    : booking.start_s + random.between(1, 30'000);
 				booking.long_job = random.chance(40);
+				// Most on a few busy nodes (many slots), some on quiet ones: a
+				// quiet node's change spans hundreds of slots, whole blocks of
+				// them.
+				const bool busy = random.chance(90);
 				const int nodes = static_cast<int>(random.between(1, 4));
-				const int first = static_cast<int>(random.between(0, 23));
-				for (int i = 0; i < nodes; ++i)
+				const int first =
+				    static_cast<int>(busy ? random.between(0, kBusyNodes - 1)
+				                          : random.between(kBusyNodes, kNodes - 1));
+				for (int i = 0; i < nodes; ++i) {
+					const int node =
+					    busy ? (first + i * 5) % kBusyNodes
+					         : kBusyNodes +
+					               (first + i * 5) % (kNodes - kBusyNodes);
 					booking.allocations.push_back(NodeAllocation{
-					    static_cast<NodeIndex>((first + i * 5) % 24),
+					    static_cast<NodeIndex>(node),
 					    static_cast<int32_t>(random.between(1, 12)), 1000});
+				}
 				profile.book(booking.allocations, booking.start_s, booking.end_s,
 				             booking.long_job);
 				live.push_back(std::move(booking));
