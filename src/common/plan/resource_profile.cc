@@ -17,12 +17,13 @@ ResourceProfile::ResourceProfile(const Cluster &cluster, int64_t origin_s)
 void ResourceProfile::reset(const Cluster &cluster, int64_t origin_s)
 {
 	slots_.clear();
+	block_adds_.assign(1, BlockAdd{});
 	starts_.clear();
 	capacity_.clear();
 	usable_.clear();
 	weights_.clear();
 	weighted_ = false;
-	Slot first{.start_s = origin_s};
+	Slot first;
 	for (const NodeSpec &node : cluster.nodes) {
 		const bool up = node.state == NodeState::up;
 		capacity_.push_back({node.cpus, node.memory_mb, node.gres});
@@ -58,11 +59,11 @@ const NodeFree &ResourceProfile::free(size_t slot, NodeIndex node) const
 
 bool ResourceProfile::has_free_cpus(int64_t from_s, int64_t until_s, int64_t cpus) const
 {
-	if (slots_[slot_at(from_s)].usable_free_cpus < cpus)
+	if (usable_free_cpus(slot_at(from_s)) < cpus)
 		return false;
 	for (size_t slot = slot_at(from_s) + 1; slot < slots_.size() && starts_[slot] < until_s;
 	     ++slot)
-		if (slots_[slot].usable_free_cpus < cpus)
+		if (usable_free_cpus(slot) < cpus)
 			return false;
 	return true;
 }
@@ -70,22 +71,90 @@ bool ResourceProfile::has_free_cpus(int64_t from_s, int64_t until_s, int64_t cpu
 int64_t ResourceProfile::first_short_of(int64_t from_s, int64_t cpus) const
 {
 	const size_t first = slot_at(from_s);
-	if (slots_[first].usable_free_cpus < cpus)
+	if (usable_free_cpus(first) < cpus)
 		return from_s;
 	for (size_t slot = first + 1; slot < slots_.size(); ++slot)
-		if (slots_[slot].usable_free_cpus < cpus)
+		if (usable_free_cpus(slot) < cpus)
 			return starts_[slot];
 	return never_s;
+}
+
+ResourceProfile::Slot ResourceProfile::with_block_add(size_t slot) const
+{
+	Slot sums = slots_[slot];
+	sums.usable_free_cpus = usable_free_cpus(slot);
+	sums.long_cpus = long_cpus(slot);
+	return sums;
+}
+
+void ResourceProfile::add_to_slots(size_t first, size_t last, int64_t usable_free_cpus,
+                                   int64_t long_cpus)
+{
+	if (usable_free_cpus == 0 && long_cpus == 0)
+		return;
+	auto add_to_slot = [&](size_t slot) {
+		slots_[slot].usable_free_cpus += usable_free_cpus;
+		slots_[slot].long_cpus += long_cpus;
+	};
+	for (; first < last && first % kSlotsPerBlock != 0; ++first)
+		add_to_slot(first);
+	for (; last - first >= kSlotsPerBlock; first += kSlotsPerBlock) {
+		BlockAdd &block = block_adds_[first / kSlotsPerBlock];
+		block.usable_free_cpus += usable_free_cpus;
+		block.long_cpus += long_cpus;
+	}
+	for (; first < last; ++first)
+		add_to_slot(first);
+}
+
+// Inserting at `from`, the last slot of each block from there on becomes the next block's
+// first; erasing at `from`, the first slot of each later block becomes the previous block's
+// last. Each such slot keeps its amounts: its own take the old block's add less the new one's.
+void ResourceProfile::carry_across_blocks(size_t from, bool inserting)
+{
+	const size_t count = slots_.size();
+	if (inserting) {
+		block_adds_.resize(std::max(block_adds_.size(), (count + 1) / kSlotsPerBlock + 1));
+		for (size_t block = from / kSlotsPerBlock; (block + 1) * kSlotsPerBlock - 1 < count;
+		     ++block) {
+			Slot &crossing = slots_[(block + 1) * kSlotsPerBlock - 1];
+			crossing.usable_free_cpus += block_adds_[block].usable_free_cpus -
+			                             block_adds_[block + 1].usable_free_cpus;
+			crossing.long_cpus +=
+			    block_adds_[block].long_cpus - block_adds_[block + 1].long_cpus;
+		}
+		return;
+	}
+	for (size_t block = from / kSlotsPerBlock + 1; block * kSlotsPerBlock < count; ++block) {
+		Slot &crossing = slots_[block * kSlotsPerBlock];
+		crossing.usable_free_cpus +=
+		    block_adds_[block].usable_free_cpus - block_adds_[block - 1].usable_free_cpus;
+		crossing.long_cpus +=
+		    block_adds_[block].long_cpus - block_adds_[block - 1].long_cpus;
+	}
+}
+
+void ResourceProfile::flatten_block_adds()
+{
+	for (size_t slot = 0; slot < slots_.size(); ++slot) {
+		const BlockAdd &block = block_adds_[slot / kSlotsPerBlock];
+		slots_[slot].usable_free_cpus += block.usable_free_cpus;
+		slots_[slot].long_cpus += block.long_cpus;
+	}
+	std::fill(block_adds_.begin(), block_adds_.end(), BlockAdd{});
 }
 
 size_t ResourceProfile::split_at(int64_t time_s)
 {
 	const size_t slot = slot_at(time_s);
-	if (slots_[slot].start_s == time_s)
+	if (starts_[slot] == time_s)
 		return slot;
-	Slot copy = slots_[slot];
-	copy.start_s = time_s;
+	Slot copy = with_block_add(slot);
 	copy.node_changes = 0; // every node's amounts run on through the new boundary
+	carry_across_blocks(slot + 1, true);
+	const BlockAdd &block = block_adds_[(slot + 1) / kSlotsPerBlock];
+	copy.usable_free_cpus -= block.usable_free_cpus;
+	copy.long_cpus -= block.long_cpus;
 	slots_.insert(slots_.begin() + static_cast<std::ptrdiff_t>(slot) + 1, copy);
 	starts_.insert(starts_.begin() + static_cast<std::ptrdiff_t>(slot) + 1, time_s);
 	return slot + 1;
@@ -96,16 +165,16 @@ void ResourceProfile::merge_with_previous(size_t slot)
 {
 	if (slot == 0 || slot >= slots_.size())
 		return;
-	if (slots_[slot].node_changes == 0 &&
-	    slots_[slot].long_cpus == slots_[slot - 1].long_cpus) {
+	if (slots_[slot].node_changes == 0 && long_cpus(slot) == long_cpus(slot - 1)) {
+		carry_across_blocks(slot, false);
 		slots_.erase(slots_.begin() + static_cast<std::ptrdiff_t>(slot));
 		starts_.erase(starts_.begin() + static_cast<std::ptrdiff_t>(slot));
 	}
 }
 
 // The node's part of each slot's usable free CPUs, before and after the booking: the same for
-// every slot of one of its changes (each change starts a slot), so added change by change in a
-// plain loop over the slots (a two-day booking spans thousands of them).
+// every slot of one of its changes (each change starts a slot), so added change by change over
+// the slots that change spans (a two-day booking spans thousands of them: by blocks).
 void ResourceProfile::add_usable_cpus(const NodeAllocation &allocation, size_t first, size_t last,
                                       int64_t start_s, int sign)
 {
@@ -115,17 +184,14 @@ void ResourceProfile::add_usable_cpus(const NodeAllocation &allocation, size_t f
 		const int64_t change_end_s =
 		    index + 1 < changes.size() ? changes[index + 1].start_s : never_s;
 		const int32_t before = changes[index].free.cpus;
-		const int64_t delta =
+		const int64_t delta = // 0: an over-committed node stays at none
 		    std::max(before - sign * allocation.cpus, 0) - std::max(before, 0);
-		if (delta == 0) { // an over-committed node stays at none
-			const auto from = starts_.begin() + static_cast<std::ptrdiff_t>(slot);
-			const auto to = starts_.begin() + static_cast<std::ptrdiff_t>(last);
-			slot = static_cast<size_t>(std::lower_bound(from, to, change_end_s) -
-			                           starts_.begin());
-			continue;
-		}
-		for (; slot < last && starts_[slot] < change_end_s; ++slot)
-			slots_[slot].usable_free_cpus += delta;
+		const auto from = starts_.begin() + static_cast<std::ptrdiff_t>(slot);
+		const auto to = starts_.begin() + static_cast<std::ptrdiff_t>(last);
+		const size_t change_last =
+		    static_cast<size_t>(std::lower_bound(from, to, change_end_s) - starts_.begin());
+		add_to_slots(slot, change_last, delta, 0);
+		slot = change_last;
 	}
 }
 
@@ -142,9 +208,7 @@ void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int6
 	if (long_job)
 		for (const NodeAllocation &allocation : allocations)
 			cpus += allocation.cpus;
-	if (cpus != 0)
-		for (size_t slot = first; slot < last; ++slot)
-			slots_[slot].long_cpus += sign * cpus;
+	add_to_slots(first, last, 0, sign * cpus);
 	for (const NodeAllocation &allocation : allocations) {
 		if (usable_[allocation.node])
 			add_usable_cpus(allocation, first, last, start_s, sign);
@@ -204,8 +268,7 @@ void ResourceProfile::book_from_origin(std::vector<Held> held)
 	std::vector<NodeIndex> ending;
 	for (size_t i = 0; i < held.size();) {
 		const int64_t end_s = held[i].end_s;
-		Slot next = slots_.back();
-		next.start_s = end_s;
+		Slot next = with_block_add(slots_.size() - 1);
 		next.node_changes = 0;
 		ending.clear();
 		for (; i < held.size() && held[i].end_s == end_s; ++i)
@@ -228,8 +291,13 @@ void ResourceProfile::book_from_origin(std::vector<Held> held)
 			next.usable_free_cpus += std::max(changes[index].free.cpus, 0) -
 			                         std::max(changes[index - 1].free.cpus, 0);
 		}
-		if (next.node_changes == 0 && next.long_cpus == slots_.back().long_cpus)
+		if (next.node_changes == 0 && next.long_cpus == long_cpus(slots_.size() - 1))
 			continue; // nothing changes there: no new slot (as book() would merge it)
+		block_adds_.resize(
+		    std::max(block_adds_.size(), (slots_.size() + 1) / kSlotsPerBlock + 1));
+		const BlockAdd &block = block_adds_[slots_.size() / kSlotsPerBlock];
+		next.usable_free_cpus -= block.usable_free_cpus;
+		next.long_cpus -= block.long_cpus;
 		starts_.push_back(end_s);
 		slots_.push_back(next);
 	}
@@ -240,9 +308,9 @@ void ResourceProfile::advance_to(int64_t now_s)
 	if (now_s <= origin_s())
 		return;
 	const size_t current = slot_at(now_s);
+	flatten_block_adds(); // the slots move by `current`, across blocks
 	slots_.erase(slots_.begin(), slots_.begin() + static_cast<std::ptrdiff_t>(current));
 	starts_.erase(starts_.begin(), starts_.begin() + static_cast<std::ptrdiff_t>(current));
-	slots_.front().start_s = now_s;
 	slots_.front().node_changes = 0;
 	starts_.front() = now_s;
 	timelines_.advance_to(now_s);

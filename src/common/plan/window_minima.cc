@@ -56,16 +56,25 @@ void WindowMinima::slide_to(int64_t start_s)
 void WindowMinima::wake_first(int64_t free_until_s)
 {
 	const NodeTimelines &timelines = profile_.timelines();
+	// The candidates free by then, in candidate order, without a branch per candidate: at
+	// 10,000 nodes a search wakes one candidate in ten, and a test and a prefetch per
+	// candidate were a mispredicted branch and a wasted read nine times in ten (the loop was
+	// 13 % of per_campaign there).
+	std::vector<NodeIndex> awake(candidates_.size());
+	size_t count = 0;
+	for (const NodeIndex node : candidates_) {
+		awake[count] = node;
+		count += timelines.free_from(node) <= free_until_s;
+	}
+	nodes_.reserve(count); // no copies as it grows (4 % at 10,000 nodes)
 	due_.begin_bulk();
 	last_minimum_ends_.begin_bulk();
-	for (size_t i = 0; i < candidates_.size(); ++i) {
+	for (size_t i = 0; i < count; ++i) {
 		// Each node's changes are their own allocation: ask for those of the node a few
 		// ahead, so the reads overlap.
-		if (i + kPrefetchAhead < candidates_.size())
-			__builtin_prefetch(
-			    timelines.changes(candidates_[i + kPrefetchAhead]).data());
-		if (timelines.free_from(candidates_[i]) <= free_until_s)
-			wake(candidates_[i]);
+		if (i + kPrefetchAhead < count)
+			__builtin_prefetch(timelines.changes(awake[i + kPrefetchAhead]).data());
+		wake(awake[i]);
 	}
 	due_.end_bulk();
 	last_minimum_ends_.end_bulk();
