@@ -242,8 +242,10 @@ bool PlanKeeper::apply_pending(const std::vector<PendingJob> &pending, int64_t n
 			continue;
 		listed_[k] = kept;
 		kept->listed_in = snapshot_;
+		// Without short_by_expected the room judges the limit, which same_shape compares.
 		if (!same_shape(kept->job, job) ||
-		    planner_.short_for_room(kept->job) != planner_.short_for_room(job))
+		    (config_.short_by_expected &&
+		     planner_.short_for_room(kept->job) != planner_.short_for_room(job)))
 			return false;
 	}
 	std::vector<JobId> &kept_order = kept_order_;
