@@ -35,7 +35,9 @@ bool touches(const std::vector<NodeIndex> &sorted_candidates, const std::vector<
 // reservation a compression looks at, a vector made per call was a tenth of it (LPC-EGEE).
 std::vector<Planner::TimeRange> Planner::merged(std::vector<TimeRange> ranges, int64_t not_before_s)
 {
-	const auto earlier = [](const TimeRange &a, const TimeRange &b) { return a.from_s < b.from_s; };
+	const auto earlier = [](const TimeRange &a, const TimeRange &b) {
+		return a.from_s < b.from_s;
+	};
 	if (!std::is_sorted(ranges.begin(), ranges.end(), earlier)) // often one range, or in order
 		std::sort(ranges.begin(), ranges.end(), earlier);
 	size_t kept = 0; // ranges[0, kept) is the union so far
@@ -44,7 +46,8 @@ std::vector<Planner::TimeRange> Planner::merged(std::vector<TimeRange> ranges, i
 		if (range.from_s > range.until_s)
 			continue;
 		if (kept > 0 && range.from_s <= ranges[kept - 1].until_s + 1)
-			ranges[kept - 1].until_s = std::max(ranges[kept - 1].until_s, range.until_s);
+			ranges[kept - 1].until_s =
+			    std::max(ranges[kept - 1].until_s, range.until_s);
 		else
 			ranges[kept++] = range;
 	}
