@@ -9,6 +9,7 @@
 #include <limits>
 #include <optional>
 #include <set>
+#include <tuple>
 
 using namespace campaign;
 
@@ -168,6 +169,85 @@ START_TEST(test_walk_refuses_orders_it_cannot_filter)
 }
 END_TEST
 
+// merge() lists each campaign from a copy remade only when the campaign changed: on one index
+// kept through random puts (new jobs, moves between campaigns, new keys), removals and
+// settlements, every merge must still list the order the contents give (campaigns by rank,
+// each by key; late jobs after, in arrival order), whole or cut at max_jobs.
+START_TEST(test_merge_follows_every_change_of_a_kept_index)
+{
+	for (uint64_t seed = 1; seed <= 300; seed++) {
+		std::mt19937_64 random(seed);
+		const uint32_t buckets = 1 + static_cast<uint32_t>(random() % 6);
+		struct Held {
+			uint32_t bucket;
+			RankOrderKey key;
+			uint64_t late_seq; // 0: settled
+		};
+		std::map<uint32_t, Held> held;
+		uint64_t next_seq = 1;
+		RankOrderIndex index;
+		std::vector<uint32_t> bucket_rank(buckets);
+		for (uint32_t bucket = 0; bucket < buckets; bucket++)
+			bucket_rank[bucket] = bucket;
+		for (int step = 0; step < 200; step++) {
+			const uint32_t id = 1 + static_cast<uint32_t>(random() % 40);
+			switch (random() % 5) {
+			case 0:
+			case 1: { // a new job, or one moved to another campaign or key
+				const uint32_t bucket = static_cast<uint32_t>(random() % buckets);
+				const RankOrderKey key =
+				    lpt_key(id, 1 + static_cast<int64_t>(random() % 30),
+				            static_cast<int64_t>(random() % 100));
+				index.put(bucket, key);
+				auto found = held.find(id);
+				if (found == held.end())
+					held[id] = {bucket, key, next_seq++};
+				else
+					found->second = {bucket, key, found->second.late_seq};
+				break;
+			}
+			case 2:
+				index.remove(id);
+				held.erase(id);
+				break;
+			case 3:
+				index.settle_late();
+				for (auto &[job, entry] : held)
+					entry.late_seq = 0;
+				break;
+			default:
+				std::shuffle(bucket_rank.begin(), bucket_rank.end(), random);
+				break;
+			}
+			std::vector<std::tuple<uint32_t, RankOrderKey, uint32_t>> ranked;
+			std::vector<std::pair<uint64_t, uint32_t>> late;
+			for (const auto &[job, entry] : held)
+				if (entry.late_seq != 0)
+					late.emplace_back(entry.late_seq, job);
+				else
+					ranked.emplace_back(bucket_rank[entry.bucket], entry.key,
+					                    job);
+			std::sort(ranked.begin(), ranked.end());
+			std::sort(late.begin(), late.end());
+			std::vector<uint32_t> expected;
+			for (const auto &[rank, key, job] : ranked)
+				expected.push_back(job);
+			for (const auto &[seq, job] : late)
+				expected.push_back(job);
+			const size_t max_jobs = random() % 2 ? static_cast<size_t>(-1)
+			                                     : static_cast<size_t>(random() % 40);
+			if (expected.size() > max_jobs)
+				expected.resize(max_jobs);
+			std::vector<uint32_t> order;
+			index.merge(bucket_rank, max_jobs, order);
+			ck_assert_msg(order == expected,
+			              "seed %lu step %d: merge lists another order",
+			              static_cast<unsigned long>(seed), step);
+		}
+	}
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("rank_order_walk");
@@ -175,6 +255,7 @@ int main()
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_walk_lists_exactly_the_wanted_jobs_in_merge_order);
 	tcase_add_test(tc, test_walk_refuses_orders_it_cannot_filter);
+	tcase_add_test(tc, test_merge_follows_every_change_of_a_kept_index);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

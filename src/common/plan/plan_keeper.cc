@@ -160,10 +160,15 @@ void PlanKeeper::remember_changes(const std::vector<RunningJob> &running,
 			kept->second.booked_long = job.booked_long;
 		}
 	}
-	order_.clear(); // before the erase: it points at the gone jobs
+	// Where the snapshot lists order_'s own entries in place, they stay (their positions hold):
+	// only the rest of the order is made again.
+	size_t same = 0;
+	while (same < pending.size() && same < order_.size() && listed_[same] == order_[same])
+		++same;      // (pointers compared only: order_ may point at gone jobs)
+	order_.resize(same); // before the erase: the rest may point at the gone jobs
 	for (JobId id : gone_)
 		pending_.erase(id);
-	for (size_t k = 0; k < pending.size(); ++k) {
+	for (size_t k = same; k < pending.size(); ++k) {
 		KeptPending *kept = listed_[k];
 		if (!kept)
 			kept = &pending_.try_emplace(pending[k].id, KeptPending{pending[k]})
@@ -229,6 +234,9 @@ bool PlanKeeper::apply_pending(const std::vector<PendingJob> &pending, int64_t n
 	++snapshot_;
 	listed_.assign(pending.size(), nullptr);
 	size_t next = 0; // where the kept order should go on
+	// Every kept job met was the next of the kept order: the snapshot's kept jobs are
+	// order_[0, next) in order, and order_[next, end) is gone (no second walk of either).
+	bool in_sequence = true;
 	for (size_t k = 0; k < pending.size(); ++k) {
 		const PendingJob &job = pending[k];
 		KeptPending *kept = nullptr;
@@ -237,21 +245,24 @@ bool PlanKeeper::apply_pending(const std::vector<PendingJob> &pending, int64_t n
 		} else if (auto found = pending_.find(job.id); found != pending_.end()) {
 			kept = &found->second; // the kept jobs between were left out, or moved
 			next = std::max(next, kept->position + 1);
+			in_sequence = false;
 		}
 		if (!kept)
 			continue;
 		listed_[k] = kept;
 		kept->listed_in = snapshot_;
+		// Without short_by_expected the room judges the limit, which same_shape compares.
 		if (!same_shape(kept->job, job) ||
-		    planner_.short_for_room(kept->job) != planner_.short_for_room(job))
+		    (config_.short_by_expected &&
+		     planner_.short_for_room(kept->job) != planner_.short_for_room(job)))
 			return false;
 	}
 	std::vector<JobId> &kept_order = kept_order_;
 	kept_order.clear();
 	gone_.clear();
-	for (const KeptPending *kept : order_) {
-		const JobId id = kept->job.id;
-		if (kept->listed_in == snapshot_) {
+	for (size_t i = in_sequence ? next : 0; i < order_.size(); ++i) {
+		const JobId id = order_[i]->job.id;
+		if (order_[i]->listed_in == snapshot_) {
 			kept_order.push_back(id);
 			continue;
 		}
@@ -259,14 +270,16 @@ bool PlanKeeper::apply_pending(const std::vector<PendingJob> &pending, int64_t n
 		if (!running_now_.contains(id) && !planner_.job_cancelled(id, now_s).ok())
 			return false; // (started ones were handled by apply_running)
 	}
-	// The kept jobs must keep their order.
-	size_t next_kept = 0;
-	for (size_t k = 0; k < pending.size(); ++k)
-		if (listed_[k] &&
-		    (next_kept == kept_order.size() || kept_order[next_kept++] != pending[k].id))
+	// The kept jobs must keep their order (they do in sequence: kept_order is empty then).
+	if (!in_sequence) {
+		size_t next_kept = 0;
+		for (size_t k = 0; k < pending.size(); ++k)
+			if (listed_[k] && (next_kept == kept_order.size() ||
+			                   kept_order[next_kept++] != pending[k].id))
+				return false;
+		if (next_kept != kept_order.size())
 			return false;
-	if (next_kept != kept_order.size())
-		return false;
+	}
 	// New jobs after every kept one are appended, in rank order (cheap). Each job inserted
 	// above a kept one plans everything below it again: beyond a few, one fresh plan is
 	// cheaper (a burst of submissions at mixed ranks would cost O(queue^2)).

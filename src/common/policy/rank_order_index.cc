@@ -16,6 +16,7 @@ void RankOrderIndex::unlink(const Where &where)
 		return;
 	}
 	buckets_[where.bucket].erase(where.key);
+	touch(where.bucket);
 	if (!track_shapes_)
 		return;
 	auto &by_cpus = by_cpus_[where.bucket];
@@ -25,11 +26,21 @@ void RankOrderIndex::unlink(const Where &where)
 		by_cpus.erase(jobs);
 }
 
+void RankOrderIndex::touch(uint32_t bucket)
+{
+	if (stale_.size() <= bucket)
+		stale_.resize(bucket + 1, 1);
+	stale_[bucket] = 1;
+	if (bucket < flat_.size() && buckets_[bucket].empty())
+		std::vector<uint32_t>().swap(flat_[bucket]); // a finished campaign's slot
+}
+
 void RankOrderIndex::link(const Where &where)
 {
 	if (buckets_.size() <= where.bucket)
 		buckets_.resize(where.bucket + 1);
 	buckets_[where.bucket].insert(where.key);
+	touch(where.bucket);
 	if (!track_shapes_)
 		return;
 	if (by_cpus_.size() <= where.bucket)
@@ -81,6 +92,8 @@ void RankOrderIndex::clear()
 {
 	where_.clear();
 	buckets_.clear();
+	flat_.clear();
+	stale_.clear();
 	by_cpus_.clear();
 	late_.clear();
 	not_longest_first_ = 0;
@@ -102,6 +115,7 @@ void RankOrderIndex::merge(const std::vector<uint32_t> &bucket_rank, size_t max_
 	struct Head {
 		std::set<RankOrderKey>::const_iterator at, end;
 		uint32_t rank;
+		uint32_t bucket;
 	};
 	// Heads compare as the ranking's total order: major, campaign rank, then the rest.
 	auto after = [](const Head &a, const Head &b) {
@@ -115,7 +129,8 @@ void RankOrderIndex::merge(const std::vector<uint32_t> &bucket_rank, size_t max_
 			heap.push_back({buckets_[bucket].begin(), buckets_[bucket].end(),
 			                bucket < bucket_rank.size()
 			                    ? bucket_rank[bucket]
-			                    : std::numeric_limits<uint32_t>::max()});
+			                    : std::numeric_limits<uint32_t>::max(),
+			                bucket});
 	size_t listed = 0;
 	// The usual case: one tier and QOS for all, campaigns of distinct ranks. The order is then
 	// the campaigns one after the other: no heap.
@@ -127,9 +142,25 @@ void RankOrderIndex::merge(const std::vector<uint32_t> &bucket_rank, size_t max_
 		              std::prev(heap[i].end)->major == heap.front().at->major &&
 		              (i == 0 || heap[i - 1].rank != heap[i].rank);
 	if (concatenate) {
-		for (Head &head : heap)
-			for (; head.at != head.end && listed < max_jobs; ++head.at, ++listed)
-				job_ids.push_back(head.at->job_id);
+		if (flat_.size() < buckets_.size()) {
+			flat_.resize(buckets_.size());
+			stale_.resize(buckets_.size(), 1);
+		}
+		for (const Head &head : heap) {
+			if (listed >= max_jobs)
+				break;
+			std::vector<uint32_t> &flat = flat_[head.bucket];
+			if (stale_[head.bucket]) {
+				flat.clear();
+				for (const RankOrderKey &key : buckets_[head.bucket])
+					flat.push_back(key.job_id);
+				stale_[head.bucket] = 0;
+			}
+			const size_t taken = std::min(flat.size(), max_jobs - listed);
+			job_ids.insert(job_ids.end(), flat.begin(),
+			               flat.begin() + static_cast<std::ptrdiff_t>(taken));
+			listed += taken;
+		}
 		heap.clear();
 	}
 	std::make_heap(heap.begin(), heap.end(), after);
