@@ -79,6 +79,22 @@ START_TEST(test_plugin_reads_the_fair_guard_keys)
 }
 END_TEST
 
+// The stretch guard's keys likewise.
+START_TEST(test_plugin_reads_the_stretch_guard_keys)
+{
+	const CampaignCore core =
+	    core_of("calc_period=60,starve_stretch=10,starve_stretch_scale=queue_median");
+	ck_assert(core.config().starve_stretch == 10);
+	ck_assert(core.config().starve_stretch_of_median);
+	ck_assert(core_identity(parsed("starve_stretch=10")) !=
+	          core_identity(parsed("policy=ostrich")));
+	auto bad = priority_parameter_schema().parse("calc_period=60,starve_stretch_scale=mean");
+	ck_assert(!bad.ok());
+	ck_assert_msg(bad.error().find("starve_stretch_scale") != std::string::npos, "%s",
+	              bad.error().c_str());
+}
+END_TEST
+
 START_TEST(test_core_rejects_plugin_keys_alone)
 {
 	ck_assert(!CampaignCore::create("calc_period=5").ok()); // the core's schema: core keys
@@ -176,6 +192,7 @@ int main()
 	tcase_add_test(tc, test_channel_per_controller_and_slurmctld_host_addresses);
 	tcase_add_test(tc, test_core_rejects_plugin_keys_alone);
 	tcase_add_test(tc, test_plugin_reads_the_fair_guard_keys);
+	tcase_add_test(tc, test_plugin_reads_the_stretch_guard_keys);
 	tcase_add_test(tc, test_state_of_first_release_restores_with_other_plugin_keys);
 	tcase_add_test(tc, test_saved_core_parameters_drops_plugin_keys_only);
 	tcase_add_test(tc, test_channel_settings_read_through_the_schema);

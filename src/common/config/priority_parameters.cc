@@ -107,7 +107,14 @@ ParameterSchema core_parameter_schema()
 	             "stretch)"),
 	     real("starve_fair_width", "1", 1e-6, 1,
 	          "starve_fair_factor: only jobs using at most this fraction of their "
-	          "partition's CPUs")});
+	          "partition's CPUs"),
+	     real("starve_stretch", "0", 0, 1e9,
+	          "a pending job whose stretch so far (1 + wait over its expected run time, at "
+	          "least 10 s) is at least this ranks first, the most stretched first, at most "
+	          "starve_campaigns of them (0: off)"),
+	     choice("starve_stretch_scale", "run", {"run", "queue_median"},
+	            "starve_stretch: the threshold as given (run), or as a multiple of the median "
+	            "stretch of the pending jobs at each ranking (queue_median)")});
 }
 
 std::string core_identity(const ParameterValues &values)
@@ -154,6 +161,8 @@ Result<CoreConfig> core_config_from(const ParameterValues &values)
 	config.starve_campaigns = static_cast<uint32_t>(values.integer("starve_campaigns"));
 	config.starve_jobs = values.text("starve_scope") == "job";
 	config.starve_fair_factor = values.real("starve_fair_factor");
+	config.starve_stretch = values.real("starve_stretch");
+	config.starve_stretch_of_median = values.text("starve_stretch_scale") == "queue_median";
 	config.starve_fair_floor_s = values.integer("starve_fair_floor_s");
 	config.starve_fair_width = values.real("starve_fair_width");
 	config.text = core_identity(values);

@@ -49,11 +49,17 @@ struct CoreConfig {
 	double starve_fair_factor = 0;
 	int64_t starve_fair_floor_s = 10;
 	double starve_fair_width = 1; // only jobs at most this fraction of their partition's CPUs
+	// starve_stretch: a pending job whose stretch so far (1 + wait over its expected run, at
+	// least 10 s) is at least this ranks first, as a job, at most starve_campaigns (0: off);
+	// starve_stretch_scale=queue_median: this many times the pending jobs' median stretch
+	double starve_stretch = 0;
+	bool starve_stretch_of_median = false;
 	// Some key moves single jobs in the ranked list (campsim's walk over the order index would
 	// not see them).
 	bool moves_jobs() const
 	{
-		return (starve_after_s > 0 && starve_jobs) || starve_fair_factor > 0;
+		return (starve_after_s > 0 && starve_jobs) || starve_fair_factor > 0 ||
+		       starve_stretch > 0;
 	}
 	std::string text; // the core keys as given back by core_identity(), for save()
 };

@@ -225,6 +225,11 @@ private:
 	               Ranking &ranking) const;
 	void move_starved_jobs_first(Ranking &ranking) const;
 	void move_unfair_waits_first(const std::vector<CampaignKey> &keys, Ranking &ranking) const;
+	void move_stretched_jobs_first(Ranking &ranking) const;
+	// The guards' common tail: `overdue` holds (measure, job id), least measure most overdue;
+	// the first starve_campaigns of them go first.
+	void move_most_overdue_first(std::vector<std::pair<double, uint32_t>> &overdue,
+	                             Ranking &ranking) const;
 	// `first` (job ids, in that order) ahead of the rest of the order; a head of max_jobs keeps
 	// its length.
 	static void move_jobs_first(const std::vector<uint32_t> &first, Ranking &ranking);

@@ -3,6 +3,8 @@
 #include "policy/campaign_core.h"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 namespace campaign
 {
@@ -39,13 +41,7 @@ void CampaignCore::move_unfair_waits_first(const std::vector<CampaignKey> &keys,
 			continue;
 		overdue.emplace_back(-wait_s / fair_flow_s, job.job_id);
 	}
-	const size_t kept = std::min<size_t>(overdue.size(), config_.starve_campaigns);
-	std::partial_sort(overdue.begin(), overdue.begin() + kept, overdue.end());
-	std::vector<uint32_t> first;
-	first.reserve(kept);
-	for (size_t index = 0; index < kept; index++)
-		first.push_back(overdue[index].second);
-	move_jobs_first(first, ranking);
+	move_most_overdue_first(overdue, ranking);
 }
 
 } // namespace campaign

@@ -264,8 +264,10 @@ void CampaignCore::list_jobs(const std::vector<CampaignKey> &keys, size_t max_jo
 	order_index_.merge(bucket_rank, max_jobs, ranking.order);
 	if (config_.starve_after_s > 0 && config_.starve_jobs)
 		move_starved_jobs_first(ranking);
+	if (config_.starve_stretch > 0)
+		move_stretched_jobs_first(ranking); // ahead of starve_after_s's jobs
 	if (config_.starve_fair_factor > 0 && config_.policy == PolicyKind::Ostrich)
-		move_unfair_waits_first(keys, ranking); // ahead of starve_after_s's jobs
+		move_unfair_waits_first(keys, ranking); // ahead of both
 	ranking.explanations.reserve(ranking.order.size());
 	const CampaignKey none;
 	for (const uint32_t job_id : ranking.order) {
@@ -284,19 +286,27 @@ void CampaignCore::list_jobs(const std::vector<CampaignKey> &keys, size_t max_jo
 void CampaignCore::move_starved_jobs_first(Ranking &ranking) const
 {
 	const int64_t starved_by_s = clock_s_ - config_.starve_after_s;
-	std::vector<std::pair<int64_t, uint32_t>> starved; // (eligible, job id)
+	std::vector<std::pair<double, uint32_t>> starved; // (eligible, job id)
 	for (const Job &job : jobs_)
 		if (job.state == JobState::Pending && !job.held && !job.admin_priority &&
 		    job.eligible_s != kNoTime && job.eligible_s <= starved_by_s)
-			starved.emplace_back(job.eligible_s, job.job_id);
-	if (starved.empty())
+			starved.emplace_back(static_cast<double>(job.eligible_s), job.job_id);
+	move_most_overdue_first(starved, ranking);
+}
+
+// The guards' common tail: the starve_campaigns candidates of least measure (the most overdue;
+// ties by job id) go first, in that order.
+void CampaignCore::move_most_overdue_first(std::vector<std::pair<double, uint32_t>> &overdue,
+                                           Ranking &ranking) const
+{
+	const size_t kept = std::min<size_t>(overdue.size(), config_.starve_campaigns);
+	if (kept == 0)
 		return;
-	const size_t kept = std::min<size_t>(starved.size(), config_.starve_campaigns);
-	std::partial_sort(starved.begin(), starved.begin() + kept, starved.end());
+	std::partial_sort(overdue.begin(), overdue.begin() + kept, overdue.end());
 	std::vector<uint32_t> first;
 	first.reserve(kept);
 	for (size_t index = 0; index < kept; index++)
-		first.push_back(starved[index].second);
+		first.push_back(overdue[index].second);
 	move_jobs_first(first, ranking);
 }
 
