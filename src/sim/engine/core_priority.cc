@@ -143,8 +143,9 @@ private:
 
 bool CorePriority::enable_walks()
 {
-	// starve_scope=job and starve_fair_factor move jobs in the ranked list, which the walk over
-	// the order index does not see.
+	// The guards that move single jobs in the ranked list (starve_scope=job,
+	// starve_fair_factor, starve_stretch: CoreConfig::moves_jobs) are not seen by the walk over
+	// the order index.
 	if (strict() || core_.config().policy == PolicyKind::Fifo || core_.config().moves_jobs())
 		return false;
 	core_.track_job_shapes();
