@@ -5,6 +5,7 @@
 #include "policy/campaign_core.h"
 
 #include <cmath>
+#include <initializer_list>
 #include <string>
 
 namespace campaign_test
@@ -37,6 +38,18 @@ inline JobFields job(uint32_t job_id, uint32_t user_id, int64_t submit_s, uint32
 inline void ok(const Status &status)
 {
 	ck_assert_msg(status.ok(), "%s", status.ok() ? "" : status.error().c_str());
+}
+
+// A core on one partition "p" of `cpus` CPUs, nothing started, `jobs` submitted in turn, each at
+// its own submit time (the guards' tests build their queues so).
+inline CampaignCore core_with_queue(const std::string &parameters, uint32_t cpus,
+                                    std::initializer_list<JobFields> jobs)
+{
+	CampaignCore core = make_core(parameters);
+	ok(core.capacity({"p", cpus, std::nullopt, std::nullopt}, 0));
+	for (const JobFields &fields : jobs)
+		ok(core.submit(fields, fields.submit_s));
+	return core;
 }
 
 inline const JobExplanation &explain(const Ranking &ranking, uint32_t job_id)

@@ -16,11 +16,7 @@ namespace
 // at t = 100 (its C~ is the soonest, so OStrich ranks it first).
 CampaignCore two_users(const std::string &parameters)
 {
-	CampaignCore core = make_core(parameters);
-	ok(core.capacity({"p", 4, std::nullopt, std::nullopt}, 0));
-	ok(core.submit(job(1, 1, 0, 2, 2000), 0));
-	ok(core.submit(job(2, 2, 100, 4, 10), 100));
-	return core;
+	return core_with_queue(parameters, 4, {job(1, 1, 0, 2, 2000), job(2, 2, 100, 4, 10)});
 }
 
 // User 1's campaign's fair flow time: its completion in V less its start, as the core lists it

@@ -13,12 +13,8 @@ namespace
 // User 2: 4 CPUs x 10 s at t = 400 (its C~ is the soonest: a few seconds of work).
 CampaignCore three_users(const std::string &parameters)
 {
-	CampaignCore core = make_core(parameters);
-	ok(core.capacity({"p", 4, std::nullopt, std::nullopt}, 0));
-	ok(core.submit(job(1, 1, 0, 4, 1000), 0));
-	ok(core.submit(job(3, 3, 50, 4, 2000), 50));
-	ok(core.submit(job(2, 2, 400, 4, 10), 400));
-	return core;
+	return core_with_queue(
+	    parameters, 4, {job(1, 1, 0, 4, 1000), job(3, 3, 50, 4, 2000), job(2, 2, 400, 4, 10)});
 }
 
 std::vector<uint32_t> order_at(const std::string &parameters, int64_t now_s)

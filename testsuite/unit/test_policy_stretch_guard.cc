@@ -16,12 +16,9 @@ namespace
 // sooner in V. Job 3's stretch at t is 1 + t / 100: K = 10 is reached at t = 900.
 CampaignCore backlog(const std::string &parameters)
 {
-	CampaignCore core = make_core(parameters);
-	ok(core.capacity({"p", 4, std::nullopt, std::nullopt}, 0));
-	ok(core.submit(job(1, 1, 0, 4, 100000), 0));
-	ok(core.submit(job(3, 1, 0, 1, 100), 0));
-	ok(core.submit(job(2, 2, 100, 1, 100000), 100));
-	return core;
+	return core_with_queue(
+	    parameters, 4,
+	    {job(1, 1, 0, 4, 100000), job(3, 1, 0, 1, 100), job(2, 2, 100, 1, 100000)});
 }
 
 // Two more short jobs of user 2 at t = 100 (1 CPU x 100 s): the queue's median stretch is then a
