@@ -87,6 +87,20 @@ ResourceProfile::Slot ResourceProfile::with_block_add(size_t slot) const
 	return sums;
 }
 
+ResourceProfile::Slot ResourceProfile::less_block_add(Slot sums, size_t block) const
+{
+	sums.usable_free_cpus -= block_adds_[block].usable_free_cpus;
+	sums.long_cpus -= block_adds_[block].long_cpus;
+	return sums;
+}
+
+void ResourceProfile::rebase(Slot &slot, size_t from, size_t to) const
+{
+	slot.usable_free_cpus +=
+	    block_adds_[from].usable_free_cpus - block_adds_[to].usable_free_cpus;
+	slot.long_cpus += block_adds_[from].long_cpus - block_adds_[to].long_cpus;
+}
+
 void ResourceProfile::add_to_slots(size_t first, size_t last, int64_t usable_free_cpus,
                                    int64_t long_cpus)
 {
@@ -116,22 +130,12 @@ void ResourceProfile::carry_across_blocks(size_t from, bool inserting)
 	if (inserting) {
 		block_adds_.resize(std::max(block_adds_.size(), (count + 1) / kSlotsPerBlock + 1));
 		for (size_t block = from / kSlotsPerBlock; (block + 1) * kSlotsPerBlock - 1 < count;
-		     ++block) {
-			Slot &crossing = slots_[(block + 1) * kSlotsPerBlock - 1];
-			crossing.usable_free_cpus += block_adds_[block].usable_free_cpus -
-			                             block_adds_[block + 1].usable_free_cpus;
-			crossing.long_cpus +=
-			    block_adds_[block].long_cpus - block_adds_[block + 1].long_cpus;
-		}
+		     ++block)
+			rebase(slots_[(block + 1) * kSlotsPerBlock - 1], block, block + 1);
 		return;
 	}
-	for (size_t block = from / kSlotsPerBlock + 1; block * kSlotsPerBlock < count; ++block) {
-		Slot &crossing = slots_[block * kSlotsPerBlock];
-		crossing.usable_free_cpus +=
-		    block_adds_[block].usable_free_cpus - block_adds_[block - 1].usable_free_cpus;
-		crossing.long_cpus +=
-		    block_adds_[block].long_cpus - block_adds_[block - 1].long_cpus;
-	}
+	for (size_t block = from / kSlotsPerBlock + 1; block * kSlotsPerBlock < count; ++block)
+		rebase(slots_[block * kSlotsPerBlock], block, block - 1);
 }
 
 void ResourceProfile::flatten_block_adds()
@@ -152,9 +156,7 @@ size_t ResourceProfile::split_at(int64_t time_s)
 	Slot copy = with_block_add(slot);
 	copy.node_changes = 0; // every node's amounts run on through the new boundary
 	carry_across_blocks(slot + 1, true);
-	const BlockAdd &block = block_adds_[(slot + 1) / kSlotsPerBlock];
-	copy.usable_free_cpus -= block.usable_free_cpus;
-	copy.long_cpus -= block.long_cpus;
+	copy = less_block_add(copy, (slot + 1) / kSlotsPerBlock);
 	slots_.insert(slots_.begin() + static_cast<std::ptrdiff_t>(slot) + 1, copy);
 	starts_.insert(starts_.begin() + static_cast<std::ptrdiff_t>(slot) + 1, time_s);
 	return slot + 1;
@@ -295,11 +297,8 @@ void ResourceProfile::book_from_origin(std::vector<Held> held)
 			continue; // nothing changes there: no new slot (as book() would merge it)
 		block_adds_.resize(
 		    std::max(block_adds_.size(), (slots_.size() + 1) / kSlotsPerBlock + 1));
-		const BlockAdd &block = block_adds_[slots_.size() / kSlotsPerBlock];
-		next.usable_free_cpus -= block.usable_free_cpus;
-		next.long_cpus -= block.long_cpus;
 		starts_.push_back(end_s);
-		slots_.push_back(next);
+		slots_.push_back(less_block_add(next, slots_.size() / kSlotsPerBlock));
 	}
 }
 

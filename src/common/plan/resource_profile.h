@@ -108,6 +108,10 @@ private:
 	void add_to_slots(size_t first, size_t last, int64_t usable_free_cpus, int64_t long_cpus);
 	// A slot's own amounts with its block's add (what the accessors return).
 	Slot with_block_add(size_t slot) const;
+	// Whole amounts as a slot of block `block` stores them (less that block's add).
+	Slot less_block_add(Slot sums, size_t block) const;
+	// A slot moving from block `from` to block `to` keeps its whole amounts.
+	void rebase(Slot &slot, size_t from, size_t to) const;
 	// Before slots move by one at `from` and later (insert or erase): the slot that crosses
 	// each block boundary from there on takes the difference of the two blocks' adds.
 	void carry_across_blocks(size_t from, bool inserting);
