@@ -564,8 +564,11 @@ std::optional<Placement> Planner::start_now_preempting(const Entry &entry)
 bool Planner::plan_from(size_t first_index,
                         std::optional<std::chrono::steady_clock::time_point> deadline)
 {
-	for (size_t i = first_index; i < queue_.size(); ++i)
-		unplace(queue_[i]);
+	{
+		const ResourceProfile::DeferredMerges deferred(profile_);
+		for (size_t i = first_index; i < queue_.size(); ++i)
+			unplace(queue_[i]);
+	}
 	policy_.reset();
 	for (size_t i = 0; i < first_index && i < queue_.size(); ++i) {
 		const JobStatus status = queue_[i].status;

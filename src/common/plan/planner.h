@@ -154,6 +154,7 @@ private:
 	Status add_pending(const PendingJob &job, const char *event);
 	void smallest_cpus_below(const std::vector<PendingJob> &pending_in_rank_order);
 	Status replace_running(const std::vector<RunningJob> &running);
+	Status unplace_all_and_replace_running(const std::vector<RunningJob> &running);
 	Result<Entry> make_entry(const PendingJob &job);
 	int64_t long_cpus_limit_of(const PendingJob &job) const;
 	bool holds_long(int64_t held_s) const; // a running job with held_s left is long

@@ -14,10 +14,8 @@ Status Planner::replan(const std::vector<RunningJob> &running,
 {
 	if (Status moved = advance(now_s, "replan"); !moved)
 		return moved;
-	for (Entry &entry : queue_)
-		unplace(entry); // the profile now holds the running jobs only
-	if (Status replaced = replace_running(running); !replaced)
-		return replaced;
+	if (Status replaced = unplace_all_and_replace_running(running); !replaced)
+		return replaced; // the profile now holds the running jobs only
 	Status status = plan_queue(pending_in_rank_order, "replan");
 	if (status)
 		local_search();
@@ -31,11 +29,18 @@ Status Planner::replan_walk(const std::vector<RunningJob> &running, PendingSourc
 		return Error{"replan: a walked queue needs starts_only"};
 	if (Status moved = advance(now_s, "replan"); !moved)
 		return moved;
-	for (Entry &entry : queue_)
-		unplace(entry);
-	if (Status replaced = replace_running(running); !replaced)
+	if (Status replaced = unplace_all_and_replace_running(running); !replaced)
 		return replaced;
 	return plan_walk(source, "replan");
+}
+
+// Every pending job's booking given back, the slots merged once at the end.
+Status Planner::unplace_all_and_replace_running(const std::vector<RunningJob> &running)
+{
+	const ResourceProfile::DeferredMerges deferred(profile_);
+	for (Entry &entry : queue_)
+		unplace(entry);
+	return replace_running(running);
 }
 
 // Makes running_ and its bookings those of `running`, as load would book them at now_s_.

@@ -162,16 +162,39 @@ size_t ResourceProfile::split_at(int64_t time_s)
 	return slot + 1;
 }
 
-// A slot no node changes at, with the long jobs' CPUs of the one before, is that one.
+bool ResourceProfile::mergeable(size_t slot) const
+{
+	return slots_[slot].node_changes == 0 && long_cpus(slot) == long_cpus(slot - 1);
+}
+
 void ResourceProfile::merge_with_previous(size_t slot)
 {
-	if (slot == 0 || slot >= slots_.size())
+	if (deferring_merges_ || slot == 0 || slot >= slots_.size())
 		return;
-	if (slots_[slot].node_changes == 0 && long_cpus(slot) == long_cpus(slot - 1)) {
+	if (mergeable(slot)) {
 		carry_across_blocks(slot, false);
 		slots_.erase(slots_.begin() + static_cast<std::ptrdiff_t>(slot));
 		starts_.erase(starts_.begin() + static_cast<std::ptrdiff_t>(slot));
 	}
+}
+
+// Slots only ever stop being separated at a booking's or release's two ends, so joining each
+// mergeable slot with the last one kept gives what merging after every change gave.
+void ResourceProfile::merge_deferred()
+{
+	deferring_merges_ = false;
+	flatten_block_adds(); // the kept slots move across blocks
+	size_t kept = 1;
+	for (size_t slot = 1; slot < slots_.size(); ++slot) {
+		if (slots_[slot].node_changes == 0 &&
+		    slots_[slot].long_cpus == slots_[kept - 1].long_cpus)
+			continue;
+		slots_[kept] = slots_[slot];
+		starts_[kept] = starts_[slot];
+		++kept;
+	}
+	slots_.resize(kept);
+	starts_.resize(kept);
 }
 
 // The node's part of each slot's usable free CPUs, before and after the booking: the same for

@@ -43,6 +43,24 @@ public:
 	void book_from_origin(std::vector<Held> held);
 	// Forget the past: the first slot starts at now_s.
 	void advance_to(int64_t now_s);
+	// While a DeferredMerges lives, bookings and releases leave the slots that no change
+	// separates any more; when it ends they are joined in one pass. Giving back a whole plan
+	// (a replan's first step) merged slot by slot, each merge moving every later slot: at
+	// 10,000 nodes a third of per_campaign's update. The slots after are the same.
+	class DeferredMerges
+	{
+	public:
+		explicit DeferredMerges(ResourceProfile &profile) : profile_(profile)
+		{
+			profile_.deferring_merges_ = true;
+		}
+		~DeferredMerges() { profile_.merge_deferred(); }
+		DeferredMerges(const DeferredMerges &) = delete;
+		DeferredMerges &operator=(const DeferredMerges &) = delete;
+
+	private:
+		ResourceProfile &profile_;
+	};
 	// True if any of these nodes has negative free CPUs, memory or GRES somewhere in [start_s,
 	// end_s).
 	bool overcommitted(const std::vector<NodeAllocation> &allocations, int64_t start_s,
@@ -118,7 +136,11 @@ private:
 	// Every block's add into its slots (before slots move by more than one).
 	void flatten_block_adds();
 	size_t split_at(int64_t time_s);
+	// A slot no node changes at, with the long jobs' CPUs of the one before, is that one.
+	bool mergeable(size_t slot) const;
 	void merge_with_previous(size_t slot);
+	// Every mergeable slot joined with the one before, in one pass (DeferredMerges' end).
+	void merge_deferred();
 
 	std::vector<NodeFree> capacity_;
 	std::vector<bool> usable_;
@@ -128,6 +150,7 @@ private:
 	std::vector<BlockAdd> block_adds_; // one per kSlotsPerBlock slots, and one spare
 	std::vector<int64_t> starts_;      // each slot's start, contiguous for binary search
 	NodeTimelines timelines_;
+	bool deferring_merges_ = false;
 };
 
 } // namespace campaign::plan
