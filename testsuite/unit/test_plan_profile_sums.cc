@@ -55,6 +55,35 @@ void check_sums(const ResourceProfile &profile, const std::vector<Booking> &live
 		              static_cast<long>(long_cpus));
 	}
 }
+// last_slot_short_of (blocks, four slots a test) against a plain scan, over random ranges and
+// thresholds around the sums there.
+void check_last_short(const ResourceProfile &profile, uint64_t seed, int step)
+{
+	// Its own draws: the bookings stay those of the sums' check.
+	plan_random::Random random(seed * 100'000 + static_cast<uint64_t>(step));
+	const auto slots = static_cast<int64_t>(profile.slot_count());
+	for (int probe = 0; probe < 40; ++probe) {
+		const auto first = static_cast<size_t>(random.between(0, slots - 1));
+		const auto last = static_cast<size_t>(
+		    random.between(static_cast<int64_t>(first),
+		                   std::min(slots - 1, static_cast<int64_t>(first) + 700)));
+		const auto pick = static_cast<size_t>(
+		    random.between(static_cast<int64_t>(first), static_cast<int64_t>(last)));
+		const int64_t cpus = profile.usable_free_cpus(pick) + random.between(-2, 2);
+		size_t expected = ResourceProfile::last_short_none;
+		for (size_t slot = last + 1; slot-- > first;)
+			if (profile.usable_free_cpus(slot) < cpus) {
+				expected = slot;
+				break;
+			}
+		const size_t found = profile.last_slot_short_of(first, last, cpus);
+		ck_assert_msg(
+		    found == expected,
+		    "seed %lu step %d: last slot short of %ld in [%zu, %zu]: %zu, scan %zu",
+		    static_cast<unsigned long>(seed), step, static_cast<long>(cpus), first, last,
+		    found, expected);
+	}
+}
 } // namespace
 
 START_TEST(test_profile_sums_match_recount_random)
@@ -112,6 +141,8 @@ START_TEST(test_profile_sums_match_recount_random)
 			}
 			if (step % 250 == 0)
 				check_sums(profile, live, seed, step);
+			if (step % 50 == 0)
+				check_last_short(profile, seed, step);
 		}
 		ck_assert_msg(profile.slot_count() > 1000, "seed %lu: only %zu slots",
 		              static_cast<unsigned long>(seed), profile.slot_count());

@@ -195,11 +195,11 @@ std::optional<int64_t> GapSearch::last_blocked_end(int64_t cpus, int64_t start_s
 	                                : start_s;
 	// Backwards from the window's end: on a busy machine the last blocked slot is near it.
 	const size_t first = profile_.slot_at(std::min(scan_from_s, end_s - 1));
-	for (size_t slot = profile_.slot_at(end_s - 1) + 1; slot-- > first;)
-		if (profile_.usable_free_cpus(slot) < cpus) {
-			clear = {profile_.slot_end_s(slot), end_s};
-			return profile_.slot_end_s(slot);
-		}
+	const size_t slot = profile_.last_slot_short_of(first, profile_.slot_at(end_s - 1), cpus);
+	if (slot != ResourceProfile::last_short_none) {
+		clear = {profile_.slot_end_s(slot), end_s};
+		return profile_.slot_end_s(slot);
+	}
 	clear = {start_s, end_s};
 	return std::nullopt;
 }

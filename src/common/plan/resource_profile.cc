@@ -79,6 +79,28 @@ int64_t ResourceProfile::first_short_of(int64_t from_s, int64_t cpus) const
 	return never_s;
 }
 
+size_t ResourceProfile::last_slot_short_of(size_t first, size_t last, int64_t cpus) const
+{
+	for (size_t end = last + 1; end > first;) { // slots [.., end) left, one block at a time
+		const size_t block = (end - 1) / kSlotsPerBlock;
+		const size_t block_first = std::max(first, block * kSlotsPerBlock);
+		const int64_t own_below = cpus - block_adds_[block].usable_free_cpus;
+		for (; end >= block_first + 4; end -= 4) {
+			const int64_t least = std::min(std::min(slots_[end - 1].usable_free_cpus,
+			                                        slots_[end - 2].usable_free_cpus),
+			                               std::min(slots_[end - 3].usable_free_cpus,
+			                                        slots_[end - 4].usable_free_cpus));
+			if (least < own_below)
+				break; // one of these four: found below
+		}
+		for (const size_t stop = end >= block_first + 4 ? end - 4 : block_first; end > stop;
+		     --end)
+			if (slots_[end - 1].usable_free_cpus < own_below)
+				return end - 1;
+	}
+	return last_short_none;
+}
+
 ResourceProfile::Slot ResourceProfile::with_block_add(size_t slot) const
 {
 	Slot sums = slots_[slot];

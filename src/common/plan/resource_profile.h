@@ -87,6 +87,13 @@ public:
 	{
 		return slots_[slot].long_cpus + block_adds_[slot / kSlotsPerBlock].long_cpus;
 	}
+	// The last slot in [first, last] with fewer than `cpus` usable free CPUs, or
+	// last_short_none. Block by block, so a slot costs a compare of its own part, not a read
+	// of its block's add too, and four slots one branch: the gap search tests every slot of
+	// a window this way (13 % of per_campaign's update at 10,000 nodes, where hardly a slot
+	// of a window is short).
+	static constexpr size_t last_short_none = static_cast<size_t>(-1);
+	size_t last_slot_short_of(size_t first, size_t last, int64_t cpus) const;
 	// True if every slot in [from_s, until_s) has at least `cpus` usable free CPUs (the most
 	// any job held over that whole window could have). Stops at the first slot short of them.
 	bool has_free_cpus(int64_t from_s, int64_t until_s, int64_t cpus) const;
