@@ -59,7 +59,10 @@ private:
 	};
 	using Due = std::pair<int64_t, size_t>; // time, index in nodes_
 	// Earliest first. The first window's nodes go in at once and are ordered once (pushing
-	// them one by one was 10 % of per_campaign's plan).
+	// them one by one was 10 % of per_campaign's plan). Ordered by time alone: the nodes due
+	// at one time are each looked at on their own, in any order, and the index's compare on
+	// every step of the ordering cost time (its bulk ordering was 8 % of per_campaign at
+	// 10,000 nodes).
 	class DueQueue
 	{
 	public:
@@ -67,24 +70,25 @@ private:
 		{
 			entries_.push_back(due);
 			if (!bulk_)
-				std::push_heap(entries_.begin(), entries_.end(),
-				               std::greater<Due>());
+				std::push_heap(entries_.begin(), entries_.end(), later);
 		}
 		void begin_bulk() { bulk_ = true; }
 		void end_bulk()
 		{
 			bulk_ = false;
-			std::make_heap(entries_.begin(), entries_.end(), std::greater<Due>());
+			std::make_heap(entries_.begin(), entries_.end(), later);
 		}
 		bool empty() const { return entries_.empty(); }
 		const Due &top() const { return entries_.front(); }
 		void pop()
 		{
-			std::pop_heap(entries_.begin(), entries_.end(), std::greater<Due>());
+			std::pop_heap(entries_.begin(), entries_.end(), later);
 			entries_.pop_back();
 		}
 
 	private:
+		static bool later(const Due &a, const Due &b) { return a.first > b.first; }
+
 		std::vector<Due> entries_;
 		bool bulk_ = false;
 	};
