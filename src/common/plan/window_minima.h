@@ -70,24 +70,29 @@ private:
 		{
 			entries_.push_back(due);
 			if (!bulk_)
-				std::push_heap(entries_.begin(), entries_.end(), later);
+				std::push_heap(entries_.begin(), entries_.end(), Later{});
 		}
 		void begin_bulk() { bulk_ = true; }
 		void end_bulk()
 		{
 			bulk_ = false;
-			std::make_heap(entries_.begin(), entries_.end(), later);
+			std::make_heap(entries_.begin(), entries_.end(), Later{});
 		}
 		bool empty() const { return entries_.empty(); }
 		const Due &top() const { return entries_.front(); }
 		void pop()
 		{
-			std::pop_heap(entries_.begin(), entries_.end(), later);
+			std::pop_heap(entries_.begin(), entries_.end(), Later{});
 			entries_.pop_back();
 		}
 
 	private:
-		static bool later(const Due &a, const Due &b) { return a.first > b.first; }
+		struct Later { // a type, not a function: the heap's compares are inlined
+			bool operator()(const Due &a, const Due &b) const
+			{
+				return a.first > b.first;
+			}
+		};
 
 		std::vector<Due> entries_;
 		bool bulk_ = false;
