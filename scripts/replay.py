@@ -37,6 +37,10 @@ LOCALCLUSTER = os.path.join(REPO, "testsuite", "cluster", "localcluster")
 SACCT_FIELDS = ("JobID,JobIDRaw,JobName,User,Account,Partition,Submit,Eligible,Start,End,"
                 "ElapsedRaw,TimelimitRaw,AllocCPUS,ReqCPUS,State")
 ACCOUNT = "replay"
+# The plugins this script replays rank jobs at their begin times (priority/campaign wakes in
+# that second, sched/campaign waits for that ranking): bundles say so, and are predicted
+# without --rank-lag.
+RANKS_AT_BEGIN = True
 
 # Each set-up: its slurm.conf lines (filled in by setup_conf) and the policy campsim predicts
 # it with.
@@ -168,7 +172,7 @@ def conf_settings(conf):
     return settings
 
 
-def prediction_options(setup, conf, compression, slurmctld_started=None):
+def prediction_options(setup, conf, compression, slurmctld_started=None, ranks_at_begin=False):
     """campsim run's options that give its prediction the cluster's own periods, read from
     the slurm.conf lines the cluster ran (replay seconds, as the sacct export): Fair Tree's
     half-life, max age and calc period (minutes in slurm.conf), priority/campaign's
@@ -207,12 +211,15 @@ def prediction_options(setup, conf, compression, slurmctld_started=None):
         # event) does, since every submit and run time is whole seconds; 2 s puts 22 of 50
         # metrics inside the goal against 36 (doc/replay.md, scheduler passes).
         period = float(settings.get("campaign_period", "1"))
-        # The pass at each new second (it polls every 50 ms) comes before priority/campaign
-        # ranks the jobs whose begin time just passed (nothing wakes its thread then): they
-        # start in submission order if CPUs are free (ostrich's first second: 64 jobs in
-        # job-id order in both final-default runs; doc/replay-results.md, "Why the ostrich
-        # medians differ").
-        options.append("--rank-lag")
+        # A bundle recorded before priority/campaign ranked at begin times (no
+        # "ranks_at_begin"): the pass at each new second (it polls every 50 ms) came before
+        # the ranking of the jobs whose begin time just passed (nothing woke its thread then),
+        # so they started in submission order if CPUs were free (ostrich's first second: 64
+        # jobs in job-id order in both final-default runs; doc/replay-results.md, "Why the
+        # ostrich medians differ"). Since, the ranking comes in that second and sched/campaign
+        # starts no job eligible after the last ranking: no lag to predict.
+        if not ranks_at_begin:
+            options.append("--rank-lag")
     else:
         # sched/backfill (campsim's slurm_backfill): at most bf_max_job_test jobs planned,
         # reservations within bf_window (minutes), the main scheduler's in-order starts at
@@ -250,13 +257,17 @@ def keep_slurmctld_log(bundle):
         log("slurmctld's log not kept in the bundle: %s" % error)
 
 
-def metrics_command(params, conf, sacct_path, report_dir, slurmctld_started=None):
-    """campsim's score of the sacct export beside its prediction of the same set-up."""
+def metrics_command(params, conf, sacct_path, report_dir, slurmctld_started=None,
+                    ranks_at_begin=False):
+    """campsim's score of the sacct export beside its prediction of the same set-up;
+    ranks_at_begin: the bundle's plugins ranked jobs at their begin times (bundles record
+    it)."""
     compression = params["compress"]
     return ([campsim_binary(), "run", "--sacct", sacct_path]
             + machine_options(params)
             + ["--observed", "--policy", SETUPS[params["setup"]][1]]
-            + prediction_options(params["setup"], conf, compression, slurmctld_started)
+            + prediction_options(params["setup"], conf, compression, slurmctld_started,
+                                 ranks_at_begin)
             + ["--tau", "%g" % (10.0 / compression), "--out", report_dir])
 
 
@@ -314,7 +325,8 @@ def rescore(bundle, out):
     command = metrics_command(saved["parameters"], saved["slurm_conf_lines"],
                               os.path.join(bundle, "sacct.txt"),
                               out or os.path.join(bundle, "rescore"),
-                              saved.get("summary", {}).get("slurmctld_started"))
+                              saved.get("summary", {}).get("slurmctld_started"),
+                              saved.get("ranks_at_begin", False))
     log("campsim " + " ".join(command[1:]))
     table = run(command)
     print(table, end="")
@@ -728,7 +740,7 @@ def main():
             subprocess.run([LOCALCLUSTER, "stop"], capture_output=True)
 
     scoring = metrics_command(params, conf, sacct_path, os.path.join(bundle, "report"),
-                              slurmctld_started)
+                              slurmctld_started, RANKS_AT_BEGIN)
     table = run(scoring)
     with open(os.path.join(bundle, "metrics.txt"), "w") as handle:
         handle.write(table)
@@ -747,7 +759,8 @@ def main():
     }
     with open(os.path.join(bundle, "parameters.json"), "w") as handle:
         json.dump({"parameters": params, "slurm_conf_lines": conf, "versions": version_info,
-                   "metrics_command": scoring[1:], "summary": summary}, handle,
+                   "metrics_command": scoring[1:], "summary": summary,
+                   "ranks_at_begin": RANKS_AT_BEGIN}, handle,
                   indent=2)
     with open(os.path.join(bundle, "README"), "w") as handle:
         handle.write("Replay bundle (doc/replay.md). Repeat it: scripts/replay.py --rerun %s\n"

@@ -148,7 +148,8 @@ def node_model_prediction(bundle, campsim, scratch):
     out = os.path.join(scratch, os.path.basename(bundle) + "-nodes")
     command = replay.metrics_command(saved["parameters"], saved["slurm_conf_lines"],
                                      os.path.join(bundle, "sacct.txt"), out,
-                                     saved.get("summary", {}).get("slurmctld_started"))
+                                     saved.get("summary", {}).get("slurmctld_started"),
+                                     saved.get("ranks_at_begin", False))
     command[0] = campsim
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:

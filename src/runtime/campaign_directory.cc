@@ -4,7 +4,7 @@
 namespace campaign
 {
 
-void CampaignDirectory::publish(const std::vector<Entry> &entries)
+void CampaignDirectory::publish(const std::vector<Entry> &entries, int64_t snapshot_s, bool applied)
 {
 	std::unordered_map<uint32_t, Entry> published;
 	published.reserve(entries.size());
@@ -12,6 +12,34 @@ void CampaignDirectory::publish(const std::vector<Entry> &entries)
 		published.emplace(entry.job_id, entry);
 	std::lock_guard<std::mutex> hold(mutex_);
 	entries_.swap(published);
+	stamp_ = {.snapshot_s = snapshot_s, .count = stamp_.count + 1, .applied = applied};
+}
+
+CampaignDirectory::Stamp CampaignDirectory::stamp() const
+{
+	std::lock_guard<std::mutex> hold(mutex_);
+	return stamp_;
+}
+
+void CampaignDirectory::set_ranking_waker(std::function<void()> waker)
+{
+	std::lock_guard<std::mutex> hold(waker_mutex_);
+	waker_ = std::move(waker);
+}
+
+bool CampaignDirectory::request_ranking() const
+{
+	std::lock_guard<std::mutex> hold(waker_mutex_);
+	if (!waker_)
+		return false;
+	waker_();
+	return true;
+}
+
+bool CampaignDirectory::has_ranking_waker() const
+{
+	std::lock_guard<std::mutex> hold(waker_mutex_);
+	return static_cast<bool>(waker_);
 }
 
 uint64_t CampaignDirectory::campaign_of(uint32_t job_id) const

@@ -35,6 +35,16 @@ void PeriodicWorker::wake()
 	wakeup_.notify_one();
 }
 
+void PeriodicWorker::wake_at(std::chrono::steady_clock::time_point when)
+{
+	{
+		std::lock_guard<std::mutex> hold(mutex_);
+		if (!wake_at_ || when < *wake_at_)
+			wake_at_ = when;
+	}
+	wakeup_.notify_one();
+}
+
 void PeriodicWorker::stop()
 {
 	{
@@ -50,15 +60,25 @@ void PeriodicWorker::loop()
 {
 	prctl(PR_SET_NAME, name_.substr(0, 15).c_str(), 0, 0, 0);
 	std::unique_lock<std::mutex> hold(mutex_);
+	auto next_period = std::chrono::steady_clock::now() + period_;
 	while (!stop_requested_) {
-		wakeup_.wait_for(hold, period_,
-		                 [this] { return stop_requested_ || wake_requested_; });
+		const auto until = wake_at_ && *wake_at_ < next_period ? *wake_at_ : next_period;
+		// A wake_at earlier than `until` ends the wait too, to wait again for it.
+		wakeup_.wait_until(hold, until, [this, until] {
+			return stop_requested_ || wake_requested_ ||
+			       (wake_at_ && *wake_at_ < until);
+		});
 		if (stop_requested_)
 			break;
+		const auto now = std::chrono::steady_clock::now();
+		if (!wake_requested_ && now < next_period && !(wake_at_ && now >= *wake_at_))
+			continue;
 		wake_requested_ = false;
+		wake_at_.reset();
 		hold.unlock();
 		guarded_void(name_.c_str(), pass_);
 		hold.lock();
+		next_period = std::chrono::steady_clock::now() + period_;
 	}
 }
 

@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -21,6 +22,9 @@ public:
 	void start(std::string name, std::chrono::milliseconds period, std::function<void()> pass);
 	void set_period(std::chrono::milliseconds period);
 	void wake(); // run the next pass now
+	// Run a pass at `when` too, if that is before the next one (a begin time); any pass
+	// forgets it, so each pass says again when it wants the next.
+	void wake_at(std::chrono::steady_clock::time_point when);
 	void stop(); // idempotent; joins the thread
 	bool running() const { return thread_.joinable(); }
 
@@ -35,6 +39,7 @@ private:
 	std::chrono::milliseconds period_{1000};
 	bool stop_requested_ = false;
 	bool wake_requested_ = false;
+	std::optional<std::chrono::steady_clock::time_point> wake_at_;
 };
 
 } // namespace campaign::slurm

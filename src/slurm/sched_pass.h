@@ -30,6 +30,10 @@ struct PassInput {
 	// Some node was still completing a job (its epilog not done): its CPUs come free without
 	// a change the stamps would show within the second, so the next pass comes sooner.
 	bool nodes_completing = false;
+	// plan.pending[i]'s eligibility (the later of its begin and submit times), the moment a
+	// ranking must have seen for it to be ranked; 0 for a job with an admin-set priority, which
+	// no ranking lists.
+	std::vector<int64_t> eligible_s;
 };
 
 // Unlocked reads, as sched/backfill's _more_work(): a stale value only delays a pass.

@@ -126,28 +126,43 @@ fi
 # replay.py --rescore gives campsim's prediction the room the cluster ran (its slurm.conf lines,
 # in replay seconds), and a bundle without one (recorded before the room became sched/campaign's
 # default) none: campsim's core policies would plan the default room unless told 0.
-rescore_options() { # SCHEDULER_PARAMETERS: the room options of the rescore's campsim command
+rescore_command() { # SCHEDULER_PARAMETERS [RANKS_AT_BEGIN]: the rescore's campsim command line
 	local bundle=$work/rescore-bundle
 	rm -rf "$bundle" && mkdir -p "$bundle"
 	cp "$DATA_DIR/sacct_sample.txt" "$bundle/sacct.txt"
-	python3 - "$bundle" "$1" <<'PY'
+	python3 - "$bundle" "$1" "${2:-}" <<'PY'
 import json, sys
-bundle, scheduler = sys.argv[1:]
-json.dump({"parameters": {"setup": "c", "nodes": 2, "node_cpus": 4, "compress": 60},
-           "slurm_conf_lines": ["PriorityType=priority/campaign",
-                                "PriorityParameters=policy=ostrich,calc_period=1",
-                                "SchedulerType=sched/campaign",
-                                "SchedulerParameters=" + scheduler]},
-          open(bundle + "/parameters.json", "w"))
+bundle, scheduler, ranks_at_begin = sys.argv[1:]
+saved = {"parameters": {"setup": "c", "nodes": 2, "node_cpus": 4, "compress": 60},
+         "slurm_conf_lines": ["PriorityType=priority/campaign",
+                              "PriorityParameters=policy=ostrich,calc_period=1",
+                              "SchedulerType=sched/campaign",
+                              "SchedulerParameters=" + scheduler]}
+if ranks_at_begin:
+    saved["ranks_at_begin"] = ranks_at_begin == "true"
+json.dump(saved, open(bundle + "/parameters.json", "w"))
 PY
 	CAMPSIM=$campsim python3 "$here/../../scripts/replay.py" --rescore "$bundle" --out "$work/rescored" \
-		2>&1 >/dev/null | grep -o -- '--short-[a-z-]* [0-9.]*' | tr '\n' ' '
+		2>&1 >/dev/null
+}
+rescore_options() { # SCHEDULER_PARAMETERS: the room options of the rescore's campsim command
+	rescore_command "$1" | grep -o -- '--short-[a-z-]* [0-9.]*' | tr '\n' ' '
 }
 check_equal "the rescore of a bundle with a room predicts with it" \
 	"--short-room 0.1 --short-limit 60 --short-room-recent 12 " \
 	"$(rescore_options "sched_interval=-1,defer,campaign_period=1,campaign_short_limit=60,campaign_short_room=0.1,campaign_short_room_recent=12")"
 check_equal "and of a bundle without one, without" "--short-room 0 " \
 	"$(rescore_options "sched_interval=-1,defer,campaign_period=1")"
+# Bundles of plugins that rank at begin times say so ("ranks_at_begin": true) and are predicted
+# without campsim's rank lag; older ones (no key) with it, as they ran.
+check "a bundle without ranks_at_begin is predicted with --rank-lag" \
+	grep -q -- '--rank-lag' <<<"$(rescore_command "sched_interval=-1,defer,campaign_period=1")"
+check "one with \"ranks_at_begin\": true without" \
+	not grep -q -- '--rank-lag' <<<"$(rescore_command "sched_interval=-1,defer,campaign_period=1" true)"
+check "one with \"ranks_at_begin\": false with it" \
+	grep -q -- '--rank-lag' <<<"$(rescore_command "sched_interval=-1,defer,campaign_period=1" false)"
+check_equal "replay.py records ranks_at_begin in new bundles" "True" \
+	"$(python3 -c "import sys; sys.path.insert(0, '$here/../../scripts'); import replay; print(replay.RANKS_AT_BEGIN)")"
 # A new set-up c names sched/campaign's default room in its slurm.conf lines, the times divided
 # by the compression (3600 s and 21600 s at 30x: 120 and 720), so its prediction reads it back.
 # The room comes from campsim replay-plan's notes (plan/scheduler_defaults.h), not from a copy.

@@ -3,6 +3,7 @@
 #include "check_main.h"
 #include "runtime/campaign_directory.h"
 
+#include <atomic>
 #include <thread>
 
 using campaign::CampaignDirectory;
@@ -63,6 +64,68 @@ START_TEST(test_directory_reads_whole_passes_under_concurrency)
 }
 END_TEST
 
+// Each publish is a new ranking: its snapshot second, its count, and whether its priorities were
+// applied (sched/campaign holds newly eligible jobs against the second).
+START_TEST(test_directory_stamps_each_ranking)
+{
+	CampaignDirectory directory;
+	ck_assert(directory.stamp() == CampaignDirectory::Stamp{});
+	ck_assert_int_eq(directory.stamp().count, 0);
+	directory.publish({{7, 3}}, 1000, true);
+	CampaignDirectory::Stamp first = directory.stamp();
+	ck_assert_int_eq(first.snapshot_s, 1000);
+	ck_assert_int_eq(first.count, 1);
+	ck_assert(first.applied);
+	directory.publish({}, 1000, false); // same second, shadow: still a newer ranking
+	ck_assert_int_eq(directory.stamp().count, 2);
+	ck_assert(!directory.stamp().applied);
+	ck_assert(!(directory.stamp() == first));
+	directory.publish({{7, 3}}, 1003, true);
+	ck_assert_int_eq(directory.stamp().snapshot_s, 1003);
+	ck_assert_int_eq(directory.stamp().count, 3);
+}
+END_TEST
+
+// sched/campaign asks for a ranking through the waker priority/campaign registers; none
+// registered (another priority plugin, or after its fini): the request says so.
+START_TEST(test_directory_ranking_waker)
+{
+	CampaignDirectory directory;
+	ck_assert(!directory.has_ranking_waker());
+	ck_assert(!directory.request_ranking());
+	int wakes = 0;
+	directory.set_ranking_waker([&wakes] { wakes++; });
+	ck_assert(directory.has_ranking_waker());
+	ck_assert(directory.request_ranking());
+	ck_assert(directory.request_ranking());
+	ck_assert_int_eq(wakes, 2);
+	directory.clear_ranking_waker();
+	ck_assert(!directory.has_ranking_waker());
+	ck_assert(!directory.request_ranking());
+	ck_assert_int_eq(wakes, 2);
+}
+END_TEST
+
+// fini clears the waker before its worker stops: once clear returns, no call is under way, so
+// the worker may go. Here a slow waker runs while another thread clears.
+START_TEST(test_directory_clear_waits_for_a_wake_under_way)
+{
+	CampaignDirectory directory;
+	std::atomic<bool> in_wake{false}, wake_done{false};
+	directory.set_ranking_waker([&] {
+		in_wake = true;
+		std::this_thread::sleep_for(std::chrono::milliseconds(100));
+		wake_done = true;
+	});
+	std::thread requester([&directory] { (void)directory.request_ranking(); });
+	while (!in_wake)
+		std::this_thread::yield();
+	directory.clear_ranking_waker();
+	ck_assert(wake_done);
+	requester.join();
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("campaign_directory");
@@ -71,6 +134,9 @@ int main()
 	tcase_add_test(tc, test_directory_carries_expected_run_times);
 	tcase_add_test(tc, test_directory_is_one_per_process);
 	tcase_add_test(tc, test_directory_reads_whole_passes_under_concurrency);
+	tcase_add_test(tc, test_directory_stamps_each_ranking);
+	tcase_add_test(tc, test_directory_ranking_waker);
+	tcase_add_test(tc, test_directory_clear_waits_for_a_wake_under_way);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

@@ -14,6 +14,7 @@
 #include "slurm_config.h"
 #include "usage_accounting.h"
 
+#include "runtime/begin_wake.h"
 #include "runtime/campaign_directory.h"
 #include "runtime/priority_plugin_parameters.h"
 #include "util/parameters.h"
@@ -90,6 +91,19 @@ void account_usage()
 		state->usage.save(state->state_dir);
 }
 
+// Jobs that become eligible at a begin time are ranked in that second, before sched/campaign
+// (which holds them until then) would start them at their submit priority.
+void wake_at_next_begin()
+{
+	const std::optional<int64_t> begin_s = state->ranker->next_begin_s();
+	if (!begin_s)
+		return;
+	const std::optional<std::chrono::milliseconds> delay = begin_wake_delay(
+	    std::chrono::system_clock::now(), *begin_s, state->ranker->calc_period_s());
+	if (delay)
+		state->worker.wake_at(std::chrono::steady_clock::now() + *delay);
+}
+
 void worker_pass()
 {
 	if (slurmctld_config.shutdown_time)
@@ -103,6 +117,7 @@ void worker_pass()
 		state->good_parameters.reset();
 	}
 	state->ranker->rank_pass();
+	wake_at_next_begin();
 	state->scampaign.publish(state->ranker->report(), state->ranker->private_jobs());
 }
 
@@ -168,6 +183,8 @@ void start_threads()
 	state->threads_started = true;
 	start_scampaign(state->parameters);
 	state->worker.start("campprio", period_of(*state->ranker), worker_pass);
+	process_campaign_directory().set_ranking_waker(
+	    [worker = &state->worker] { worker->wake(); });
 }
 
 } // namespace
@@ -215,6 +232,9 @@ __attribute__((visibility("default"))) int fini(void)
 {
 	return guarded("priority/campaign fini", SLURM_ERROR, [] {
 		if (state) {
+			// Before the worker stops: sched/campaign asks no stopped worker for a
+			// pass.
+			process_campaign_directory().clear_ranking_waker();
 			state->worker.stop();
 			state->scampaign.stop();
 			state->ranker->save_state();

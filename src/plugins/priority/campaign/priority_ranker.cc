@@ -43,6 +43,17 @@ std::optional<std::string> read_file(const std::string &path)
 	return text.str();
 }
 
+std::optional<int64_t> earliest_future_begin(const ClusterSnapshot &snapshot)
+{
+	std::optional<int64_t> earliest;
+	for (const ObservedJob &job : snapshot.jobs)
+		if (job.state == ObservedJob::State::Pending && !job.fields.held &&
+		    job.fields.eligible_s && *job.fields.eligible_s > snapshot.now &&
+		    (!earliest || *job.fields.eligible_s < *earliest))
+			earliest = job.fields.eligible_s;
+	return earliest;
+}
+
 } // namespace
 
 PriorityRanker::PriorityRanker(ParameterValues parameters) : parameters_(std::move(parameters))
@@ -87,6 +98,12 @@ CampaignReport PriorityRanker::report() const
 {
 	std::lock_guard<std::mutex> hold(mutex_);
 	return report_;
+}
+
+std::optional<int64_t> PriorityRanker::next_begin_s() const
+{
+	std::lock_guard<std::mutex> hold(mutex_);
+	return next_begin_s_;
 }
 
 bool PriorityRanker::private_jobs() const
@@ -251,6 +268,7 @@ void PriorityRanker::rank_pass()
 		std::lock_guard<std::mutex> hold(mutex_);
 		state_dir_ = snapshot.state_dir;
 		private_jobs_ = snapshot.private_jobs;
+		next_begin_s_ = earliest_future_begin(snapshot);
 		if (!restored_)
 			restore_state(snapshot.state_dir);
 		if (!core_)
@@ -270,7 +288,8 @@ void PriorityRanker::rank_pass()
 		error("priority/campaign: ranking failed: %s", ranking.error.c_str());
 	const size_t changed = apply(ranking, shadow);
 	const size_t ranked = ranking.order.size();
-	process_campaign_directory().publish(directory);
+	// After the priorities: sched/campaign starts the jobs this ranking lists once it sees it.
+	process_campaign_directory().publish(directory, snapshot.now, !shadow);
 	const bool events =
 	    counts.submitted + counts.started + counts.ended + counts.cancelled + counts.updated >
 	    0;

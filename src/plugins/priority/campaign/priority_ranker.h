@@ -28,6 +28,9 @@ public:
 	void save_state();
 	void set_parameters(ParameterValues parameters);
 	int64_t calc_period_s() const;
+	// The earliest begin time (sbatch --begin) after the last pass's snapshot of a pending job
+	// not held: the ranking it needs comes at that second, not a calc_period later.
+	std::optional<int64_t> next_begin_s() const;
 	// What scampaign shows, as of the last pass, and whether PrivateData=jobs was set then.
 	CampaignReport report() const;
 	bool private_jobs() const;
@@ -55,6 +58,7 @@ private:
 	std::unordered_map<uint32_t, double> user_weights_;
 	std::unordered_map<std::string, double> account_weights_;
 	bool private_jobs_ = false;
+	std::optional<int64_t> next_begin_s_;
 };
 
 } // namespace campaign::slurm

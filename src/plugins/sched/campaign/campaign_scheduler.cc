@@ -30,6 +30,18 @@ std::string partition_of(const std::vector<std::string> &partitions, int32_t nod
 	           : std::string();
 }
 
+// The longest a job waits for a ranking after it became eligible: a stuck ranking thread never
+// stalls the queue.
+constexpr int64_t kRankingWaitS = 5;
+
+// A job that became eligible after the snapshot of the ranking the queue was sorted by has its
+// submit priority still: started now, it would start in job-id order (a begin time releases
+// many at once) and defeat the policy. eligible_s 0: never waits (an admin-set priority).
+bool awaits_ranking(int64_t eligible_s, const CampaignDirectory::Stamp &stamp, time_t now)
+{
+	return eligible_s > stamp.snapshot_s && now < eligible_s + kRankingWaitS;
+}
+
 } // namespace
 
 CampaignScheduler::CampaignScheduler(ParameterValues parameters)
@@ -68,13 +80,17 @@ bool CampaignScheduler::due(Clock::time_point now, time_t wall_now)
 	const bool hidden_change = !seen_second_checked_ && wall_now > seen_second_ &&
 	                           (stamps.jobs >= seen_second_ || stamps.nodes >= seen_second_);
 	const bool retry = retry_at_ && now >= *retry_at_;
-	if (!changed && !hidden_change && !retry && wall_now - last_pass_ < period_s())
+	const bool ranked = ranking_wait_ && (wall_now >= ranking_wait_->until_s ||
+	                                      process_campaign_directory().stamp().count !=
+	                                          ranking_wait_->stamp_count);
+	if (!changed && !hidden_change && !retry && !ranked && wall_now - last_pass_ < period_s())
 		return false;
 	if (hidden_change)
 		seen_second_checked_ = true;
 	last_pass_ = wall_now;
 	last_pass_began_ = now;
 	retry_at_.reset();
+	ranking_wait_.reset();
 	return true;
 }
 
@@ -124,9 +140,20 @@ PlanOutcome CampaignScheduler::plan_queue(const PassInput &input, const Paramete
 	return outcome;
 }
 
+CampaignScheduler::RankingSeen CampaignScheduler::ranking_seen()
+{
+	const CampaignDirectory &directory = process_campaign_directory();
+	RankingSeen seen{.stamp = directory.stamp()};
+	// No waker: no priority/campaign (multifactor ranks at submit). shadow=yes: no ranking
+	// is applied, so none is worth waiting for.
+	seen.holds = seen.stamp.applied && directory.has_ranking_waker();
+	return seen;
+}
+
 CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &input,
                                                              const PlanOutcome &outcome,
-                                                             const ParameterValues &parameters)
+                                                             const ParameterValues &parameters,
+                                                             const RankingSeen &ranking)
 {
 	PassFigures figures;
 	figures.queue_length = static_cast<uint32_t>(input.plan.pending.size());
@@ -147,13 +174,28 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 	// planned tasks are the same record to select_nodes, refused for the same reason, so they
 	// are held as it is, neither tried nor counted again.
 	std::unordered_map<uint32_t, bool> refused_records;
+	// Planned to start now, not started and not refused: their planned start is published
+	// as a reserved job's is (squeue --start shows no N/A while they wait for a pass).
+	std::vector<plan::JobId> not_started;
+	std::optional<time_t> ranking_wait_until;
 	for (const plan::JobId id : plan.starts_now) {
-		if (figures.started >= max_starts)
-			break;
+		if (figures.started >= max_starts) {
+			not_started.push_back(id);
+			continue;
+		}
 		if (auto refused = refused_records.find(job_id_of(id));
 		    refused != refused_records.end()) {
 			if (!refused->second)
 				(void)keeper_->refused(id, input.now);
+			continue;
+		}
+		const int64_t eligible_s = input.eligible_s[index.at(id)];
+		if (ranking.holds && awaits_ranking(eligible_s, ranking.stamp, input.now)) {
+			// Planned (it keeps its place), started once a ranking lists it.
+			figures.left_out_by_reason["AwaitingRanking"]++;
+			const time_t until = static_cast<time_t>(eligible_s + kRankingWaitS);
+			ranking_wait_until = std::min(ranking_wait_until.value_or(until), until);
+			not_started.push_back(id);
 			continue;
 		}
 		const plan::PlannedJob &planned = plan.planned.at(id);
@@ -161,6 +203,7 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 			// Planned on CPUs an earlier start of this pass took: the next pass plans
 			// it from the allocations Slurm made.
 			figures.left_out_by_reason["OffPlanNode"]++;
+			not_started.push_back(id);
 			continue;
 		}
 		std::optional<StartOutcome> outcome_of_start = start_planned(
@@ -168,8 +211,10 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 		    planned.allocations,
 		    planned.limit_s < input.plan.pending[index.at(id)].limit_s ? planned.limit_s
 		                                                               : 0);
-		if (!outcome_of_start)
-			continue; // started, ended or moved while we planned
+		if (!outcome_of_start) {
+			not_started.push_back(id); // published only if it is still pending
+			continue;                  // started, ended or moved while we planned
+		}
 		const StartOutcome &started = *outcome_of_start;
 		figures.started += started.started;
 		if (started.started) { // the kept plan books it as planned
@@ -181,6 +226,7 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 			// Not a refusal: it keeps its rank and starts once the node is done
 			// completing (the next pass, as backfill.c's now + 1).
 			figures.left_out_by_reason["NodeCompleting"]++;
+			not_started.push_back(id);
 		} else if (started.preempting) {
 			// Slurm is removing the jobs it preempts for this one: no refusal, so it
 			// keeps its rank and claim, and starts in a later pass once they are gone.
@@ -189,6 +235,7 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 			         "sched/campaign: JobId=%u preempting: starts when its "
 			         "preemptees are gone",
 			         job_id_of(id));
+			not_started.push_back(id);
 		} else {
 			// A refusal holds the job out of the plan for a while; one for licenses
 			// need not: the next snapshot leaves it out for as long as its licenses are
@@ -206,6 +253,13 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 			continue;
 		if (publish_reservation(id, planned))
 			figures.reserved++;
+	}
+	for (const plan::JobId id : not_started)
+		if (first_task(id))
+			(void)publish_reservation(id, plan.planned.at(id));
+	if (ranking_wait_until) {
+		ranking_wait_ = RankingWait{ranking.stamp.count, *ranking_wait_until};
+		(void)process_campaign_directory().request_ranking();
 	}
 	for (const plan::PlannedJob &queued : outcome.queue) {
 		if (!first_task(queued.id))
@@ -232,12 +286,14 @@ void CampaignScheduler::tick()
 	set_cycle_active(true);
 	const auto began = std::chrono::steady_clock::now();
 	PassInput input;
+	RankingSeen ranking;
 	{
 		CtldLock hold(kSchedule);
 		seen_updates_ = update_stamps();
 		seen_second_ = time(nullptr);
 		seen_second_checked_ = false;
 		input = copy_pass_input();
+		ranking = ranking_seen();
 	}
 	note_completing(input.nodes_completing, began_at);
 	// The yield: planning, the costly step, holds no slurmctld lock.
@@ -247,7 +303,7 @@ void CampaignScheduler::tick()
 	std::string state_dir;
 	{
 		CtldLock hold(kSchedule);
-		figures = apply_plan(input, outcome, parameters);
+		figures = apply_plan(input, outcome, parameters, ranking);
 		// The pass's copies (a record per array task) and its plan are freed inside its
 		// timed cycle, so sdiag's cycle time holds all of the pass's work.
 		state_dir = std::move(input.state_dir);

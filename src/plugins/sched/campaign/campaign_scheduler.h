@@ -9,6 +9,7 @@
 
 #include "plan/plan_keeper.h"
 #include "policy/scheduler_metrics.h"
+#include "runtime/campaign_directory.h"
 #include "util/parameters.h"
 
 #include <chrono>
@@ -53,9 +54,17 @@ private:
 		uint32_t preempting = 0; // starts answered busy while Slurm removes preemptees
 		ReasonCounts refused_by_reason, left_out_by_reason;
 	};
+	// The ranking the copy's queue order came from (read under the copy's lock: its
+	// priorities were written before it was published); holds: priority/campaign ranks and
+	// applies its priorities.
+	struct RankingSeen {
+		CampaignDirectory::Stamp stamp;
+		bool holds = false;
+	};
+	static RankingSeen ranking_seen();
 	struct PlanOutcome plan_queue(const PassInput &input, const ParameterValues &parameters);
 	PassFigures apply_plan(const PassInput &input, const struct PlanOutcome &outcome,
-	                       const ParameterValues &parameters);
+	                       const ParameterValues &parameters, const RankingSeen &ranking);
 	// campaign_sched_stats.json: the flat figures (from `metrics` and `plan`), then `metrics`
 	// under "by_reason".
 	static void publish_stats(const std::string &state_dir, const SchedulerMetrics &metrics,
@@ -77,6 +86,13 @@ private:
 	// A pass that saw a node completing looks again after campaign_min_gap_ms, doubling up to
 	// the period while nodes stay completing (a hung epilog costs no pass every gap).
 	std::optional<Clock::time_point> retry_at_;
+	// Jobs eligible after the ranking the pass saw were not started: a newer ranking, or the
+	// end of the first one's wait, brings the next pass.
+	struct RankingWait {
+		uint64_t stamp_count = 0;
+		time_t until_s = 0;
+	};
+	std::optional<RankingWait> ranking_wait_;
 	uint32_t completing_passes_ = 0;
 	// The plan kept across passes (scheduler thread only); made anew when parameters change.
 	std::unique_ptr<plan::PlanKeeper> keeper_;
