@@ -15,10 +15,11 @@ using namespace plan_fixtures;
 namespace
 {
 
-PlannerConfig freeze_config(int64_t slip_s)
+PlannerConfig freeze_config(int64_t slip_s, double wide = 0)
 {
 	PlannerConfig result = config(ReservationMode::conservative);
 	result.freeze_slip_s = slip_s;
+	result.freeze_wide = wide;
 	return result;
 }
 
@@ -27,14 +28,16 @@ void check_ok(const campaign::Status &status)
 	ck_assert_msg(status.ok(), "%s", status.ok() ? "" : status.error().c_str());
 }
 
+// Node n1 is busy past the horizon (R2), so every job runs on n0 and W is half the machine.
 // Wide W (10 CPUs, 100 s) waits for R (ends at 100): reserved at 100. At t = 10, H1 (10 CPUs,
 // 200 s) arrives ranked first: W slips to 300. At t = 20, H2 (10 CPUs, 200 s) arrives ranked
 // first: unfrozen, W would slip again to 500 behind H2 (100-300) and H1 (300-500).
 // Returns the last plan. keeper: through a PlanKeeper, else Planner::rebuild each time.
 Plan plan_arrivals(const PlannerConfig &config, bool keeper)
 {
-	const Cluster cluster = uniform_cluster(1, 10);
-	const std::vector<RunningJob> busy = {running(100, 0, 10, 100)};
+	const Cluster cluster = uniform_cluster(2, 10);
+	const std::vector<RunningJob> busy = {running(100, 0, 10, 100),
+	                                      running(101, 1, 10, 10'000'000)};
 	const PendingJob w = job(1, 10, 100), h1 = job(2, 10, 200), h2 = job(3, 10, 200);
 	const std::vector<std::vector<PendingJob>> queues = {{w}, {h1, w}, {h2, h1, w}};
 	const int64_t times[] = {0, 10, 20};
@@ -62,21 +65,26 @@ Plan plan_arrivals(const PlannerConfig &config, bool keeper)
 } // namespace
 
 // Slipped 200 s past its first start, over a bound of 100: W stays at 300 and H1, ranked above
-// it, is planned around it (after it, at 400).
+// it, is planned around it (after it, at 400). W is half the machine: frozen also when only
+// jobs of at least half are (freeze_wide).
 START_TEST(test_freeze_keeps_a_slipped_reservation_from_a_higher_ranked_arrival)
 {
-	const Plan plan = plan_arrivals(freeze_config(100), _i == 1);
-	ck_assert_int_eq(plan.planned.at(1).start_s, 300);
-	ck_assert_int_eq(plan.planned.at(3).start_s, 100);
-	ck_assert_int_eq(plan.planned.at(2).start_s, 400);
+	for (const double wide : {0.0, 0.5}) {
+		const Plan plan = plan_arrivals(freeze_config(100, wide), _i == 1);
+		ck_assert_int_eq(plan.planned.at(1).start_s, 300);
+		ck_assert_int_eq(plan.planned.at(3).start_s, 100);
+		ck_assert_int_eq(plan.planned.at(2).start_s, 400);
+	}
 }
 END_TEST
 
-// Slipped 200 s, under a bound of 1000 (or the freeze off): W is still pushed back to 500.
+// Slipped 200 s, under a bound of 1000 (or the freeze off, or W narrower than freeze_wide): W
+// is still pushed back to 500.
 START_TEST(test_freeze_leaves_a_reservation_that_did_not_slip_past_the_bound)
 {
-	for (const int64_t slip_s : {int64_t{1000}, int64_t{0}}) {
-		const Plan plan = plan_arrivals(freeze_config(slip_s), _i == 1);
+	for (const PlannerConfig &config :
+	     {freeze_config(1000), freeze_config(0), freeze_config(100, 0.6)}) {
+		const Plan plan = plan_arrivals(config, _i == 1);
 		ck_assert_int_eq(plan.planned.at(3).start_s, 100);
 		ck_assert_int_eq(plan.planned.at(2).start_s, 300);
 		ck_assert_int_eq(plan.planned.at(1).start_s, 500);

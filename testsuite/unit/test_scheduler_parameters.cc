@@ -175,6 +175,10 @@ START_TEST(test_freeze_slip_key_reaches_the_planner)
 	ck_assert_int_eq(config.value().planner.freeze_slip_s, 86400);
 	auto defaults = scheduler_plan_config(scheduler_parameter_schema().parse("").value());
 	ck_assert_int_eq(defaults.value().planner.freeze_slip_s, 0); // off by default
+	ck_assert_double_eq(defaults.value().planner.freeze_wide, 0);
+	auto wide = scheduler_parameter_schema().parse("campaign_freeze_wide=0.33");
+	ck_assert(wide.ok());
+	ck_assert_double_eq(scheduler_plan_config(wide.value()).value().planner.freeze_wide, 0.33);
 	auto negative = scheduler_parameter_schema().parse("campaign_freeze_slip=-1");
 	ck_assert(!negative.ok());
 	ck_assert(negative.error().find("campaign_freeze_slip") != std::string::npos);

@@ -135,6 +135,13 @@ ParameterSchema scheduler_parameter_schema()
 	                        "first reserved at before it is kept there on later plans (0: off)",
 	         .min_integer = 0,
 	         .max_integer = 31622400},
+	        {.key = "campaign_freeze_wide",
+	         .kind = ParameterKind::Real,
+	         .default_value = text_of(defaults::freeze_wide),
+	         .description = "part of the CPUs from which a job may be frozen by "
+	                        "campaign_freeze_slip (0: any job)",
+	         .min_real = 0,
+	         .max_real = 1},
 	    });
 }
 
@@ -161,6 +168,7 @@ Result<SchedulerPlanConfig> scheduler_plan_config(const ParameterValues &values)
 	    static_cast<int32_t>(values.integer("campaign_local_search"));
 	config.planner.local_search_ms = values.integer("campaign_local_search_ms");
 	config.planner.freeze_slip_s = values.integer("campaign_freeze_slip");
+	config.planner.freeze_wide = values.real("campaign_freeze_wide");
 	config.warning = named.value().warning;
 	return config;
 }

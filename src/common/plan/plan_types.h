@@ -271,6 +271,9 @@ struct PlannerConfig {
 	// (doc/fairness-results.md). Not with starts_only (jobs below the last start get no place).
 	// 0: off.
 	int64_t freeze_slip_s = 0;
+	// Only jobs at least this part of the machine's usable CPUs wide are frozen (the victims
+	// were wide; frozen narrow jobs held the holes newer work backfilled). 0: any job.
+	double freeze_wide = 0;
 };
 
 enum class JobStatus {

@@ -65,7 +65,9 @@ void Planner::note_slips()
 			    start_s; // where a compression or the walk's leftovers moved it
 			continue;
 		}
-		if (entry.status != JobStatus::reserved)
+		if (entry.status != JobStatus::reserved ||
+		    static_cast<double>(std::max(entry.job.cpus, entry.job.nodes_min)) <
+		        config_.freeze_wide * static_cast<double>(usable_cpus_))
 			continue;
 		auto [first, added] = first_reserved_s_.try_emplace(entry.job.id, start_s);
 		if (!added && start_s - first->second > config_.freeze_slip_s)

@@ -81,6 +81,8 @@ const char *campsim_usage()
 	       "  --freeze-slip S         a reservation whose start slipped more than S\n"
 	       "                          seconds past its first is kept there on later\n"
 	       "                          plans (campaign_freeze_slip; default 0: off)\n"
+	       "  --freeze-wide W         only jobs at least W of the CPUs wide are frozen\n"
+	       "                          (campaign_freeze_wide; default 0: any job)\n"
 	       "  --calc-period S         core policies rank afresh at most every S simulated\n"
 	       "                          seconds and after job ends, as priority/campaign\n"
 	       "                          (default 5); 0: at every scheduling pass\n"
@@ -427,6 +429,15 @@ const std::map<std::string, Setter> &setters()
 			     return Status(Error{"option " + option + ": '" + v +
 			                         "' is not seconds in 0..31622400"});
 		     o.simulation.freeze_slip_s = slip.value();
+		     return ok_status();
+	     }},
+	    {"--freeze-wide",
+	     [](auto &o, auto &option, auto &v) {
+		     auto wide = number<double>(option, v);
+		     if (!wide || !(wide.value() >= 0 && wide.value() <= 1))
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not a part of the CPUs in 0..1"});
+		     o.simulation.freeze_wide = wide.value();
 		     return ok_status();
 	     }},
 	    {"--local-search-ms",

@@ -614,6 +614,7 @@ plan::PlannerConfig planner_config(const SimulationOptions &options)
 	config.local_search_iterations = options.local_search;
 	config.local_search_ms = options.local_search_ms;
 	config.freeze_slip_s = options.freeze_slip_s;
+	config.freeze_wide = options.freeze_wide;
 	return config;
 }
 

@@ -86,6 +86,7 @@ struct SimulationOptions {
 	int32_t local_search = plan::scheduler_defaults::local_search_iterations;
 	int64_t local_search_ms = plan::scheduler_defaults::local_search_ms;
 	int64_t freeze_slip_s = plan::scheduler_defaults::freeze_slip_s; // PlannerConfig's
+	double freeze_wide = plan::scheduler_defaults::freeze_wide;      // PlannerConfig's
 	std::function<void(double done_fraction)> progress;              // optional
 };
 
