@@ -577,11 +577,11 @@ bool Planner::plan_from(size_t first_index,
 	for (size_t i = first_index; i < queue_.size(); ++i) {
 		if (deadline && search_clock_() >= *deadline)
 			return false;
+		// A frozen job that moved gave its old booking back: the memo's bounds may be late.
 		if (!queue_[i].frozen)
 			place(queue_[i], &memo);
 		else if (move_frozen_earlier(queue_[i]))
-			memo =
-			    SearchMemo{}; // its old booking was given back: the bounds may be late
+			memo = SearchMemo{};
 	}
 	return true;
 }

@@ -60,9 +60,9 @@ void Planner::note_slips()
 		if (!entry.placed())
 			continue;
 		const int64_t start_s = entry.placement.start_s;
+		// A frozen job follows its placement: a compression or its rank's room moved it.
 		if (auto frozen = frozen_s_.find(entry.job.id); frozen != frozen_s_.end()) {
-			frozen->second =
-			    start_s; // where a compression or the walk's leftovers moved it
+			frozen->second = start_s;
 			continue;
 		}
 		if (entry.status != JobStatus::reserved ||
