@@ -36,6 +36,8 @@ void check_same(const plan::PlannerConfig &plugin, const plan::PlannerConfig &ca
 	ck_assert_int_eq(plugin.whole_node_reservations, campsim.whole_node_reservations);
 	ck_assert_int_eq(plugin.local_search_iterations, campsim.local_search_iterations);
 	ck_assert_int_eq(plugin.local_search_ms, campsim.local_search_ms);
+	ck_assert_int_eq(plugin.freeze_slip_s, campsim.freeze_slip_s);
+	ck_assert_double_eq(plugin.freeze_wide, campsim.freeze_wide);
 }
 
 } // namespace

@@ -166,12 +166,32 @@ START_TEST(test_local_search_keys_reach_the_planner)
 }
 END_TEST
 
+START_TEST(test_freeze_slip_key_reaches_the_planner)
+{
+	auto parsed = scheduler_parameter_schema().parse("campaign_freeze_slip=86400");
+	ck_assert_msg(parsed.ok(), "%s", parsed.ok() ? "" : parsed.error().c_str());
+	auto config = scheduler_plan_config(parsed.value());
+	ck_assert(config.ok());
+	ck_assert_int_eq(config.value().planner.freeze_slip_s, 86400);
+	auto defaults = scheduler_plan_config(scheduler_parameter_schema().parse("").value());
+	ck_assert_int_eq(defaults.value().planner.freeze_slip_s, 0); // off by default
+	ck_assert_double_eq(defaults.value().planner.freeze_wide, 0);
+	auto wide = scheduler_parameter_schema().parse("campaign_freeze_wide=0.33");
+	ck_assert(wide.ok());
+	ck_assert_double_eq(scheduler_plan_config(wide.value()).value().planner.freeze_wide, 0.33);
+	auto negative = scheduler_parameter_schema().parse("campaign_freeze_slip=-1");
+	ck_assert(!negative.ok());
+	ck_assert(negative.error().find("campaign_freeze_slip") != std::string::npos);
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("scheduler_parameters");
 	TCase *tc = tcase_create("keys");
 	tcase_add_test(tc, test_keyword_list_is_read);
 	tcase_add_test(tc, test_local_search_keys_reach_the_planner);
+	tcase_add_test(tc, test_freeze_slip_key_reaches_the_planner);
 	tcase_add_test(tc, test_min_gap_has_a_default_and_refuses_bad_values);
 	tcase_add_test(tc, test_no_key_contains_a_slurm_keyword);
 	tcase_add_test(tc, test_schema_parses_a_site_string);

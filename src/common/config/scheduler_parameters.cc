@@ -128,6 +128,20 @@ ParameterSchema scheduler_parameter_schema()
 	         .description = "milliseconds one local search may take at most",
 	         .min_integer = 1,
 	         .max_integer = 60000},
+	        {.key = "campaign_freeze_slip",
+	         .kind = ParameterKind::Integer,
+	         .default_value = std::to_string(defaults::freeze_slip_s),
+	         .description = "seconds a reservation's start may slip past the start it was "
+	                        "first reserved at before it is kept there on later plans (0: off)",
+	         .min_integer = 0,
+	         .max_integer = 31622400},
+	        {.key = "campaign_freeze_wide",
+	         .kind = ParameterKind::Real,
+	         .default_value = text_of(defaults::freeze_wide),
+	         .description = "part of the CPUs from which a job may be frozen by "
+	                        "campaign_freeze_slip (0: any job)",
+	         .min_real = 0,
+	         .max_real = 1},
 	    });
 }
 
@@ -153,6 +167,8 @@ Result<SchedulerPlanConfig> scheduler_plan_config(const ParameterValues &values)
 	config.planner.local_search_iterations =
 	    static_cast<int32_t>(values.integer("campaign_local_search"));
 	config.planner.local_search_ms = values.integer("campaign_local_search_ms");
+	config.planner.freeze_slip_s = values.integer("campaign_freeze_slip");
+	config.planner.freeze_wide = values.real("campaign_freeze_wide");
 	config.warning = named.value().warning;
 	return config;
 }

@@ -263,6 +263,17 @@ struct PlannerConfig {
 	int32_t local_search_iterations = 0;
 	// Wall-clock cap of one search in milliseconds (the moves stop there).
 	int64_t local_search_ms = 100;
+	// Freeze (planner_freeze.cc): a reservation whose planned start has slipped more than this
+	// many seconds past the start it was first reserved at keeps its place on later plans: it
+	// is booked before the ranked walk at its last start (earlier where the plan leaves room),
+	// so higher-ranked and later work backfills around it but no longer pushes it back. A wide
+	// job passed for weeks by newer campaigns was the worst campaign under load
+	// (doc/fairness-results.md). Not with starts_only (jobs below the last start get no place).
+	// 0: off.
+	int64_t freeze_slip_s = 0;
+	// Only jobs at least this part of the machine's usable CPUs wide are frozen (the victims
+	// were wide; frozen narrow jobs held the holes newer work backfilled). 0: any job.
+	double freeze_wide = 0;
 };
 
 enum class JobStatus {

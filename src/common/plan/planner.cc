@@ -575,11 +575,16 @@ bool Planner::plan_from(size_t first_index,
 		if (status == JobStatus::reserved || status == JobStatus::beyond_horizon)
 			policy_.record_reservation(queue_[i].job);
 	}
+	book_frozen(first_index);
 	SearchMemo memo;
 	for (size_t i = first_index; i < queue_.size(); ++i) {
 		if (deadline && search_clock_() >= *deadline)
 			return false;
-		place(queue_[i], &memo);
+		// A frozen job that moved gave its old booking back: the memo's bounds may be late.
+		if (!queue_[i].frozen)
+			place(queue_[i], &memo);
+		else if (move_frozen_earlier(queue_[i]))
+			memo = SearchMemo{};
 	}
 	return true;
 }
@@ -732,6 +737,7 @@ Status Planner::plan_queue(const std::vector<PendingJob> &pending_in_rank_order,
 				refusals.insert(*refusal);
 		refused_until_s_ = std::move(refusals);
 	}
+	forget_unlisted(pending_in_rank_order);
 	if (config_.starts_only)
 		smallest_cpus_below(pending_in_rank_order);
 	if (config_.short_room_recent_s > 0 && room_cap_cpus_ > 0) {
@@ -872,6 +878,7 @@ Status Planner::cluster_changed(const Cluster &cluster, int64_t now_s)
 Plan Planner::plan(int64_t now_s, PlanDetail detail)
 {
 	(void)catch_up(std::max(now_s, now_s_), "plan");
+	note_slips(); // the starts the caller sees are the ones a freeze compares
 	Plan result;
 	result.now_s = now_s_;
 	for (const Entry &entry : queue_) {

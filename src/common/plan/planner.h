@@ -117,6 +117,7 @@ private:
 		int64_t searched_from_s =
 		    never_s; // no fit found in [searched_from_s, searched_until_s]
 		int64_t searched_until_s = -1;
+		bool frozen = false; // booked before this walk at its frozen start (freeze_slip_s)
 		bool placed() const { return placement.start_s != never_s; }
 	};
 	// Resources given back during an update: where a job may now fit earlier.
@@ -242,6 +243,21 @@ private:
 	              std::chrono::steady_clock::time_point deadline);
 	void compress(std::vector<FreedRegion> freed);
 
+	// planner_freeze.cc (freeze_slip_s): books queue_[first_index..]'s frozen jobs before the
+	// walk; at its rank in the walk, moves one earlier where the jobs above left room (true:
+	// it moved) and settles its status; notes the reservations that slipped past the bound,
+	// and where frozen ones stand now.
+	void book_frozen(size_t first_index);
+	bool move_frozen_earlier(Entry &entry);
+	void note_slips();
+	// Keeps the freeze's records of listed jobs only (a new queue).
+	void forget_unlisted(const std::vector<PendingJob> &pending_in_rank_order);
+	void forget_freeze(JobId id)
+	{
+		first_reserved_s_.erase(id);
+		frozen_s_.erase(id);
+	}
+
 	PlannerConfig config_;
 	Cluster cluster_;
 	int64_t now_s_ = 0;
@@ -263,6 +279,10 @@ private:
 	// What each of cluster_.unavailable books: all of its nodes' CPUs, memory and GRES.
 	std::vector<std::vector<NodeAllocation>> window_bookings_;
 	std::unordered_map<JobId, int64_t> refused_until_s_;
+	// freeze_slip_s: each pending job's first reserved start, and the start of each frozen
+	// one (it slipped past the bound); kept across plans made afresh, like refusals.
+	std::unordered_map<JobId, int64_t> first_reserved_s_;
+	std::unordered_map<JobId, int64_t> frozen_s_;
 	size_t booked_ = 0; // bookings so far (a cached bound on the profile is stale after one)
 	int64_t usable_cpus_ = 0;     // of the loaded machine
 	int64_t short_room_cpus_ = 0; // the room now: room_cap_cpus_, or less when adaptive

@@ -361,6 +361,7 @@ Status Planner::job_started(const RunningJob &job, int64_t now_s)
 	kept.booked_long = holds_long(kept.expected_end_s - now_s_); // as a planned long job
 	std::vector<FreedRegion> freed;
 	const size_t index = pending_index(job.id);
+	forget_freeze(job.id);
 	if (index < queue_.size()) {
 		Entry &entry = queue_[index];
 		const bool as_planned = entry.placed() && entry.placement.start_s == now_s_ &&
@@ -417,6 +418,7 @@ Status Planner::job_cancelled(JobId id, int64_t now_s)
 	queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
 	pending_ids_.erase(id);
 	refused_until_s_.erase(id);
+	forget_freeze(id);
 	compress(std::move(freed));
 	return ok_status();
 }

@@ -78,6 +78,11 @@ const char *campsim_usage()
 	       "                          most N moves of a local search over it (kept where\n"
 	       "                          campaigns' predicted stretch improves), within M ms\n"
 	       "                          (default 0: off, 100)\n"
+	       "  --freeze-slip S         a reservation whose start slipped more than S\n"
+	       "                          seconds past its first is kept there on later\n"
+	       "                          plans (campaign_freeze_slip; default 0: off)\n"
+	       "  --freeze-wide W         only jobs at least W of the CPUs wide are frozen\n"
+	       "                          (campaign_freeze_wide; default 0: any job)\n"
 	       "  --calc-period S         core policies rank afresh at most every S simulated\n"
 	       "                          seconds and after job ends, as priority/campaign\n"
 	       "                          (default 5); 0: at every scheduling pass\n"
@@ -415,6 +420,24 @@ const std::map<std::string, Setter> &setters()
 			     return Status(Error{"option " + option + ": '" + v +
 			                         "' is not a number of moves in 0..100000"});
 		     o.simulation.local_search = static_cast<int32_t>(moves.value());
+		     return ok_status();
+	     }},
+	    {"--freeze-slip",
+	     [](auto &o, auto &option, auto &v) {
+		     auto slip = number<int64_t>(option, v);
+		     if (!slip || slip.value() < 0 || slip.value() > 31622400)
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not seconds in 0..31622400"});
+		     o.simulation.freeze_slip_s = slip.value();
+		     return ok_status();
+	     }},
+	    {"--freeze-wide",
+	     [](auto &o, auto &option, auto &v) {
+		     auto wide = number<double>(option, v);
+		     if (!wide || !(wide.value() >= 0 && wide.value() <= 1))
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not a part of the CPUs in 0..1"});
+		     o.simulation.freeze_wide = wide.value();
 		     return ok_status();
 	     }},
 	    {"--local-search-ms",

@@ -613,6 +613,8 @@ plan::PlannerConfig planner_config(const SimulationOptions &options)
 	    options.short_by_expected.value_or(core && defaults::short_by_expected);
 	config.local_search_iterations = options.local_search;
 	config.local_search_ms = options.local_search_ms;
+	config.freeze_slip_s = options.freeze_slip_s;
+	config.freeze_wide = options.freeze_wide;
 	return config;
 }
 

@@ -85,7 +85,9 @@ struct SimulationOptions {
 	std::optional<bool> short_by_expected;
 	int32_t local_search = plan::scheduler_defaults::local_search_iterations;
 	int64_t local_search_ms = plan::scheduler_defaults::local_search_ms;
-	std::function<void(double done_fraction)> progress; // optional
+	int64_t freeze_slip_s = plan::scheduler_defaults::freeze_slip_s; // PlannerConfig's
+	double freeze_wide = plan::scheduler_defaults::freeze_wide;      // PlannerConfig's
+	std::function<void(double done_fraction)> progress;              // optional
 };
 
 // The policy names simulate() accepts, for option checking and help.
