@@ -274,3 +274,48 @@ check_head_not_starved() {
 	check "the head job started no later than its published start ($published)" \
 		test "$head_start" -le "$(epoch "$published")"
 }
+
+# planner_option_smoke KEY BAD_VALUE LISTED PARAMETERS: the smoke test of a planner option that
+# runs inside sched/campaign's pass, under slurmctld's locks (test_local_search_plan,
+# test_freeze_plan). KEY=BAD_VALUE stops slurmctld at start-up with an error naming KEY; then,
+# with SchedulerParameters PARAMETERS (scontrol show config lists LISTED) on 2 nodes of 4 CPUs
+# held half busy, 16 jobs of four users (1-4 CPUs, 5-15 s, limits 1-3 min) queue up behind
+# reservations that the ranks reorder: every job starts and ends, and slurmctld stays up with no
+# error of ours.
+planner_option_smoke() {
+	local key=$1 bad=$2 listed=$3 parameters=$4
+	trap stop_cluster EXIT
+	checks=$((checks + 1))
+	if "$localcluster" start --plugin-dir "$plugin_dir" --conf "SchedulerType=sched/campaign" \
+		--conf "SchedulerParameters=$key=$bad" >/dev/null 2>&1; then
+		fail "$key=$bad: slurmctld started"
+	else
+		local message
+		message=$(grep -E 'error: sched/campaign: ' "$(ctld_log)" | grep -F "$key" | head -n 1)
+		if [ -n "$message" ]; then pass "$key=$bad refused: ${message#*error: }"; else
+			fail "$key=$bad refused, but no error of ours names the key in $(ctld_log)"
+		fi
+	fi
+	stop_cluster
+
+	start_ranked_cluster policy=faircamp,calc_period=1 --nodes 2 --cpus 4 \
+		--conf "SchedulerParameters=$parameters"
+	check "scontrol show config lists $listed" \
+		grep -q "$listed" <<<"$(scontrol show config | grep -i '^SchedulerParameters')"
+	local node i
+	for node in n1 n2; do
+		submit camp8 -p hold -w "$node" -n 2 -t 1 -J holder --wrap "sleep 20" >/dev/null
+	done
+	local jobs=()
+	for i in $(seq 0 15); do
+		jobs+=("$(submit "camp$((i % 4 + 1))" -n $((i % 4 + 1)) -t $((i % 3 + 1)) -J "j$i" \
+			--wrap "sleep $((5 + i % 3 * 5))")")
+	done
+	all_done() { [ -z "$(squeue -h -u camp1,camp2,camp3,camp4 -o %i)" ]; }
+	check "all 16 jobs start and end (within 150 s)" wait_until 150 all_done
+	local ended=0 job
+	for job in "${jobs[@]}"; do job_completed "$job" && ended=$((ended + 1)); done
+	check_equal "the jobcomp log has all 16 completed" 16 "$ended"
+	check_equal "no errors from our plugins" "" "$(plugin_errors)"
+	check "slurmctld is up" ctld_ping
+}
