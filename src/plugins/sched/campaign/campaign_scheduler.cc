@@ -36,10 +36,17 @@ constexpr int64_t kRankingWaitS = 5;
 
 // A job that became eligible after the snapshot of the ranking the queue was sorted by has its
 // submit priority still: started now, it would start in job-id order (a begin time releases
-// many at once) and defeat the policy. eligible_s 0: never waits (an admin-set priority).
-bool awaits_ranking(int64_t eligible_s, const CampaignDirectory::Stamp &stamp, time_t now)
+// many at once) and defeat the policy. Eligibility is in whole seconds, so a job eligible in the
+// snapshot's own second (a submission, or dependents released by a job's end, after the
+// snapshot) waits too unless that ranking lists it. eligible_s 0: never waits (an admin-set
+// priority).
+bool awaits_ranking(int64_t eligible_s, uint32_t job_id, const CampaignDirectory::Stamp &stamp,
+                    time_t now)
 {
-	return eligible_s > stamp.snapshot_s && now < eligible_s + kRankingWaitS;
+	if (eligible_s < stamp.snapshot_s || now >= eligible_s + kRankingWaitS)
+		return false;
+	return eligible_s > stamp.snapshot_s ||
+	       process_campaign_directory().entry_of(job_id).job_id == 0;
 }
 
 } // namespace
@@ -190,7 +197,8 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 			continue;
 		}
 		const int64_t eligible_s = input.eligible_s[index.at(id)];
-		if (ranking.holds && awaits_ranking(eligible_s, ranking.stamp, input.now)) {
+		if (ranking.holds &&
+		    awaits_ranking(eligible_s, job_id_of(id), ranking.stamp, input.now)) {
 			// Planned (it keeps its place), started once a ranking lists it.
 			figures.left_out_by_reason["AwaitingRanking"]++;
 			const time_t until = static_cast<time_t>(eligible_s + kRankingWaitS);
