@@ -61,6 +61,14 @@ sys.exit(0 if isinstance(started, int) and t0 - 900 < started <= t0 else 1)' \
 		"$work/bundle/parameters.json"
 }
 check "the bundle records slurmctld's start (BOOT_TIME), before the first moment" started_recorded
+# Its plugins rank at begin times (issue 17's first second), so its prediction has no rank lag.
+ranks_at_begin_recorded() {
+	python3 -c 'import json, sys
+saved = json.load(open(sys.argv[1]))
+sys.exit(0 if saved.get("ranks_at_begin") is True and "--rank-lag" not in saved["metrics_command"] else 1)' \
+		"$work/bundle/parameters.json"
+}
+check "the bundle records \"ranks_at_begin\": true and predicts without --rank-lag" ranks_at_begin_recorded
 check "the fidelity table lists utilization" grep -q '^utilization ' "$work/bundle/fidelity.txt"
 rescore() {
 	CAMPSIM=$campsim_bin python3 "$replay" --rescore "$work/bundle" --out "$work/rescore" \

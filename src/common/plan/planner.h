@@ -63,6 +63,8 @@ public:
 	Status refused(JobId id, int64_t now_s);
 	// The plan at now_s (time may only move forward).
 	Plan plan(int64_t now_s, PlanDetail detail = PlanDetail::all);
+	// How many pending jobs the freeze (freeze_slip_s) holds at their start now.
+	size_t frozen_jobs() const { return frozen_s_.size(); }
 
 	// Every pending job in rank order, with its status and placement.
 	std::vector<PlannedJob> queue() const;
