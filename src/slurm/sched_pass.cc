@@ -105,13 +105,6 @@ job_record_t *pending_job(plan::JobId id)
 	return job && IS_JOB_PENDING(job) ? job : nullptr;
 }
 
-int64_t ranking_eligible_s(const job_record_t *job)
-{
-	if (!job || !job->details || job->direct_set_prio)
-		return 0;
-	return std::max(job->details->begin_time, job->details->submit_time);
-}
-
 } // namespace
 
 bool scheduling_stopped()
@@ -140,10 +133,6 @@ PassInput copy_pass_input()
 	                    slurm_conf.priority_params ? slurm_conf.priority_params : "");
 	input.plan = plan_input_from(queue, input.now, limit_cap_s);
 	FREE_NULL_LIST(queue);
-	input.eligible_s.reserve(input.plan.pending.size());
-	for (const plan::PendingJob &pending : input.plan.pending)
-		input.eligible_s.push_back(
-		    ranking_eligible_s(find_job_record(job_id_of(pending.id))));
 	for (const std::vector<part_record_t *> &partitions : input.plan.partitions_of) {
 		std::vector<std::string> &names = input.partitions.emplace_back();
 		for (part_record_t *partition : partitions)
@@ -197,6 +186,14 @@ std::optional<StartOutcome> start_planned(plan::JobId id, const std::string &par
 		xfree(nodes);
 	}
 	return outcome;
+}
+
+int64_t ranking_eligible_s(plan::JobId id)
+{
+	const job_record_t *job = pending_job(id);
+	if (!job || !job->details || job->direct_set_prio)
+		return 0;
+	return std::max(job->details->begin_time, job->details->submit_time);
 }
 
 bool publish_reservation(plan::JobId id, const plan::PlannedJob &planned)

@@ -30,10 +30,6 @@ struct PassInput {
 	// Some node was still completing a job (its epilog not done): its CPUs come free without
 	// a change the stamps would show within the second, so the next pass comes sooner.
 	bool nodes_completing = false;
-	// plan.pending[i]'s eligibility (the later of its begin and submit times), the moment a
-	// ranking must have seen for it to be ranked; 0 for a job with an admin-set priority, which
-	// no ranking lists.
-	std::vector<int64_t> eligible_s;
 };
 
 // Unlocked reads, as sched/backfill's _more_work(): a stale value only delays a pass.
@@ -59,6 +55,11 @@ bool reconfigured_since(const PassInput &input);
 std::optional<StartOutcome> start_planned(plan::JobId id, const std::string &partition,
                                           const std::vector<plan::NodeAllocation> &allocations,
                                           int64_t shortened_limit_s);
+// A pending job's eligibility (the later of its begin and submit times), the moment a ranking
+// must have seen for it to be ranked; 0 for a job with an admin-set priority, which no ranking
+// lists, or one no longer pending. Read when the pass applies its plan, for the jobs it would
+// start only.
+int64_t ranking_eligible_s(plan::JobId id);
 // Publishes a reserved job's start and nodes (squeue --start); false when it is gone.
 bool publish_reservation(plan::JobId id, const plan::PlannedJob &planned);
 // Sets a still-pending job's reason from its status in the plan.

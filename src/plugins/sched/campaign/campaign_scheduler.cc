@@ -196,7 +196,7 @@ CampaignScheduler::PassFigures CampaignScheduler::apply_plan(const PassInput &in
 				(void)keeper_->refused(id, input.now);
 			continue;
 		}
-		const int64_t eligible_s = input.eligible_s[index.at(id)];
+		const int64_t eligible_s = ranking.holds ? ranking_eligible_s(id) : 0;
 		if (ranking.holds &&
 		    awaits_ranking(eligible_s, job_id_of(id), ranking.stamp, input.now)) {
 			// Planned (it keeps its place), started once a ranking lists it.
