@@ -112,6 +112,16 @@ bool scheduling_stopped()
 	return slurmctld_config.shutdown_time || slurmctld_config.scheduling_disabled;
 }
 
+bool plan_map_logged()
+{
+	return slurm_conf.debug_flags & DEBUG_FLAG_BACKFILL_MAP;
+}
+
+void log_plan_map(const std::string &line)
+{
+	log_flag(BACKFILL_MAP, "sched/campaign: plan %s", line.c_str());
+}
+
 UpdateStamps update_stamps()
 {
 	const diag_stats_t &stats = slurmctld_diag_stats;

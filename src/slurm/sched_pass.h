@@ -34,6 +34,10 @@ struct PassInput {
 
 // Unlocked reads, as sched/backfill's _more_work(): a stale value only delays a pass.
 bool scheduling_stopped();
+// DebugFlags=BackfillMap: whether the pass logs its plan (read before building the line).
+bool plan_map_logged();
+// Logs one pass's plan line at BackfillMap.
+void log_plan_map(const std::string &line);
 // last_job_update and last_node_update change by whole seconds, so a job end in the second of
 // the last copy leaves them as they were; sdiag's job end counters (completed, failed,
 // cancelled) change with every end.

@@ -42,6 +42,7 @@ public:
 	{
 		return planner_.could_start_now(cpus, limit_s);
 	}
+	int64_t short_room_cpus() const { return planner_.short_room_cpus(); }
 	uint64_t rebuilds() const { return rebuilds_; }
 	uint64_t updates() const { return updates_; }
 

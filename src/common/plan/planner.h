@@ -97,6 +97,8 @@ public:
 	const PlannerConfig &config() const { return config_; }
 	int64_t now_s() const { return now_s_; }
 	size_t pending_count() const { return queue_.size(); }
+	// The room for short jobs of the last plan, in CPUs (short_room; adaptive: as sized).
+	int64_t short_room_cpus() const { return short_room_cpus_; }
 
 private:
 	struct Entry {

@@ -83,6 +83,9 @@ const char *campsim_usage()
 	       "                          plans (campaign_freeze_slip; default 0: off)\n"
 	       "  --freeze-wide W         only jobs at least W of the CPUs wide are frozen\n"
 	       "                          (campaign_freeze_wide; default 0: any job)\n"
+	       "  --dump-plan FROM-TO     print to stderr every plan made FROM..TO seconds\n"
+	       "                          after the first submission, as sched/campaign logs\n"
+	       "                          it at DebugFlags=BackfillMap (doc/replay.md)\n"
 	       "  --calc-period S         core policies rank afresh at most every S simulated\n"
 	       "                          seconds and after job ends, as priority/campaign\n"
 	       "                          (default 5); 0: at every scheduling pass\n"
@@ -429,6 +432,19 @@ const std::map<std::string, Setter> &setters()
 			     return Status(Error{"option " + option + ": '" + v +
 			                         "' is not seconds in 0..31622400"});
 		     o.simulation.freeze_slip_s = slip.value();
+		     return ok_status();
+	     }},
+	    {"--dump-plan",
+	     [](auto &o, auto &option, auto &v) {
+		     const size_t dash = v.find('-', 1);
+		     auto from = number<int64_t>(option, v.substr(0, dash));
+		     auto to = dash == std::string::npos ? from
+		                                         : number<int64_t>(option, v.substr(dash + 1));
+		     if (!from || !to || from.value() < 0 || to.value() < from.value())
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not seconds FROM-TO, 0 <= FROM <= TO"});
+		     o.simulation.dump_plan.from_s = from.value();
+		     o.simulation.dump_plan.to_s = to.value();
 		     return ok_status();
 	     }},
 	    {"--freeze-wide",

@@ -60,6 +60,13 @@ Result<std::vector<PolicyRun>> run_policies(const Workload &workload,
 		SimulationOptions options = base;
 		options.priority = policy.priority;
 		options.backfill = policy.backfill;
+		if (options.dump_plan.to_s >= options.dump_plan.from_s) {
+			const std::string label = policy.label();
+			options.dump_plan.line = [label](int64_t now_s, const std::string &line) {
+				std::fprintf(stderr, "campsim: %s plan at %lld %s\n", label.c_str(),
+				             static_cast<long long>(now_s), line.c_str());
+			};
+		}
 		std::unique_ptr<ProgressBar> bar;
 		if (progress && parallel <= 1) { // bars of runs at once would overwrite each other
 			bar = std::make_unique<ProgressBar>(policy.label(), 1000);

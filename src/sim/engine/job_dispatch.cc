@@ -2,6 +2,8 @@
 // sched/campaign uses, so the simulator plans as the plugin does.
 #include "engine/job_dispatch.h"
 
+#include "plan/plan_text.h"
+
 #include <algorithm>
 
 namespace campaign::sim
@@ -61,9 +63,9 @@ class PlanDispatch final : public JobDispatch
 {
 public:
 	PlanDispatch(uint32_t machine_cpus, plan::PlannerConfig config, DispatchJobs jobs,
-	             MachineNodes nodes)
+	             MachineNodes nodes, PlanDump dump)
 	    : keeper_(config), free_cpus_(machine_cpus), jobs_(std::move(jobs)),
-	      starts_only_(config.starts_only), any_nodes_(nodes.nodes > 0),
+	      dump_(std::move(dump)), starts_only_(config.starts_only), any_nodes_(nodes.nodes > 0),
 	      reads_expected_run_(config.short_by_expected)
 	{
 		if (!any_nodes_) {
@@ -180,8 +182,14 @@ private:
 		pending_.resize(order.size());
 		for (size_t k = 0; k < order.size(); ++k)
 			fill_pending(pending_[k], order[k]);
-		return keeper_.update(cluster_, running_, pending_, now_s,
-		                      plan::PlanDetail::starts_now);
+		if (!dump_.covers(now_s))
+			return keeper_.update(cluster_, running_, pending_, now_s,
+			                      plan::PlanDetail::starts_now);
+		auto plan = keeper_.update(cluster_, running_, pending_, now_s);
+		if (plan)
+			dump_.line(now_s, plan::describe_plan(plan.value(), running_, cluster_,
+			                                      keeper_.short_room_cpus()));
+		return plan;
 	}
 
 	// Books the plan's starts now (the first `most` of them) and remembers its next planned
@@ -232,6 +240,7 @@ private:
 	plan::Cluster cluster_;
 	uint64_t free_cpus_;
 	DispatchJobs jobs_;
+	PlanDump dump_;
 	// In start order (the same snapshot every run); kept across passes, as is pending_, so a
 	// pass copies no job.
 	std::vector<plan::RunningJob> running_;
@@ -247,7 +256,7 @@ private:
 
 Result<std::unique_ptr<JobDispatch>> make_dispatch(uint32_t machine_cpus, BackfillKind kind,
                                                    plan::PlannerConfig config, DispatchJobs jobs,
-                                                   MachineNodes nodes)
+                                                   MachineNodes nodes, PlanDump dump)
 {
 	if (machine_cpus == 0)
 		return Error{"machine has 0 CPUs"};
@@ -266,8 +275,8 @@ Result<std::unique_ptr<JobDispatch>> make_dispatch(uint32_t machine_cpus, Backfi
 	config.mode = *mode;
 	config.starts_only = *mode == plan::ReservationMode::per_campaign;
 	config.whole_node_reservations = kind == BackfillKind::slurm_backfill;
-	return std::unique_ptr<JobDispatch>(
-	    std::make_unique<PlanDispatch>(machine_cpus, config, std::move(jobs), nodes));
+	return std::unique_ptr<JobDispatch>(std::make_unique<PlanDispatch>(
+	    machine_cpus, config, std::move(jobs), nodes, std::move(dump)));
 }
 
 } // namespace campaign::sim

@@ -90,11 +90,20 @@ struct MachineNodes {
 	uint32_t node_cpus = 0;
 };
 
+// Plans to print whole (plan::describe_plan, as sched/campaign logs at BackfillMap): those made
+// at from_s..to_s (simulated seconds), given to `line` with the plan's time.
+struct PlanDump {
+	int64_t from_s = 0;
+	int64_t to_s = -1; // below from_s: none
+	std::function<void(int64_t now_s, const std::string &line)> line;
+	bool covers(int64_t now_s) const { return line && now_s >= from_s && now_s <= to_s; }
+};
+
 // no_backfill: list scheduling; greedy, easy, conservative, per_campaign, slurm_backfill: the
 // PlanKeeper with `config` (its mode is set from `kind`), planning as sched/campaign does;
 // slurm_backfill's reservations hold their nodes whole.
 Result<std::unique_ptr<JobDispatch>> make_dispatch(uint32_t machine_cpus, BackfillKind kind,
                                                    plan::PlannerConfig config, DispatchJobs jobs,
-                                                   MachineNodes nodes = {});
+                                                   MachineNodes nodes = {}, PlanDump dump = {});
 
 } // namespace campaign::sim

@@ -207,8 +207,16 @@ Status Simulation::prepare()
 	const plan::PlannerConfig config = planner_config(options_);
 	const BackfillKind backfill =
 	    setup_.paper_blocks ? BackfillKind::no_backfill : options_.backfill;
+	PlanDump dump = options_.dump_plan;
+	if (dump.line && !workload_.jobs.empty()) { // from seconds after the first submission
+		int64_t first_s = workload_.jobs.front().submit_s;
+		for (const SimJob &job : workload_.jobs)
+			first_s = std::min(first_s, job.submit_s);
+		dump.from_s += first_s;
+		dump.to_s += first_s;
+	}
 	auto dispatch = make_dispatch(workload_.machine_cpus, backfill, config, std::move(jobs),
-	                              {options_.nodes, options_.node_cpus});
+	                              {options_.nodes, options_.node_cpus}, std::move(dump));
 	if (!dispatch)
 		return Error{dispatch.error()};
 	dispatch_ = std::move(dispatch).value();

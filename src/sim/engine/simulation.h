@@ -88,6 +88,10 @@ struct SimulationOptions {
 	int64_t freeze_slip_s = plan::scheduler_defaults::freeze_slip_s; // PlannerConfig's
 	double freeze_wide = plan::scheduler_defaults::freeze_wide;      // PlannerConfig's
 	std::function<void(double done_fraction)> progress;              // optional
+	// The plans made from dump_plan.from_s to .to_s seconds after the workload's first
+	// submission, each whole to dump_plan.line (campsim run --dump-plan); plan dispatchers
+	// only.
+	PlanDump dump_plan;
 };
 
 // The policy names simulate() accepts, for option checking and help.

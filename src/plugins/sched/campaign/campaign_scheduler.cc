@@ -8,6 +8,7 @@
 
 #include "config/scheduler_parameters.h"
 #include "plan/off_plan_nodes.h"
+#include "plan/plan_text.h"
 #include "plan/planner.h"
 #include "runtime/scheduler_metrics_board.h"
 #include "runtime/state_file.h"
@@ -144,6 +145,11 @@ PlanOutcome CampaignScheduler::plan_queue(const PassInput &input, const Paramete
 	outcome.built = true;
 	outcome.plan = std::move(plan).value();
 	outcome.queue = keeper_->queue();
+	// Planned starts and the room, as sched/backfill logs its map: campsim's --dump-plan
+	// prints the same line, so a replay's plans can be compared pass by pass.
+	if (plan_map_logged())
+		log_plan_map(plan::describe_plan(outcome.plan, snapshot.running, snapshot.cluster,
+		                                 keeper_->short_room_cpus()));
 	return outcome;
 }
 
