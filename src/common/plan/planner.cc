@@ -428,7 +428,8 @@ std::optional<Placement> Planner::search(const Entry &entry, int64_t from_s, int
 		                                              entry.long_cpus_limit));
 	std::optional<Placement> found;
 	if (start_s <= until_s)
-		found = earliest_in_sets(entry, start_s, until_s, entry.long_cpus_limit);
+		found = earliest_in_sets(entry, start_s, until_s, entry.long_cpus_limit,
+		                         memo ? &memo->minima() : nullptr);
 	if (memo)
 		memo->record(entry.job, *entry.candidates, entry.long_cpus_limit,
 		             found ? found->start_s : until_s + 1);
@@ -436,21 +437,22 @@ std::optional<Placement> Planner::search(const Entry &entry, int64_t from_s, int
 }
 
 std::optional<Placement> Planner::earliest_in_sets(const Entry &entry, int64_t from_s,
-                                                   int64_t until_s, int64_t long_cpus_limit) const
+                                                   int64_t until_s, int64_t long_cpus_limit,
+                                                   MinimaCache *minima) const
 {
 	until_s = latest_start_s(entry, until_s);
 	if (until_s < from_s)
 		return std::nullopt;
 	const GapSearch gap_search(profile_);
-	std::optional<Placement> found =
-	    gap_search.earliest(entry.job, *entry.candidates, from_s, until_s, long_cpus_limit);
+	std::optional<Placement> found = gap_search.earliest(entry.job, *entry.candidates, from_s,
+	                                                     until_s, long_cpus_limit, minima);
 	for (size_t set = 0; set < entry.other_candidates.size(); ++set) {
 		// Only a strictly earlier start in a later set wins.
 		const int64_t before_s = found ? std::min(until_s, found->start_s - 1) : until_s;
 		if (before_s < from_s)
 			break;
 		if (auto earlier = gap_search.earliest(entry.job, *entry.other_candidates[set],
-		                                       from_s, before_s, long_cpus_limit)) {
+		                                       from_s, before_s, long_cpus_limit, minima)) {
 			found = std::move(earlier);
 			found->node_set = static_cast<int32_t>(set + 1);
 		}

@@ -202,10 +202,10 @@ private:
 	std::optional<Placement> search(const Entry &entry, int64_t from_s, int64_t until_s,
 	                                SearchMemo *memo) const;
 	// GapSearch::earliest over each of the entry's node sets: the earliest start, the first
-	// set on ties (Placement::node_set).
+	// set on ties (Placement::node_set). minima: a memo's kept minima, or none.
 	std::optional<Placement> earliest_in_sets(const Entry &entry, int64_t from_s,
-	                                          int64_t until_s,
-	                                          int64_t long_cpus_limit = -1) const;
+	                                          int64_t until_s, int64_t long_cpus_limit = -1,
+	                                          MinimaCache *minima = nullptr) const;
 	static std::vector<TimeRange> merged(std::vector<TimeRange> ranges, int64_t not_before_s);
 	std::optional<Placement> search_ranges(const Entry &entry, std::vector<TimeRange> ranges,
 	                                       int64_t not_before_s) const;

@@ -16,6 +16,7 @@ ResourceProfile::ResourceProfile(const Cluster &cluster, int64_t origin_s)
 
 void ResourceProfile::reset(const Cluster &cluster, int64_t origin_s)
 {
+	booking_log_.new_epoch();
 	slots_.clear();
 	block_adds_.assign(1, BlockAdd{});
 	starts_.clear();
@@ -256,7 +257,11 @@ void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int6
 		for (const NodeAllocation &allocation : allocations)
 			cpus += allocation.cpus;
 	add_to_slots(first, last, 0, sign * cpus);
+	if (sign < 0) // load given back: nodes may offer more, earlier (not only the booked ones)
+		booking_log_.new_epoch();
 	for (const NodeAllocation &allocation : allocations) {
+		if (sign > 0)
+			booking_log_.booked(allocation.node);
 		if (usable_[allocation.node])
 			add_usable_cpus(allocation, first, last, start_s, sign);
 		const bool changed_at_start = timelines_.changes_at(allocation.node, start_s);
@@ -287,6 +292,7 @@ void ResourceProfile::release(const std::vector<NodeAllocation> &allocations, in
 // amounts or the long jobs' CPUs change, its sums from the slot before.
 void ResourceProfile::book_from_origin(std::vector<Held> held)
 {
+	booking_log_.new_epoch();
 	if (slots_.size() != 1) { // not a fresh profile: book one by one
 		for (const Held &job : held)
 			book(*job.allocations, origin_s(), job.end_s, job.long_job);
@@ -351,6 +357,7 @@ void ResourceProfile::advance_to(int64_t now_s)
 {
 	if (now_s <= origin_s())
 		return;
+	booking_log_.new_epoch(); // every node's changes move down
 	const size_t current = slot_at(now_s);
 	flatten_block_adds(); // the slots move by `current`, across blocks
 	slots_.erase(slots_.begin(), slots_.begin() + static_cast<std::ptrdiff_t>(current));

@@ -3,6 +3,7 @@
 // allocations; it never decides where a job goes (that is GapSearch).
 #pragma once
 
+#include "plan/booking_log.h"
 #include "plan/node_free.h"
 #include "plan/node_timelines.h"
 #include "plan/plan_types.h"
@@ -106,6 +107,8 @@ public:
 	uint32_t weight(NodeIndex node) const { return weights_[node]; }
 	// Not every node has the same weight: node choice must order by it.
 	bool weighted() const { return weighted_; }
+	// The nodes booked on since the last release, advance or reset (MinimaCache reads it).
+	const BookingLog &booking_log() const { return booking_log_; }
 
 private:
 	// Its start is in starts_ alone: a slot moves at every split and merge before it (the
@@ -158,6 +161,7 @@ private:
 	std::vector<int64_t> starts_;      // each slot's start, contiguous for binary search
 	NodeTimelines timelines_;
 	bool deferring_merges_ = false;
+	BookingLog booking_log_;
 };
 
 } // namespace campaign::plan

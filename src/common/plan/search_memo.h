@@ -2,6 +2,7 @@
 // pass. Valid only while the profile gains load (never after a release); it prunes, never decides.
 #pragma once
 
+#include "plan/minima_cache.h"
 #include "plan/plan_types.h"
 
 #include <cstdint>
@@ -29,7 +30,14 @@ public:
 	// After a search: the job cannot start before earliest_bound_s (its start, or until_s + 1).
 	void record(const PendingJob &job, const std::vector<NodeIndex> &candidates,
 	            int64_t long_cpus_limit, int64_t earliest_bound_s);
-	void clear() { shapes_.clear(); }
+	void clear()
+	{
+		shapes_.clear();
+		minima_.clear();
+	}
+	// The searches' kept minima: valid as long as the bounds (the profile only gains load),
+	// and checked against the profile's BookingLog all the same.
+	MinimaCache &minima() { return minima_; }
 
 private:
 	struct Shape {
@@ -56,6 +64,7 @@ private:
 	static bool needs_at_least(const PendingJob &job, const Shape &shape);
 
 	std::map<Key, Shapes> shapes_;
+	MinimaCache minima_;
 };
 
 } // namespace campaign::plan

@@ -15,11 +15,45 @@ constexpr size_t kPrefetchAhead = 8;
 }
 
 WindowMinima::WindowMinima(const PendingJob &job, const std::vector<NodeIndex> &candidates,
-                           const ResourceProfile &profile)
+                           const ResourceProfile &profile, bool kept)
     : job_(job), candidates_(candidates), profile_(profile), gres_needed_(needs_gres(job)),
-      every_node_(candidates.size() == profile.node_count()),
+      every_node_(candidates.size() == profile.node_count()), kept_(kept),
       asleep_(profile.timelines().by_free_from().begin())
 {
+	if (kept_)
+		index_of_.assign(profile.node_count(), -1);
+}
+
+void WindowMinima::note_asleep()
+{
+	if (!kept_)
+		return;
+	asleep_at_end_ = asleep_ == profile_.timelines().by_free_from().end();
+	if (!asleep_at_end_)
+		asleep_key_ = *asleep_;
+}
+
+// A booking only takes load: a node's first free CPUs come no earlier, so the nodes before the
+// kept key were all looked at; those booked since are taken in afresh where awake.
+void WindowMinima::refresh(const NodeIndex *booked, const NodeIndex *booked_end)
+{
+	const NodeTimelines::ByFreeFrom &by_free_from = profile_.timelines().by_free_from();
+	asleep_ = asleep_at_end_ ? by_free_from.end() : by_free_from.lower_bound(asleep_key_);
+	if (start_s_ == never_s)
+		return;
+	last_slot_end_s_ = profile_.slot_end_s(profile_.slot_at(end_s_ - 1));
+	for (; booked != booked_end; ++booked) {
+		const int32_t index = index_of_[*booked];
+		if (index < 0)
+			continue;
+		Node &node = nodes_[static_cast<size_t>(index)];
+		forget(node);
+		node.at_start =
+		    NodeTimelines::change_at(profile_.timelines().changes(node.node), start_s_);
+		node.available = std::numeric_limits<int32_t>::max();
+		scan(node, node.at_start);
+		remember(static_cast<size_t>(index));
+	}
 }
 
 // A node's least changes only when the window passes its least's last slot (then afresh from
@@ -80,6 +114,7 @@ void WindowMinima::wake_first(int64_t free_until_s)
 	last_minimum_ends_.end_bulk();
 	// Ties at free_until_s + 1 and later are after it: the index's order is (time, node).
 	asleep_ = timelines.by_free_from().lower_bound({free_until_s + 1, 0});
+	note_asleep();
 }
 
 bool WindowMinima::is_candidate(NodeIndex node) const
@@ -92,9 +127,10 @@ void WindowMinima::wake_until(int64_t free_until_s)
 	const NodeTimelines::ByFreeFrom &by_free_from = profile_.timelines().by_free_from();
 	for (; asleep_ != by_free_from.end() && asleep_->first <= free_until_s; ++asleep_) {
 		const NodeIndex node = asleep_->second;
-		if (is_candidate(node))
+		if (is_candidate(node) && asleep(node))
 			wake(node);
 	}
+	note_asleep();
 }
 
 void WindowMinima::wake(NodeIndex node)
@@ -107,6 +143,8 @@ void WindowMinima::wake(NodeIndex node)
 	woken.available = std::numeric_limits<int32_t>::max();
 	scan(woken, woken.at_start);
 	nodes_.push_back(woken);
+	if (kept_)
+		index_of_[node] = static_cast<int32_t>(nodes_.size() - 1);
 	remember(nodes_.size() - 1);
 }
 
@@ -219,7 +257,7 @@ int64_t WindowMinima::next_start_s()
 		const auto [free_from_s, node] = *asleep_;
 		if (std::min(free_from_s, last_slot_end_s_) >= next_s)
 			break;
-		if (!is_candidate(node))
+		if (!is_candidate(node) || !asleep(node))
 			continue;
 		if (free_from_s < end_s_) {
 			wake(node);
@@ -237,6 +275,7 @@ int64_t WindowMinima::next_start_s()
 		}
 		// No use to this job even empty: never anything to offer.
 	}
+	note_asleep();
 	return next_s;
 }
 

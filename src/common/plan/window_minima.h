@@ -23,8 +23,16 @@ namespace campaign::plan
 class WindowMinima
 {
 public:
+	// kept: the minima outlive one search (MinimaCache): bookings between two searches are
+	// taken in by refresh, which needs each node's place among the candidates taken in.
 	WindowMinima(const PendingJob &job, const std::vector<NodeIndex> &candidates,
-	             const ResourceProfile &profile);
+	             const ResourceProfile &profile, bool kept = false);
+
+	// The current window's start (never_s: not slid yet).
+	int64_t start_s() const { return start_s_; }
+	// After bookings on these nodes (the profile only gained load since the last search): the
+	// least of each one taken in afresh, as a new WindowMinima slid here would find it.
+	void refresh(const NodeIndex *booked, const NodeIndex *booked_end);
 
 	// The window at [start_s, start_s + job.limit_s); start_s at least the last one's.
 	void slide_to(int64_t start_s);
@@ -105,6 +113,11 @@ private:
 	void wake_first(int64_t free_until_s);
 	void wake_until(int64_t free_until_s);
 	bool is_candidate(NodeIndex node) const;
+	// A candidate not yet taken in (kept minima: a booked node may come again in the index).
+	bool asleep(NodeIndex node) const { return !kept_ || index_of_[node] < 0; }
+	// Where asleep_ is, kept as a key: a booking moves its node in the index, which would
+	// leave an iterator on it dangling.
+	void note_asleep();
 	void wake(NodeIndex node);
 	// Lower the node's least with its changes from index `from` until the window's end.
 	void scan(Node &node, size_t from);
@@ -118,10 +131,14 @@ private:
 	const std::vector<NodeIndex> &candidates_;
 	const ResourceProfile &profile_;
 	const bool gres_needed_;
-	const bool every_node_;   // the candidates are every node of the profile
-	std::vector<Node> nodes_; // the candidates taken in, in the order taken
+	const bool every_node_; // the candidates are every node of the profile
+	const bool kept_;
+	std::vector<int32_t> index_of_; // kept: each node's index in nodes_, -1 if asleep
+	std::vector<Node> nodes_;       // the candidates taken in, in the order taken
 	// The nodes not yet taken in, by the start of their first free CPUs: from here on.
 	NodeTimelines::ByFreeFrom::const_iterator asleep_;
+	std::pair<int64_t, NodeIndex> asleep_key_{}; // kept: *asleep_, or
+	bool asleep_at_end_ = false;                 // the index's end
 	DueQueue due_;
 	DueQueue last_minimum_ends_; // of nodes below full, not at_window_end (stale entries kept)
 	int64_t below_full_at_window_end_ =
