@@ -1,6 +1,8 @@
 // MinimaCache: WindowMinima kept across the searches of one pass that only books.
 #include "plan/minima_cache.h"
 
+#include <algorithm>
+
 namespace campaign::plan
 {
 
@@ -16,18 +18,34 @@ WindowMinima &MinimaCache::minima_for(const PendingJob &job,
 	              job.memory_per_cpu_mb, job.cpus_per_task, job.tasks_per_node, job.limit_s,
 	              &candidates);
 	const BookingLog &log = profile.booking_log();
-	std::unique_ptr<Entry> &entry = entries_[key];
-	if (entry && log.holds(entry->seen) &&
-	    (entry->minima->start_s() == never_s || entry->minima->start_s() <= from_s)) {
-		entry->minima->refresh(log.since(entry->seen), log.end());
-		entry->seen = log.mark();
-		return *entry->minima;
+	std::vector<std::unique_ptr<Entry>> &kept = entries_[key];
+	std::erase_if(kept,
+	              [&](const std::unique_ptr<Entry> &entry) { return !log.holds(entry->seen); });
+	Entry *best = nullptr;
+	for (const std::unique_ptr<Entry> &entry : kept) {
+		const int64_t start_s = entry->minima->start_s();
+		if ((start_s == never_s || start_s <= from_s) &&
+		    (!best || best->minima->start_s() == never_s ||
+		     (start_s != never_s && start_s > best->minima->start_s())))
+			best = entry.get();
 	}
-	entry = std::make_unique<Entry>();
+	if (best) {
+		best->minima->refresh(log.since(best->seen), log.end());
+		best->seen = log.mark();
+		return *best->minima;
+	}
+	if (kept.size() >= kMaxPerKey) // the earliest is the least likely to serve again
+		kept.erase(std::min_element(
+		    kept.begin(), kept.end(),
+		    [](const std::unique_ptr<Entry> &a, const std::unique_ptr<Entry> &b) {
+			    return a->minima->start_s() < b->minima->start_s();
+		    }));
+	auto entry = std::make_unique<Entry>();
 	entry->job = job;
 	entry->minima = std::make_unique<WindowMinima>(entry->job, candidates, profile, true);
 	entry->seen = log.mark();
-	return *entry->minima;
+	kept.push_back(std::move(entry));
+	return *kept.back()->minima;
 }
 
 } // namespace campaign::plan

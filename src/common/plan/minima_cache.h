@@ -23,8 +23,8 @@ class MinimaCache
 {
 public:
 	// Minima of the job over its candidates, for a search whose windows start at from_s or
-	// later: kept ones if they are at or before from_s and the profile only gained load since,
-	// otherwise new ones (kept in their place).
+	// later: the latest kept ones at or before from_s if the profile only gained load since,
+	// otherwise new ones (kept in place of the earliest, past kMaxPerKey).
 	WindowMinima &minima_for(const PendingJob &job, const std::vector<NodeIndex> &candidates,
 	                         int64_t from_s, const ResourceProfile &profile);
 	void clear() { entries_.clear(); }
@@ -41,8 +41,12 @@ private:
 		BookingLog::Mark seen;
 	};
 
+	// Jobs of one key but not one size search from different places (a small job's bound is
+	// before a large one's): a few minima per key, each at its own window.
+	static constexpr size_t kMaxPerKey = 4;
+
 	const ResourceProfile *profile_ = nullptr;
-	std::map<Key, std::unique_ptr<Entry>> entries_;
+	std::map<Key, std::vector<std::unique_ptr<Entry>>> entries_;
 };
 
 } // namespace campaign::plan

@@ -20,8 +20,12 @@ WindowMinima::WindowMinima(const PendingJob &job, const std::vector<NodeIndex> &
       every_node_(candidates.size() == profile.node_count()), kept_(kept),
       asleep_(profile.timelines().by_free_from().begin())
 {
-	if (kept_)
-		index_of_.assign(profile.node_count(), -1);
+	if (kept_) {
+		index_of_.assign(profile.node_count(), every_node_ ? kAsleep : kNotCandidate);
+		if (!every_node_)
+			for (const NodeIndex node : candidates)
+				index_of_[node] = kAsleep;
+	}
 }
 
 void WindowMinima::note_asleep()
@@ -127,7 +131,7 @@ void WindowMinima::wake_until(int64_t free_until_s)
 	const NodeTimelines::ByFreeFrom &by_free_from = profile_.timelines().by_free_from();
 	for (; asleep_ != by_free_from.end() && asleep_->first <= free_until_s; ++asleep_) {
 		const NodeIndex node = asleep_->second;
-		if (is_candidate(node) && asleep(node))
+		if (to_wake(node))
 			wake(node);
 	}
 	note_asleep();
@@ -257,7 +261,7 @@ int64_t WindowMinima::next_start_s()
 		const auto [free_from_s, node] = *asleep_;
 		if (std::min(free_from_s, last_slot_end_s_) >= next_s)
 			break;
-		if (!is_candidate(node) || !asleep(node))
+		if (!to_wake(node))
 			continue;
 		if (free_from_s < end_s_) {
 			wake(node);

@@ -113,8 +113,13 @@ private:
 	void wake_first(int64_t free_until_s);
 	void wake_until(int64_t free_until_s);
 	bool is_candidate(NodeIndex node) const;
-	// A candidate not yet taken in (kept minima: a booked node may come again in the index).
-	bool asleep(NodeIndex node) const { return !kept_ || index_of_[node] < 0; }
+	// Kept minima: a candidate not yet taken in (a booked node may come again in the index).
+	bool asleep_candidate(NodeIndex node) const { return index_of_[node] == kAsleep; }
+	// Walking the index: a candidate not taken in yet.
+	bool to_wake(NodeIndex node) const
+	{
+		return kept_ ? asleep_candidate(node) : is_candidate(node);
+	}
 	// Where asleep_ is, kept as a key: a booking moves its node in the index, which would
 	// leave an iterator on it dangling.
 	void note_asleep();
@@ -133,8 +138,11 @@ private:
 	const bool gres_needed_;
 	const bool every_node_; // the candidates are every node of the profile
 	const bool kept_;
-	std::vector<int32_t> index_of_; // kept: each node's index in nodes_, -1 if asleep
-	std::vector<Node> nodes_;       // the candidates taken in, in the order taken
+	// Kept: each node's index in nodes_, or kAsleep (a candidate not taken in) or
+	// kNotCandidate (one look-up where the walks of the index searched the candidates).
+	static constexpr int32_t kAsleep = -1, kNotCandidate = -2;
+	std::vector<int32_t> index_of_;
+	std::vector<Node> nodes_; // the candidates taken in, in the order taken
 	// The nodes not yet taken in, by the start of their first free CPUs: from here on.
 	NodeTimelines::ByFreeFrom::const_iterator asleep_;
 	std::pair<int64_t, NodeIndex> asleep_key_{}; // kept: *asleep_, or
