@@ -30,6 +30,7 @@ WindowMinima &MinimaCache::minima_for(const PendingJob &job,
 			best = entry.get();
 	}
 	if (best) {
+		++reused_;
 		best->minima->refresh(log.since(best->seen), log.end());
 		best->seen = log.mark();
 		return *best->minima;

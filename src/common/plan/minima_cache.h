@@ -28,6 +28,8 @@ public:
 	WindowMinima &minima_for(const PendingJob &job, const std::vector<NodeIndex> &candidates,
 	                         int64_t from_s, const ResourceProfile &profile);
 	void clear() { entries_.clear(); }
+	// Searches that took kept minima (tests: the cache must serve, not only be right).
+	size_t reused() const { return reused_; }
 
 private:
 	// Everything usable_cpus_on and WindowMinima read of a job (not its CPUs nor node counts:
@@ -46,6 +48,7 @@ private:
 	static constexpr size_t kMaxPerKey = 4;
 
 	const ResourceProfile *profile_ = nullptr;
+	size_t reused_ = 0;
 	std::map<Key, std::vector<std::unique_ptr<Entry>>> entries_;
 };
 
