@@ -17,6 +17,10 @@ namespace campaign::plan
 class BookingLog
 {
 public:
+	struct Booked {
+		NodeIndex node;
+		int64_t start_s; // of the booking: a node's changes before it are as they were
+	};
 	struct Mark {
 		uint64_t epoch = 0;
 		size_t size = 0;
@@ -35,14 +39,14 @@ public:
 	Mark mark() const { return {epoch_, nodes_.size()}; }
 	bool holds(const Mark &mark) const { return mark.epoch == epoch_; }
 	// The nodes booked on since `mark` (which holds), in order, repeats kept.
-	const NodeIndex *since(const Mark &mark) const { return nodes_.data() + mark.size; }
-	const NodeIndex *end() const { return nodes_.data() + nodes_.size(); }
+	const Booked *since(const Mark &mark) const { return nodes_.data() + mark.size; }
+	const Booked *end() const { return nodes_.data() + nodes_.size(); }
 
-	void booked(NodeIndex node)
+	void booked(NodeIndex node, int64_t start_s)
 	{
 		if (nodes_.size() >= kMaxNodes) // a plan that only books for long: start afresh
 			new_epoch();
-		nodes_.push_back(node);
+		nodes_.push_back({node, start_s});
 	}
 	void new_epoch()
 	{
@@ -54,7 +58,7 @@ private:
 	static constexpr size_t kMaxNodes = size_t{1} << 22;
 
 	uint64_t epoch_ = 0;
-	std::vector<NodeIndex> nodes_;
+	std::vector<Booked> nodes_;
 };
 
 } // namespace campaign::plan

@@ -6,12 +6,26 @@
 namespace campaign::plan
 {
 
+void MinimaCache::drop(std::unique_ptr<Entry> &entry)
+{
+	spare_.push_back(std::move(*entry->minima).take_storage());
+	entry.reset();
+}
+
+void MinimaCache::clear()
+{
+	for (auto &[key, kept] : entries_)
+		for (std::unique_ptr<Entry> &entry : kept)
+			drop(entry);
+	entries_.clear();
+}
+
 WindowMinima &MinimaCache::minima_for(const PendingJob &job,
                                       const std::vector<NodeIndex> &candidates, int64_t from_s,
                                       const ResourceProfile &profile)
 {
 	if (profile_ != &profile) {
-		entries_.clear();
+		clear();
 		profile_ = &profile;
 	}
 	const Key key(job.exclusive, job.all_memory, job.gres_per_node, job.memory_per_node_mb,
@@ -19,8 +33,10 @@ WindowMinima &MinimaCache::minima_for(const PendingJob &job,
 	              &candidates);
 	const BookingLog &log = profile.booking_log();
 	std::vector<std::unique_ptr<Entry>> &kept = entries_[key];
-	std::erase_if(kept,
-	              [&](const std::unique_ptr<Entry> &entry) { return !log.holds(entry->seen); });
+	for (std::unique_ptr<Entry> &entry : kept)
+		if (!log.holds(entry->seen))
+			drop(entry);
+	std::erase(kept, nullptr);
 	Entry *best = nullptr;
 	for (const std::unique_ptr<Entry> &entry : kept) {
 		const int64_t start_s = entry->minima->start_s();
@@ -43,7 +59,13 @@ WindowMinima &MinimaCache::minima_for(const PendingJob &job,
 		    }));
 	auto entry = std::make_unique<Entry>();
 	entry->job = job;
-	entry->minima = std::make_unique<WindowMinima>(entry->job, candidates, profile, true);
+	WindowMinima::Storage storage;
+	if (!spare_.empty()) {
+		storage = std::move(spare_.back());
+		spare_.pop_back();
+	}
+	entry->minima =
+	    std::make_unique<WindowMinima>(entry->job, candidates, profile, std::move(storage));
 	entry->seen = log.mark();
 	kept.push_back(std::move(entry));
 	return *kept.back()->minima;

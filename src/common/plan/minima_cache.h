@@ -27,7 +27,17 @@ public:
 	// otherwise new ones (kept in place of the earliest, past kMaxPerKey).
 	WindowMinima &minima_for(const PendingJob &job, const std::vector<NodeIndex> &candidates,
 	                         int64_t from_s, const ResourceProfile &profile);
-	void clear() { entries_.clear(); }
+	MinimaCache() = default;
+	// A copied planner keeps no minima of another's profile.
+	MinimaCache(const MinimaCache &) {}
+	MinimaCache &operator=(const MinimaCache &)
+	{
+		clear();
+		return *this;
+	}
+	// Every kept minima dropped (a new pass: the candidate lists may be others), their
+	// storage kept for the next ones.
+	void clear();
 	// Searches that took kept minima (tests: the cache must serve, not only be right).
 	size_t reused() const { return reused_; }
 
@@ -47,8 +57,11 @@ private:
 	// before a large one's): a few minima per key, each at its own window.
 	static constexpr size_t kMaxPerKey = 4;
 
+	void drop(std::unique_ptr<Entry> &entry);
+
 	const ResourceProfile *profile_ = nullptr;
 	size_t reused_ = 0;
+	std::vector<WindowMinima::Storage> spare_;
 	std::map<Key, std::vector<std::unique_ptr<Entry>>> entries_;
 };
 

@@ -429,7 +429,7 @@ std::optional<Placement> Planner::search(const Entry &entry, int64_t from_s, int
 	std::optional<Placement> found;
 	if (start_s <= until_s)
 		found = earliest_in_sets(entry, start_s, until_s, entry.long_cpus_limit,
-		                         memo ? &memo->minima() : nullptr);
+		                         memo ? memo->minima() : nullptr);
 	if (memo)
 		memo->record(entry.job, *entry.candidates, entry.long_cpus_limit,
 		             found ? found->start_s : until_s + 1);
@@ -578,7 +578,7 @@ bool Planner::plan_from(size_t first_index,
 			policy_.record_reservation(queue_[i].job);
 	}
 	book_frozen(first_index);
-	SearchMemo memo;
+	SearchMemo memo(minima_cache_);
 	for (size_t i = first_index; i < queue_.size(); ++i) {
 		if (deadline && search_clock_() >= *deadline)
 			return false;
@@ -586,7 +586,7 @@ bool Planner::plan_from(size_t first_index,
 		if (!queue_[i].frozen)
 			place(queue_[i], &memo);
 		else if (move_frozen_earlier(queue_[i]))
-			memo = SearchMemo{};
+			memo.clear();
 	}
 	return true;
 }
@@ -753,7 +753,7 @@ Status Planner::plan_queue(const std::vector<PendingJob> &pending_in_rank_order,
 	}
 	queue_.reserve(config_.starts_only ? 16 : pending_in_rank_order.size());
 	pending_ids_.reserve(queue_.capacity());
-	SearchMemo memo;
+	SearchMemo memo(minima_cache_);
 	// starts_only: the bound below is looked up again only when a booking, the fewest CPUs or
 	// the shortest limit below changed (the walk books only a few jobs). It once ignored the
 	// CPUs, so a bound found open stayed open below a rank where the fewest CPUs grew.
@@ -806,7 +806,7 @@ Status Planner::plan_walk(PendingSource &source, const char *event)
 	pending_ids_.clear();
 	policy_.reset();
 	size_room();
-	SearchMemo memo;
+	SearchMemo memo(minima_cache_);
 	while (const PendingJob *job = source.next(*this)) {
 		const RestBound rest = source.rest();
 		if (!could_start_now(rest.cpus, rest.limit_s))

@@ -265,6 +265,8 @@ private:
 	int64_t now_s_ = 0;
 	ResourceProfile profile_;
 	CandidateCache candidate_cache_; // for profile_'s nodes; cleared with them
+	// The searches' kept minima (SearchMemo): here, so their storage outlives a pass.
+	MinimaCache minima_cache_;
 	// Node sets already checked (check_node_set), by list: (that list, its sorted form); at
 	// most kMaxCheckedNodeSets (each holds its list alive).
 	static constexpr size_t kMaxCheckedNodeSets = 256;

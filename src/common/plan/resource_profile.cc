@@ -261,7 +261,7 @@ void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int6
 		booking_log_.new_epoch();
 	for (const NodeAllocation &allocation : allocations) {
 		if (sign > 0)
-			booking_log_.booked(allocation.node);
+			booking_log_.booked(allocation.node, start_s);
 		if (usable_[allocation.node])
 			add_usable_cpus(allocation, first, last, start_s, sign);
 		const bool changed_at_start = timelines_.changes_at(allocation.node, start_s);

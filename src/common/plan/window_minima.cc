@@ -15,17 +15,40 @@ constexpr size_t kPrefetchAhead = 8;
 }
 
 WindowMinima::WindowMinima(const PendingJob &job, const std::vector<NodeIndex> &candidates,
-                           const ResourceProfile &profile, bool kept)
+                           const ResourceProfile &profile)
     : job_(job), candidates_(candidates), profile_(profile), gres_needed_(needs_gres(job)),
-      every_node_(candidates.size() == profile.node_count()), kept_(kept),
+      every_node_(candidates.size() == profile.node_count()), kept_(false),
       asleep_(profile.timelines().by_free_from().begin())
 {
-	if (kept_) {
-		index_of_.assign(profile.node_count(), every_node_ ? kAsleep : kNotCandidate);
-		if (!every_node_)
-			for (const NodeIndex node : candidates)
-				index_of_[node] = kAsleep;
-	}
+}
+
+WindowMinima::WindowMinima(const PendingJob &job, const std::vector<NodeIndex> &candidates,
+                           const ResourceProfile &profile, Storage &&storage)
+    : job_(job), candidates_(candidates), profile_(profile), gres_needed_(needs_gres(job)),
+      every_node_(candidates.size() == profile.node_count()), kept_(true),
+      asleep_candidates_(std::move(storage.asleep_candidates)), awake_(std::move(storage.awake)),
+      index_of_(std::move(storage.index_of)), nodes_(std::move(storage.nodes)),
+      asleep_(profile.timelines().by_free_from().begin())
+{
+	nodes_.clear();
+	due_.adopt(std::move(storage.due));
+	last_minimum_ends_.adopt(std::move(storage.last_minimum_ends));
+	asleep_candidates_.assign(profile.node_count(), every_node_);
+	if (!every_node_)
+		for (const NodeIndex node : candidates)
+			asleep_candidates_[node] = true;
+	awake_.assign(profile.node_count(), false);
+	index_of_.resize(profile.node_count()); // read only where awake_
+}
+
+WindowMinima::Storage WindowMinima::take_storage() &&
+{
+	return Storage{std::move(nodes_),
+	               std::move(due_).take(),
+	               std::move(last_minimum_ends_).take(),
+	               std::move(asleep_candidates_),
+	               std::move(awake_),
+	               std::move(index_of_)};
 }
 
 void WindowMinima::note_asleep()
@@ -39,7 +62,7 @@ void WindowMinima::note_asleep()
 
 // A booking only takes load: a node's first free CPUs come no earlier, so the nodes before the
 // kept key were all looked at; those booked since are taken in afresh where awake.
-void WindowMinima::refresh(const NodeIndex *booked, const NodeIndex *booked_end)
+void WindowMinima::refresh(const BookingLog::Booked *booked, const BookingLog::Booked *booked_end)
 {
 	const NodeTimelines::ByFreeFrom &by_free_from = profile_.timelines().by_free_from();
 	asleep_ = asleep_at_end_ ? by_free_from.end() : by_free_from.lower_bound(asleep_key_);
@@ -47,10 +70,14 @@ void WindowMinima::refresh(const NodeIndex *booked, const NodeIndex *booked_end)
 		return;
 	last_slot_end_s_ = profile_.slot_end_s(profile_.slot_at(end_s_ - 1));
 	for (; booked != booked_end; ++booked) {
-		const int32_t index = index_of_[*booked];
-		if (index < 0)
+		if (!awake_[booked->node])
 			continue;
+		const int32_t index = index_of_[booked->node];
 		Node &node = nodes_[static_cast<size_t>(index)];
+		// Booked after its first change past the window: the changes up to that one (all
+		// that the node's least and due times read) are as they were.
+		if (booked->start_s > node.next_change_s)
+			continue;
 		forget(node);
 		node.at_start =
 		    NodeTimelines::change_at(profile_.timelines().changes(node.node), start_s_);
@@ -147,8 +174,11 @@ void WindowMinima::wake(NodeIndex node)
 	woken.available = std::numeric_limits<int32_t>::max();
 	scan(woken, woken.at_start);
 	nodes_.push_back(woken);
-	if (kept_)
+	if (kept_) {
+		asleep_candidates_[node] = false;
+		awake_[node] = true;
 		index_of_[node] = static_cast<int32_t>(nodes_.size() - 1);
+	}
 	remember(nodes_.size() - 1);
 }
 

@@ -23,16 +23,22 @@ namespace campaign::plan
 class WindowMinima
 {
 public:
-	// kept: the minima outlive one search (MinimaCache): bookings between two searches are
-	// taken in by refresh, which needs each node's place among the candidates taken in.
 	WindowMinima(const PendingJob &job, const std::vector<NodeIndex> &candidates,
-	             const ResourceProfile &profile, bool kept = false);
+	             const ResourceProfile &profile);
+	// Kept minima, which outlive one search (MinimaCache): bookings between two searches are
+	// taken in by refresh, which needs each node's place among the candidates taken in. Their
+	// vectors come from minima kept before (Storage, emptied): a pass keeps minima of hundreds
+	// of keys, and new memory for each was a page fault per page at every pass.
+	struct Storage;
+	WindowMinima(const PendingJob &job, const std::vector<NodeIndex> &candidates,
+	             const ResourceProfile &profile, Storage &&storage);
+	Storage take_storage() &&;
 
 	// The current window's start (never_s: not slid yet).
 	int64_t start_s() const { return start_s_; }
 	// After bookings on these nodes (the profile only gained load since the last search): the
 	// least of each one taken in afresh, as a new WindowMinima slid here would find it.
-	void refresh(const NodeIndex *booked, const NodeIndex *booked_end);
+	void refresh(const BookingLog::Booked *booked, const BookingLog::Booked *booked_end);
 
 	// The window at [start_s, start_s + job.limit_s); start_s at least the last one's.
 	void slide_to(int64_t start_s);
@@ -81,6 +87,13 @@ private:
 				std::push_heap(entries_.begin(), entries_.end(), Later{});
 		}
 		void begin_bulk() { bulk_ = true; }
+		// Its storage, to keep for another queue (emptied), and taken back.
+		std::vector<Due> take() && { return std::move(entries_); }
+		void adopt(std::vector<Due> &&entries)
+		{
+			entries_ = std::move(entries);
+			entries_.clear();
+		}
 		void end_bulk()
 		{
 			bulk_ = false;
@@ -114,7 +127,7 @@ private:
 	void wake_until(int64_t free_until_s);
 	bool is_candidate(NodeIndex node) const;
 	// Kept minima: a candidate not yet taken in (a booked node may come again in the index).
-	bool asleep_candidate(NodeIndex node) const { return index_of_[node] == kAsleep; }
+	bool asleep_candidate(NodeIndex node) const { return asleep_candidates_[node]; }
 	// Walking the index: a candidate not taken in yet.
 	bool to_wake(NodeIndex node) const
 	{
@@ -132,15 +145,27 @@ private:
 	void remember(size_t index);
 	int64_t due_of(const Node &node) const;
 
+public:
+	struct Storage {
+		std::vector<Node> nodes;
+		std::vector<Due> due, last_minimum_ends;
+		std::vector<bool> asleep_candidates, awake;
+		std::vector<int32_t> index_of;
+	};
+
+private:
 	const PendingJob &job_;
 	const std::vector<NodeIndex> &candidates_;
 	const ResourceProfile &profile_;
 	const bool gres_needed_;
 	const bool every_node_; // the candidates are every node of the profile
 	const bool kept_;
-	// Kept: each node's index in nodes_, or kAsleep (a candidate not taken in) or
-	// kNotCandidate (one look-up where the walks of the index searched the candidates).
-	static constexpr int32_t kAsleep = -1, kNotCandidate = -2;
+	// Kept: the candidates not taken in (one bit where the walks of the index searched the
+	// candidates), those taken in, and the index in nodes_ of each taken in. The bits are
+	// what a refresh reads for most booked nodes: a pass's kept minima hold megabytes of
+	// indexes, and a look-up in them per booked node was a cache miss.
+	std::vector<bool> asleep_candidates_;
+	std::vector<bool> awake_;
 	std::vector<int32_t> index_of_;
 	std::vector<Node> nodes_; // the candidates taken in, in the order taken
 	// The nodes not yet taken in, by the start of their first free CPUs: from here on.
