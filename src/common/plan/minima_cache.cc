@@ -18,6 +18,7 @@ void MinimaCache::clear()
 		for (std::unique_ptr<Entry> &entry : kept)
 			drop(entry);
 	entries_.clear();
+	candidate_bits_.clear();
 }
 
 WindowMinima &MinimaCache::minima_for(const PendingJob &job,
@@ -64,8 +65,14 @@ WindowMinima &MinimaCache::minima_for(const PendingJob &job,
 		storage = std::move(spare_.back());
 		spare_.pop_back();
 	}
-	entry->minima =
-	    std::make_unique<WindowMinima>(entry->job, candidates, profile, std::move(storage));
+	std::vector<bool> &bits = candidate_bits_[&candidates];
+	if (bits.empty() && candidates.size() != profile.node_count()) {
+		bits.assign(profile.node_count(), false);
+		for (const NodeIndex node : candidates)
+			bits[node] = true;
+	}
+	entry->minima = std::make_unique<WindowMinima>(entry->job, candidates, profile,
+	                                               std::move(storage), &bits);
 	entry->seen = log.mark();
 	kept.push_back(std::move(entry));
 	return *kept.back()->minima;

@@ -62,6 +62,8 @@ private:
 	const ResourceProfile *profile_ = nullptr;
 	size_t reused_ = 0;
 	std::vector<WindowMinima::Storage> spare_;
+	// Each candidate list's nodes as bits, shared by the minima over it.
+	std::map<const std::vector<NodeIndex> *, std::vector<bool>> candidate_bits_;
 	std::map<Key, std::vector<std::unique_ptr<Entry>>> entries_;
 };
 

@@ -23,32 +23,28 @@ WindowMinima::WindowMinima(const PendingJob &job, const std::vector<NodeIndex> &
 }
 
 WindowMinima::WindowMinima(const PendingJob &job, const std::vector<NodeIndex> &candidates,
-                           const ResourceProfile &profile, Storage &&storage)
+                           const ResourceProfile &profile, Storage &&storage,
+                           const std::vector<bool> *candidate_bits)
     : job_(job), candidates_(candidates), profile_(profile), gres_needed_(needs_gres(job)),
       every_node_(candidates.size() == profile.node_count()), kept_(true),
-      asleep_candidates_(std::move(storage.asleep_candidates)), awake_(std::move(storage.awake)),
-      index_of_(std::move(storage.index_of)), nodes_(std::move(storage.nodes)),
+      taken_in_(std::move(storage.taken_in)), generation_(storage.generation + 1),
+      candidate_bits_(every_node_ ? nullptr : candidate_bits), nodes_(std::move(storage.nodes)),
       asleep_(profile.timelines().by_free_from().begin())
 {
 	nodes_.clear();
 	due_.adopt(std::move(storage.due));
 	last_minimum_ends_.adopt(std::move(storage.last_minimum_ends));
-	asleep_candidates_.assign(profile.node_count(), every_node_);
-	if (!every_node_)
-		for (const NodeIndex node : candidates)
-			asleep_candidates_[node] = true;
-	awake_.assign(profile.node_count(), false);
-	index_of_.resize(profile.node_count()); // read only where awake_
+	if (generation_ >> 32 != 0) { // stamps hold 32 bits of it: start again
+		generation_ = 1;
+		taken_in_.clear();
+	}
+	taken_in_.resize(profile.node_count()); // generation 0: none
 }
 
 WindowMinima::Storage WindowMinima::take_storage() &&
 {
-	return Storage{std::move(nodes_),
-	               std::move(due_).take(),
-	               std::move(last_minimum_ends_).take(),
-	               std::move(asleep_candidates_),
-	               std::move(awake_),
-	               std::move(index_of_)};
+	return Storage{std::move(nodes_), std::move(due_).take(),
+	               std::move(last_minimum_ends_).take(), std::move(taken_in_), generation_};
 }
 
 void WindowMinima::note_asleep()
@@ -70,20 +66,21 @@ void WindowMinima::refresh(const BookingLog::Booked *booked, const BookingLog::B
 		return;
 	last_slot_end_s_ = profile_.slot_end_s(profile_.slot_at(end_s_ - 1));
 	for (; booked != booked_end; ++booked) {
-		if (!awake_[booked->node])
+		if (!taken_in(booked->node))
 			continue;
-		const int32_t index = index_of_[booked->node];
+		const auto index = static_cast<uint32_t>(taken_in_[booked->node]);
 		Node &node = nodes_[static_cast<size_t>(index)];
 		// Booked after its first change past the window: the changes up to that one (all
 		// that the node's least and due times read) are as they were.
 		if (booked->start_s > node.next_change_s)
 			continue;
+		const Node before = node;
 		forget(node);
 		node.at_start =
 		    NodeTimelines::change_at(profile_.timelines().changes(node.node), start_s_);
 		node.available = std::numeric_limits<int32_t>::max();
 		scan(node, node.at_start);
-		remember(static_cast<size_t>(index));
+		remember(static_cast<size_t>(index), &before);
 	}
 }
 
@@ -175,9 +172,7 @@ void WindowMinima::wake(NodeIndex node)
 	scan(woken, woken.at_start);
 	nodes_.push_back(woken);
 	if (kept_) {
-		asleep_candidates_[node] = false;
-		awake_[node] = true;
-		index_of_[node] = static_cast<int32_t>(nodes_.size() - 1);
+		taken_in_[node] = generation_ << 32 | (nodes_.size() - 1);
 	}
 	remember(nodes_.size() - 1);
 }
@@ -225,18 +220,22 @@ void WindowMinima::forget(const Node &node)
 	// Its entry in last_minimum_ends_ goes stale: next_start_s checks each against the node.
 }
 
-void WindowMinima::remember(size_t index)
+void WindowMinima::remember(size_t index, const Node *before)
 {
 	Node &node = nodes_[index];
 	available_sum_ += node.available;
+	auto in_last_minimum_ends = [](const Node &of) {
+		return of.available < of.full && !of.at_window_end;
+	};
 	if (node.available < node.full) {
 		if (node.at_window_end)
 			++below_full_at_window_end_;
-		else
+		else if (!before || !in_last_minimum_ends(*before) ||
+		         before->last_minimum_end != node.last_minimum_end)
 			last_minimum_ends_.push({node.last_minimum_end, index});
 	}
 	node.due_s = due_of(node);
-	if (node.due_s != never_s)
+	if (node.due_s != never_s && (!before || before->due_s != node.due_s))
 		due_.push({node.due_s, index});
 }
 

@@ -30,8 +30,10 @@ public:
 	// vectors come from minima kept before (Storage, emptied): a pass keeps minima of hundreds
 	// of keys, and new memory for each was a page fault per page at every pass.
 	struct Storage;
+	// candidate_bits: which nodes are candidates (nullptr: every node is).
 	WindowMinima(const PendingJob &job, const std::vector<NodeIndex> &candidates,
-	             const ResourceProfile &profile, Storage &&storage);
+	             const ResourceProfile &profile, Storage &&storage,
+	             const std::vector<bool> *candidate_bits);
 	Storage take_storage() &&;
 
 	// The current window's start (never_s: not slid yet).
@@ -127,7 +129,11 @@ private:
 	void wake_until(int64_t free_until_s);
 	bool is_candidate(NodeIndex node) const;
 	// Kept minima: a candidate not yet taken in (a booked node may come again in the index).
-	bool asleep_candidate(NodeIndex node) const { return asleep_candidates_[node]; }
+	bool taken_in(NodeIndex node) const { return taken_in_[node] >> 32 == generation_; }
+	bool asleep_candidate(NodeIndex node) const
+	{
+		return (!candidate_bits_ || (*candidate_bits_)[node]) && !taken_in(node);
+	}
 	// Walking the index: a candidate not taken in yet.
 	bool to_wake(NodeIndex node) const
 	{
@@ -142,15 +148,18 @@ private:
 	void rescan(Node &node);
 	// Before and after a node's least changes: the sums and queues follow it.
 	void forget(const Node &node);
-	void remember(size_t index);
+	// before: the node as it was when last remembered (a refresh): a queue entry of the same
+	// time is still there and valid, and is not pushed again (a kept minima's queues grew
+	// with an entry per booked node, and its slides popped them).
+	void remember(size_t index, const Node *before = nullptr);
 	int64_t due_of(const Node &node) const;
 
 public:
 	struct Storage {
 		std::vector<Node> nodes;
 		std::vector<Due> due, last_minimum_ends;
-		std::vector<bool> asleep_candidates, awake;
-		std::vector<int32_t> index_of;
+		std::vector<uint64_t> taken_in;
+		uint64_t generation = 0;
 	};
 
 private:
@@ -160,13 +169,12 @@ private:
 	const bool gres_needed_;
 	const bool every_node_; // the candidates are every node of the profile
 	const bool kept_;
-	// Kept: the candidates not taken in (one bit where the walks of the index searched the
-	// candidates), those taken in, and the index in nodes_ of each taken in. The bits are
-	// what a refresh reads for most booked nodes: a pass's kept minima hold megabytes of
-	// indexes, and a look-up in them per booked node was a cache miss.
-	std::vector<bool> asleep_candidates_;
-	std::vector<bool> awake_;
-	std::vector<int32_t> index_of_;
+	// Kept: per node, the generation of these minima and its index in nodes_ if taken in (a
+	// stamp: new minima from kept storage clear nothing); the candidates as bits (one look-up
+	// where the walks of the index searched the candidates).
+	std::vector<uint64_t> taken_in_;
+	uint64_t generation_ = 0;
+	const std::vector<bool> *candidate_bits_ = nullptr;
 	std::vector<Node> nodes_; // the candidates taken in, in the order taken
 	// The nodes not yet taken in, by the start of their first free CPUs: from here on.
 	NodeTimelines::ByFreeFrom::const_iterator asleep_;
