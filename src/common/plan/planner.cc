@@ -578,7 +578,11 @@ bool Planner::plan_from(size_t first_index,
 			policy_.record_reservation(queue_[i].job);
 	}
 	book_frozen(first_index);
-	SearchMemo memo(minima_cache_);
+	// Kept minima in per_campaign only: there they cut the 10,000-node update by 5-8 %, in
+	// conservative they made the 1,000-node full plan 18 % slower (the kept minima's cost
+	// above the searches they spare).
+	SearchMemo memo = config_.mode == ReservationMode::per_campaign ? SearchMemo(minima_cache_)
+	                                                                : SearchMemo();
 	for (size_t i = first_index; i < queue_.size(); ++i) {
 		if (deadline && search_clock_() >= *deadline)
 			return false;
@@ -753,7 +757,7 @@ Status Planner::plan_queue(const std::vector<PendingJob> &pending_in_rank_order,
 	}
 	queue_.reserve(config_.starts_only ? 16 : pending_in_rank_order.size());
 	pending_ids_.reserve(queue_.capacity());
-	SearchMemo memo(minima_cache_);
+	SearchMemo memo;
 	// starts_only: the bound below is looked up again only when a booking, the fewest CPUs or
 	// the shortest limit below changed (the walk books only a few jobs). It once ignored the
 	// CPUs, so a bound found open stayed open below a rank where the fewest CPUs grew.
@@ -806,7 +810,7 @@ Status Planner::plan_walk(PendingSource &source, const char *event)
 	pending_ids_.clear();
 	policy_.reset();
 	size_room();
-	SearchMemo memo(minima_cache_);
+	SearchMemo memo;
 	while (const PendingJob *job = source.next(*this)) {
 		const RestBound rest = source.rest();
 		if (!could_start_now(rest.cpus, rest.limit_s))
