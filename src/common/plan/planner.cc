@@ -568,9 +568,17 @@ bool Planner::plan_from(size_t first_index,
 {
 	{
 		const ResourceProfile::DeferredMerges deferred(profile_);
-		for (size_t i = first_index; i < queue_.size(); ++i)
+		for (size_t i = first_index; i < queue_.size(); ++i) {
 			unplace(queue_[i]);
+			queue_[i].frozen = false; // here, not in a pass of its own
+		}
 	}
+	return place_from(first_index, deadline);
+}
+
+bool Planner::place_from(size_t first_index,
+                         std::optional<std::chrono::steady_clock::time_point> deadline)
+{
 	policy_.reset();
 	for (size_t i = 0; i < first_index && i < queue_.size(); ++i) {
 		const JobStatus status = queue_[i].status;
@@ -783,7 +791,7 @@ Status Planner::plan_queue(const std::vector<PendingJob> &pending_in_rank_order,
 			place(queue_.back(), &memo);
 	}
 	if (!config_.starts_only)
-		plan_from(0);
+		place_from(0); // every entry is new: none to give back
 	keep_room_for_blocked_short_jobs();
 	return ok_status();
 }

@@ -106,14 +106,14 @@ ResourceProfile::Slot ResourceProfile::with_block_add(size_t slot) const
 {
 	Slot sums = slots_[slot];
 	sums.usable_free_cpus = usable_free_cpus(slot);
-	sums.long_cpus = long_cpus(slot);
+	sums.long_cpus = static_cast<int32_t>(long_cpus(slot));
 	return sums;
 }
 
 ResourceProfile::Slot ResourceProfile::less_block_add(Slot sums, size_t block) const
 {
 	sums.usable_free_cpus -= block_adds_[block].usable_free_cpus;
-	sums.long_cpus -= block_adds_[block].long_cpus;
+	sums.long_cpus = static_cast<int32_t>(sums.long_cpus - block_adds_[block].long_cpus);
 	return sums;
 }
 
@@ -121,7 +121,8 @@ void ResourceProfile::rebase(Slot &slot, size_t from, size_t to) const
 {
 	slot.usable_free_cpus +=
 	    block_adds_[from].usable_free_cpus - block_adds_[to].usable_free_cpus;
-	slot.long_cpus += block_adds_[from].long_cpus - block_adds_[to].long_cpus;
+	slot.long_cpus = static_cast<int32_t>(slot.long_cpus + block_adds_[from].long_cpus -
+	                                      block_adds_[to].long_cpus);
 }
 
 void ResourceProfile::add_to_slots(size_t first, size_t last, int64_t usable_free_cpus,
@@ -131,7 +132,7 @@ void ResourceProfile::add_to_slots(size_t first, size_t last, int64_t usable_fre
 		return;
 	auto add_to_slot = [&](size_t slot) {
 		slots_[slot].usable_free_cpus += usable_free_cpus;
-		slots_[slot].long_cpus += long_cpus;
+		slots_[slot].long_cpus = static_cast<int32_t>(slots_[slot].long_cpus + long_cpus);
 	};
 	for (; first < last && first % kSlotsPerBlock != 0; ++first)
 		add_to_slot(first);
@@ -166,7 +167,8 @@ void ResourceProfile::flatten_block_adds()
 	for (size_t slot = 0; slot < slots_.size(); ++slot) {
 		const BlockAdd &block = block_adds_[slot / kSlotsPerBlock];
 		slots_[slot].usable_free_cpus += block.usable_free_cpus;
-		slots_[slot].long_cpus += block.long_cpus;
+		slots_[slot].long_cpus =
+		    static_cast<int32_t>(slots_[slot].long_cpus + block.long_cpus);
 	}
 	std::fill(block_adds_.begin(), block_adds_.end(), BlockAdd{});
 }
