@@ -1,5 +1,6 @@
 // The profile kept as slot sums and per-node change lists (NodeTimelines) and the gap search's
-// sliding per-node minima (WindowMinima) change nothing: after random books, releases and
+// sliding per-node minima (WindowMinima), also kept from one search to the next (MinimaCache),
+// change nothing: after random books, releases and
 // advances, each node's free amounts in each slot are its capacity less the bookings there, the
 // slot's usable free CPUs and long jobs' CPUs their sums, and no slot equals the one before; and
 // GapSearch::earliest finds the start and nodes that the slot by slot scan it replaced finds (that
@@ -7,6 +8,7 @@
 // (the search takes such a node in only when the window reaches its first free CPUs).
 #include "check_main.h"
 #include "plan/gap_search.h"
+#include "plan/minima_cache.h"
 #include "plan/resource_profile.h"
 #include "plan_random.h"
 
@@ -338,6 +340,88 @@ START_TEST(test_gap_search_with_busy_nodes_equals_slot_scan_random)
 }
 END_TEST
 
+// Minima kept from one search to the next (MinimaCache) find what new ones find, and what the
+// slot by slot scan finds, through bookings of the found starts between the searches (the
+// profile only gains load, as in a pass), and after a release or an advance (a new epoch).
+// Jobs of a few shapes of one key (other CPU counts) search from their last start or from
+// anywhere, so the kept minima are taken, refreshed and passed over.
+START_TEST(test_kept_minima_equal_new_ones_random)
+{
+	size_t searched = 0, found = 0, reused = 0;
+	for (uint64_t seed = 1; seed <= 300; ++seed) {
+		plan_random::Random random(seed);
+		Cluster cluster;
+		for (int64_t count = random.between(5, 40);
+		     cluster.nodes.size() < static_cast<size_t>(count);) {
+			plan_random::Random node_random(seed * 100 + cluster.nodes.size());
+			Cluster one = plan_random::random_cluster(node_random);
+			cluster.nodes.push_back(one.nodes.front());
+			cluster.nodes.back().name = "n" + std::to_string(cluster.nodes.size());
+		}
+		int64_t origin_s = 1000;
+		ResourceProfile profile = busy_profile(random, cluster, origin_s);
+		std::vector<NodeIndex> candidates;
+		for (size_t node = 0; node < cluster.nodes.size(); ++node)
+			if (profile.usable(static_cast<NodeIndex>(node)) && random.chance(85))
+				candidates.push_back(static_cast<NodeIndex>(node));
+		std::vector<PendingJob> shapes;
+		std::vector<int64_t> last_start_s;
+		for (int shape = 0; shape < 3; ++shape) {
+			shapes.push_back(plan_random::random_pending(
+			    random, static_cast<JobId>(shape + 1), cluster.nodes.size()));
+			shapes.back().limit_s = random.between(1, 150);
+			last_start_s.push_back(origin_s);
+		}
+		std::vector<Booking> booked;
+		MinimaCache cache;
+		for (int step = 0; step < 40; ++step) {
+			const size_t shape = static_cast<size_t>(random.between(0, 2));
+			PendingJob job = shapes[shape];
+			job.cpus = static_cast<int32_t>(random.between(1, 24));
+			const int64_t from_s = random.chance(70)
+			                           ? last_start_s[shape]
+			                           : origin_s + random.between(0, 100);
+			const int64_t until_s = from_s + random.between(0, 400);
+			const auto expected =
+			    reference_earliest(profile, job, candidates, from_s, until_s);
+			const auto fresh =
+			    GapSearch(profile).earliest(job, candidates, from_s, until_s);
+			const auto kept = GapSearch(profile).earliest(job, candidates, from_s,
+			                                              until_s, -1, &cache);
+			++searched;
+			ck_assert_msg(same_placement(expected, fresh) &&
+			                  same_placement(fresh, kept),
+			              "seed %lu step %d: start %ld, new %ld, kept %ld",
+			              static_cast<unsigned long>(seed), step,
+			              static_cast<long>(expected ? expected->start_s : -1),
+			              static_cast<long>(fresh ? fresh->start_s : -1),
+			              static_cast<long>(kept ? kept->start_s : -1));
+			if (!kept)
+				continue;
+			++found;
+			last_start_s[shape] = kept->start_s;
+			booked.push_back(
+			    {kept->allocations, kept->start_s, kept->start_s + job.limit_s, false});
+			profile.book(booked.back().allocations, booked.back().start_s,
+			             booked.back().end_s);
+			if (random.chance(8)) { // a release: kept minima are dropped
+				const Booking &back = booked.front();
+				profile.release(back.allocations, back.start_s, back.end_s);
+				booked.erase(booked.begin());
+			} else if (random.chance(4)) {
+				origin_s += random.between(1, 20);
+				profile.advance_to(origin_s);
+				for (int64_t &start_s : last_start_s)
+					start_s = std::max(start_s, origin_s);
+			}
+		}
+		reused += cache.reused();
+	}
+	ck_assert_uint_gt(found, searched / 3);
+	ck_assert_uint_gt(reused, searched / 2); // most searches took kept minima
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("plan_gap_index");
@@ -346,6 +430,7 @@ int main()
 	tcase_add_test(tc, test_profile_free_equals_bookings_random);
 	tcase_add_test(tc, test_gap_search_equals_slot_scan_random);
 	tcase_add_test(tc, test_gap_search_with_busy_nodes_equals_slot_scan_random);
+	tcase_add_test(tc, test_kept_minima_equal_new_ones_random);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

@@ -2,6 +2,7 @@
 // Reads the profile only; booking is the Planner's job.
 #include "plan/gap_search.h"
 
+#include "plan/minima_cache.h"
 #include "plan/usable_cpus.h"
 #include "plan/window_minima.h"
 
@@ -236,12 +237,14 @@ std::optional<Placement> GapSearch::try_window(const PendingJob &job, WindowMini
 std::optional<Placement> GapSearch::earliest(const PendingJob &job,
                                              const std::vector<NodeIndex> &candidates,
                                              int64_t from_s, int64_t until_s,
-                                             int64_t long_cpus_limit) const
+                                             int64_t long_cpus_limit, MinimaCache *cache) const
 {
 	if (candidates.empty() || job.limit_s <= 0)
 		return std::nullopt;
 	int64_t start_s = std::max(from_s, profile_.origin_s());
-	WindowMinima minima(job, candidates, profile_);
+	std::optional<WindowMinima> own;
+	WindowMinima &minima = cache ? cache->minima_for(job, candidates, start_s, profile_)
+	                             : own.emplace(job, candidates, profile_);
 	ClearRun clear;
 	while (start_s <= until_s && start_s < never_s) {
 		if (auto blocked_end =

@@ -11,6 +11,7 @@
 namespace campaign::plan
 {
 
+class MinimaCache;
 class WindowMinima;
 
 struct Placement {
@@ -39,10 +40,12 @@ public:
 
 	// Earliest start in [from_s, until_s] (candidates: the job's usable allowed nodes, sorted).
 	// long_cpus_limit >= 0 (a long job under the planner's short_room): also where the CPUs
-	// of long jobs, its own included, stay within it over the whole window.
+	// of long jobs, its own included, stay within it over the whole window. With a cache, the
+	// per-node minima are kept for the next search of the same minima (same result).
 	std::optional<Placement> earliest(const PendingJob &job,
 	                                  const std::vector<NodeIndex> &candidates, int64_t from_s,
-	                                  int64_t until_s, int64_t long_cpus_limit = -1) const;
+	                                  int64_t until_s, int64_t long_cpus_limit = -1,
+	                                  MinimaCache *cache = nullptr) const;
 
 	// Earliest start in [from_s, until_s] keeping exactly these allocations (same nodes, same
 	// CPUs, memory and GRES): the cheap search used to compress a job in place.

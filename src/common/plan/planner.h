@@ -158,7 +158,12 @@ private:
 	Status plan_walk(PendingSource &source, const char *event);
 	Status add_pending(const PendingJob &job, const char *event);
 	void smallest_cpus_below(const std::vector<PendingJob> &pending_in_rank_order);
-	Status replace_running(const std::vector<RunningJob> &running);
+	// Checks the list (ids unique, jobs valid), leaving its sorted ids in scratch_ids_.
+	Status check_running_list(const std::vector<RunningJob> &running);
+	// After check_running_list(running).
+	void replace_running(const std::vector<RunningJob> &running);
+	// A replan's first step: the queue given up (a valid running list: each entry unplaced
+	// and destroyed at once) and running_ made `running`.
 	Status unplace_all_and_replace_running(const std::vector<RunningJob> &running);
 	Result<Entry> make_entry(const PendingJob &job);
 	int64_t long_cpus_limit_of(const PendingJob &job) const;
@@ -204,10 +209,10 @@ private:
 	std::optional<Placement> search(const Entry &entry, int64_t from_s, int64_t until_s,
 	                                SearchMemo *memo) const;
 	// GapSearch::earliest over each of the entry's node sets: the earliest start, the first
-	// set on ties (Placement::node_set).
+	// set on ties (Placement::node_set). minima: a memo's kept minima, or none.
 	std::optional<Placement> earliest_in_sets(const Entry &entry, int64_t from_s,
-	                                          int64_t until_s,
-	                                          int64_t long_cpus_limit = -1) const;
+	                                          int64_t until_s, int64_t long_cpus_limit = -1,
+	                                          MinimaCache *minima = nullptr) const;
 	static std::vector<TimeRange> merged(std::vector<TimeRange> ranges, int64_t not_before_s);
 	std::optional<Placement> search_ranges(const Entry &entry, std::vector<TimeRange> ranges,
 	                                       int64_t not_before_s) const;
@@ -231,6 +236,11 @@ private:
 	// unplaced: false then (the caller restores the plan).
 	bool plan_from(size_t first_index,
 	               std::optional<std::chrono::steady_clock::time_point> deadline = {});
+	// plan_from's second half, for entries none of which is placed or frozen (a queue just
+	// made): at 100,000 jobs each pass over the queue reads 100,000 cold entries, and the
+	// passes that would find nothing to give back were 4 % of per_campaign's update.
+	bool place_from(size_t first_index,
+	                std::optional<std::chrono::steady_clock::time_point> deadline = {});
 
 	// planner_local_search.cc: Klusacek's local search over the plan just made (rebuild and
 	// replan), first improvement, moves kept only where the objective improves.
@@ -247,10 +257,11 @@ private:
 	              std::chrono::steady_clock::time_point deadline);
 	void compress(std::vector<FreedRegion> freed);
 
-	// planner_freeze.cc (freeze_slip_s): books queue_[first_index..]'s frozen jobs before the
-	// walk; at its rank in the walk, moves one earlier where the jobs above left room (true:
-	// it moved) and settles its status; notes the reservations that slipped past the bound,
-	// and where frozen ones stand now.
+	// planner_freeze.cc (freeze_slip_s): books queue_[first_index..]'s frozen jobs (none
+	// marked frozen on entry: plan_from clears the marks as it unplaces) before the walk; at
+	// its rank in the walk, moves one earlier where the jobs above left room (true: it moved)
+	// and settles its status; notes the reservations that slipped past the bound, and where
+	// frozen ones stand now.
 	void book_frozen(size_t first_index);
 	bool move_frozen_earlier(Entry &entry);
 	void note_slips();
@@ -267,6 +278,8 @@ private:
 	int64_t now_s_ = 0;
 	ResourceProfile profile_;
 	CandidateCache candidate_cache_; // for profile_'s nodes; cleared with them
+	// The searches' kept minima (SearchMemo): here, so their storage outlives a pass.
+	MinimaCache minima_cache_;
 	// Node sets already checked (check_node_set), by list: (that list, its sorted form); at
 	// most kMaxCheckedNodeSets (each holds its list alive).
 	static constexpr size_t kMaxCheckedNodeSets = 256;

@@ -13,8 +13,6 @@ namespace campaign::plan
 
 void Planner::book_frozen(size_t first_index)
 {
-	for (size_t i = first_index; i < queue_.size(); ++i)
-		queue_[i].frozen = false;
 	if (config_.freeze_slip_s <= 0 || frozen_s_.empty())
 		return;
 	for (size_t i = first_index; i < queue_.size(); ++i) {

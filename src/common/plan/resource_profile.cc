@@ -16,6 +16,7 @@ ResourceProfile::ResourceProfile(const Cluster &cluster, int64_t origin_s)
 
 void ResourceProfile::reset(const Cluster &cluster, int64_t origin_s)
 {
+	booking_log_.new_epoch();
 	slots_.clear();
 	block_adds_.assign(1, BlockAdd{});
 	starts_.clear();
@@ -105,14 +106,14 @@ ResourceProfile::Slot ResourceProfile::with_block_add(size_t slot) const
 {
 	Slot sums = slots_[slot];
 	sums.usable_free_cpus = usable_free_cpus(slot);
-	sums.long_cpus = long_cpus(slot);
+	sums.long_cpus = static_cast<int32_t>(long_cpus(slot));
 	return sums;
 }
 
 ResourceProfile::Slot ResourceProfile::less_block_add(Slot sums, size_t block) const
 {
 	sums.usable_free_cpus -= block_adds_[block].usable_free_cpus;
-	sums.long_cpus -= block_adds_[block].long_cpus;
+	sums.long_cpus = static_cast<int32_t>(sums.long_cpus - block_adds_[block].long_cpus);
 	return sums;
 }
 
@@ -120,7 +121,8 @@ void ResourceProfile::rebase(Slot &slot, size_t from, size_t to) const
 {
 	slot.usable_free_cpus +=
 	    block_adds_[from].usable_free_cpus - block_adds_[to].usable_free_cpus;
-	slot.long_cpus += block_adds_[from].long_cpus - block_adds_[to].long_cpus;
+	slot.long_cpus = static_cast<int32_t>(slot.long_cpus + block_adds_[from].long_cpus -
+	                                      block_adds_[to].long_cpus);
 }
 
 void ResourceProfile::add_to_slots(size_t first, size_t last, int64_t usable_free_cpus,
@@ -130,7 +132,7 @@ void ResourceProfile::add_to_slots(size_t first, size_t last, int64_t usable_fre
 		return;
 	auto add_to_slot = [&](size_t slot) {
 		slots_[slot].usable_free_cpus += usable_free_cpus;
-		slots_[slot].long_cpus += long_cpus;
+		slots_[slot].long_cpus = static_cast<int32_t>(slots_[slot].long_cpus + long_cpus);
 	};
 	for (; first < last && first % kSlotsPerBlock != 0; ++first)
 		add_to_slot(first);
@@ -165,7 +167,8 @@ void ResourceProfile::flatten_block_adds()
 	for (size_t slot = 0; slot < slots_.size(); ++slot) {
 		const BlockAdd &block = block_adds_[slot / kSlotsPerBlock];
 		slots_[slot].usable_free_cpus += block.usable_free_cpus;
-		slots_[slot].long_cpus += block.long_cpus;
+		slots_[slot].long_cpus =
+		    static_cast<int32_t>(slots_[slot].long_cpus + block.long_cpus);
 	}
 	std::fill(block_adds_.begin(), block_adds_.end(), BlockAdd{});
 }
@@ -256,7 +259,11 @@ void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int6
 		for (const NodeAllocation &allocation : allocations)
 			cpus += allocation.cpus;
 	add_to_slots(first, last, 0, sign * cpus);
+	if (sign < 0) // load given back: nodes may offer more, earlier (not only the booked ones)
+		booking_log_.new_epoch();
 	for (const NodeAllocation &allocation : allocations) {
+		if (sign > 0)
+			booking_log_.booked(allocation.node, start_s);
 		if (usable_[allocation.node])
 			add_usable_cpus(allocation, first, last, start_s, sign);
 		const bool changed_at_start = timelines_.changes_at(allocation.node, start_s);
@@ -287,6 +294,7 @@ void ResourceProfile::release(const std::vector<NodeAllocation> &allocations, in
 // amounts or the long jobs' CPUs change, its sums from the slot before.
 void ResourceProfile::book_from_origin(std::vector<Held> held)
 {
+	booking_log_.new_epoch();
 	if (slots_.size() != 1) { // not a fresh profile: book one by one
 		for (const Held &job : held)
 			book(*job.allocations, origin_s(), job.end_s, job.long_job);
@@ -351,6 +359,7 @@ void ResourceProfile::advance_to(int64_t now_s)
 {
 	if (now_s <= origin_s())
 		return;
+	booking_log_.new_epoch(); // every node's changes move down
 	const size_t current = slot_at(now_s);
 	flatten_block_adds(); // the slots move by `current`, across blocks
 	slots_.erase(slots_.begin(), slots_.begin() + static_cast<std::ptrdiff_t>(current));

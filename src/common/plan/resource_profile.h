@@ -3,6 +3,7 @@
 // allocations; it never decides where a job goes (that is GapSearch).
 #pragma once
 
+#include "plan/booking_log.h"
 #include "plan/node_free.h"
 #include "plan/node_timelines.h"
 #include "plan/plan_types.h"
@@ -106,15 +107,19 @@ public:
 	uint32_t weight(NodeIndex node) const { return weights_[node]; }
 	// Not every node has the same weight: node choice must order by it.
 	bool weighted() const { return weighted_; }
+	// The nodes booked on since the last release, advance or reset (MinimaCache reads it).
+	const BookingLog &booking_log() const { return booking_log_; }
 
 private:
 	// Its start is in starts_ alone: a slot moves at every split and merge before it (the
-	// moves were 6 % of per_campaign at 10,000 nodes), so it is kept small.
+	// moves were 6 % of per_campaign at 10,000 nodes), so it is kept small: 16 bytes, the
+	// long jobs' CPUs in 32 bits (a machine's CPUs fit them; 24 bytes moved a third more).
 	struct Slot {
 		int64_t usable_free_cpus = 0; // less its block's add (block_adds_)
-		int64_t long_cpus = 0;        // likewise
+		int32_t long_cpus = 0;        // likewise
 		int32_t node_changes = 0;     // nodes whose free amounts change at start_s
 	};
+	static_assert(sizeof(Slot) == 16);
 	// Amounts added to every slot of a block of kSlotsPerBlock slots (by index): a booking adds
 	// to the whole blocks it spans once each and slot by slot only at its two ends, so its cost
 	// is blocks plus two blocks' slots, not every slot it spans (the slots grow with the
@@ -158,6 +163,7 @@ private:
 	std::vector<int64_t> starts_;      // each slot's start, contiguous for binary search
 	NodeTimelines timelines_;
 	bool deferring_merges_ = false;
+	BookingLog booking_log_;
 };
 
 } // namespace campaign::plan

@@ -2,6 +2,7 @@
 // pass. Valid only while the profile gains load (never after a release); it prunes, never decides.
 #pragma once
 
+#include "plan/minima_cache.h"
 #include "plan/plan_types.h"
 
 #include <cstdint>
@@ -29,7 +30,19 @@ public:
 	// After a search: the job cannot start before earliest_bound_s (its start, or until_s + 1).
 	void record(const PendingJob &job, const std::vector<NodeIndex> &candidates,
 	            int64_t long_cpus_limit, int64_t earliest_bound_s);
-	void clear() { shapes_.clear(); }
+	SearchMemo() = default;
+	// With the planner's kept minima (emptied here: the last pass's candidate lists may be
+	// gone): the searches keep theirs there for the next of the same minima. They hold as
+	// long as the bounds do (the profile only gains load), and are checked against the
+	// profile's BookingLog all the same.
+	explicit SearchMemo(MinimaCache &minima) : minima_(&minima) { minima.clear(); }
+	void clear()
+	{
+		shapes_.clear();
+		if (minima_)
+			minima_->clear();
+	}
+	MinimaCache *minima() { return minima_; }
 
 private:
 	struct Shape {
@@ -56,6 +69,7 @@ private:
 	static bool needs_at_least(const PendingJob &job, const Shape &shape);
 
 	std::map<Key, Shapes> shapes_;
+	MinimaCache *minima_ = nullptr;
 };
 
 } // namespace campaign::plan

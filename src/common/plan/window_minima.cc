@@ -17,9 +17,71 @@ constexpr size_t kPrefetchAhead = 8;
 WindowMinima::WindowMinima(const PendingJob &job, const std::vector<NodeIndex> &candidates,
                            const ResourceProfile &profile)
     : job_(job), candidates_(candidates), profile_(profile), gres_needed_(needs_gres(job)),
-      every_node_(candidates.size() == profile.node_count()),
+      every_node_(candidates.size() == profile.node_count()), kept_(false),
       asleep_(profile.timelines().by_free_from().begin())
 {
+}
+
+WindowMinima::WindowMinima(const PendingJob &job, const std::vector<NodeIndex> &candidates,
+                           const ResourceProfile &profile, Storage &&storage,
+                           const std::vector<bool> *candidate_bits)
+    : job_(job), candidates_(candidates), profile_(profile), gres_needed_(needs_gres(job)),
+      every_node_(candidates.size() == profile.node_count()), kept_(true),
+      taken_in_(std::move(storage.taken_in)), generation_(storage.generation + 1),
+      candidate_bits_(every_node_ ? nullptr : candidate_bits), nodes_(std::move(storage.nodes)),
+      asleep_(profile.timelines().by_free_from().begin())
+{
+	nodes_.clear();
+	due_.adopt(std::move(storage.due));
+	last_minimum_ends_.adopt(std::move(storage.last_minimum_ends));
+	if (generation_ >> 32 != 0) { // stamps hold 32 bits of it: start again
+		generation_ = 1;
+		taken_in_.clear();
+	}
+	taken_in_.resize(profile.node_count()); // generation 0: none
+}
+
+WindowMinima::Storage WindowMinima::take_storage() &&
+{
+	return Storage{std::move(nodes_), std::move(due_).take(),
+	               std::move(last_minimum_ends_).take(), std::move(taken_in_), generation_};
+}
+
+void WindowMinima::note_asleep()
+{
+	if (!kept_)
+		return;
+	asleep_at_end_ = asleep_ == profile_.timelines().by_free_from().end();
+	if (!asleep_at_end_)
+		asleep_key_ = *asleep_;
+}
+
+// A booking only takes load: a node's first free CPUs come no earlier, so the nodes before the
+// kept key were all looked at; those booked since are taken in afresh where awake.
+void WindowMinima::refresh(const BookingLog::Booked *booked, const BookingLog::Booked *booked_end)
+{
+	const NodeTimelines::ByFreeFrom &by_free_from = profile_.timelines().by_free_from();
+	asleep_ = asleep_at_end_ ? by_free_from.end() : by_free_from.lower_bound(asleep_key_);
+	if (start_s_ == never_s)
+		return;
+	last_slot_end_s_ = profile_.slot_end_s(profile_.slot_at(end_s_ - 1));
+	for (; booked != booked_end; ++booked) {
+		if (!taken_in(booked->node))
+			continue;
+		const auto index = static_cast<uint32_t>(taken_in_[booked->node]);
+		Node &node = nodes_[static_cast<size_t>(index)];
+		// Booked after its first change past the window: the changes up to that one (all
+		// that the node's least and due times read) are as they were.
+		if (booked->start_s > node.next_change_s)
+			continue;
+		const Node before = node;
+		forget(node);
+		node.at_start =
+		    NodeTimelines::change_at(profile_.timelines().changes(node.node), start_s_);
+		node.available = std::numeric_limits<int32_t>::max();
+		scan(node, node.at_start);
+		remember(static_cast<size_t>(index), &before);
+	}
 }
 
 // A node's least changes only when the window passes its least's last slot (then afresh from
@@ -80,6 +142,7 @@ void WindowMinima::wake_first(int64_t free_until_s)
 	last_minimum_ends_.end_bulk();
 	// Ties at free_until_s + 1 and later are after it: the index's order is (time, node).
 	asleep_ = timelines.by_free_from().lower_bound({free_until_s + 1, 0});
+	note_asleep();
 }
 
 bool WindowMinima::is_candidate(NodeIndex node) const
@@ -92,9 +155,10 @@ void WindowMinima::wake_until(int64_t free_until_s)
 	const NodeTimelines::ByFreeFrom &by_free_from = profile_.timelines().by_free_from();
 	for (; asleep_ != by_free_from.end() && asleep_->first <= free_until_s; ++asleep_) {
 		const NodeIndex node = asleep_->second;
-		if (is_candidate(node))
+		if (to_wake(node))
 			wake(node);
 	}
+	note_asleep();
 }
 
 void WindowMinima::wake(NodeIndex node)
@@ -107,6 +171,9 @@ void WindowMinima::wake(NodeIndex node)
 	woken.available = std::numeric_limits<int32_t>::max();
 	scan(woken, woken.at_start);
 	nodes_.push_back(woken);
+	if (kept_) {
+		taken_in_[node] = generation_ << 32 | (nodes_.size() - 1);
+	}
 	remember(nodes_.size() - 1);
 }
 
@@ -153,18 +220,22 @@ void WindowMinima::forget(const Node &node)
 	// Its entry in last_minimum_ends_ goes stale: next_start_s checks each against the node.
 }
 
-void WindowMinima::remember(size_t index)
+void WindowMinima::remember(size_t index, const Node *before)
 {
 	Node &node = nodes_[index];
 	available_sum_ += node.available;
+	auto in_last_minimum_ends = [](const Node &of) {
+		return of.available < of.full && !of.at_window_end;
+	};
 	if (node.available < node.full) {
 		if (node.at_window_end)
 			++below_full_at_window_end_;
-		else
+		else if (!before || !in_last_minimum_ends(*before) ||
+		         before->last_minimum_end != node.last_minimum_end)
 			last_minimum_ends_.push({node.last_minimum_end, index});
 	}
 	node.due_s = due_of(node);
-	if (node.due_s != never_s)
+	if (node.due_s != never_s && (!before || before->due_s != node.due_s))
 		due_.push({node.due_s, index});
 }
 
@@ -219,7 +290,7 @@ int64_t WindowMinima::next_start_s()
 		const auto [free_from_s, node] = *asleep_;
 		if (std::min(free_from_s, last_slot_end_s_) >= next_s)
 			break;
-		if (!is_candidate(node))
+		if (!to_wake(node))
 			continue;
 		if (free_from_s < end_s_) {
 			wake(node);
@@ -237,6 +308,7 @@ int64_t WindowMinima::next_start_s()
 		}
 		// No use to this job even empty: never anything to offer.
 	}
+	note_asleep();
 	return next_s;
 }
 

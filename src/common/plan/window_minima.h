@@ -25,6 +25,22 @@ class WindowMinima
 public:
 	WindowMinima(const PendingJob &job, const std::vector<NodeIndex> &candidates,
 	             const ResourceProfile &profile);
+	// Kept minima, which outlive one search (MinimaCache): bookings between two searches are
+	// taken in by refresh, which needs each node's place among the candidates taken in. Their
+	// vectors come from minima kept before (Storage, emptied): a pass keeps minima of hundreds
+	// of keys, and new memory for each was a page fault per page at every pass.
+	struct Storage;
+	// candidate_bits: which nodes are candidates (nullptr: every node is).
+	WindowMinima(const PendingJob &job, const std::vector<NodeIndex> &candidates,
+	             const ResourceProfile &profile, Storage &&storage,
+	             const std::vector<bool> *candidate_bits);
+	Storage take_storage() &&;
+
+	// The current window's start (never_s: not slid yet).
+	int64_t start_s() const { return start_s_; }
+	// After bookings on these nodes (the profile only gained load since the last search): the
+	// least of each one taken in afresh, as a new WindowMinima slid here would find it.
+	void refresh(const BookingLog::Booked *booked, const BookingLog::Booked *booked_end);
 
 	// The window at [start_s, start_s + job.limit_s); start_s at least the last one's.
 	void slide_to(int64_t start_s);
@@ -73,6 +89,13 @@ private:
 				std::push_heap(entries_.begin(), entries_.end(), Later{});
 		}
 		void begin_bulk() { bulk_ = true; }
+		// Its storage, to keep for another queue (emptied), and taken back.
+		std::vector<Due> take() && { return std::move(entries_); }
+		void adopt(std::vector<Due> &&entries)
+		{
+			entries_ = std::move(entries);
+			entries_.clear();
+		}
 		void end_bulk()
 		{
 			bulk_ = false;
@@ -105,23 +128,58 @@ private:
 	void wake_first(int64_t free_until_s);
 	void wake_until(int64_t free_until_s);
 	bool is_candidate(NodeIndex node) const;
+	// Kept minima: a candidate not yet taken in (a booked node may come again in the index).
+	bool taken_in(NodeIndex node) const { return taken_in_[node] >> 32 == generation_; }
+	bool asleep_candidate(NodeIndex node) const
+	{
+		return (!candidate_bits_ || (*candidate_bits_)[node]) && !taken_in(node);
+	}
+	// Walking the index: a candidate not taken in yet.
+	bool to_wake(NodeIndex node) const
+	{
+		return kept_ ? asleep_candidate(node) : is_candidate(node);
+	}
+	// Where asleep_ is, kept as a key: a booking moves its node in the index, which would
+	// leave an iterator on it dangling.
+	void note_asleep();
 	void wake(NodeIndex node);
 	// Lower the node's least with its changes from index `from` until the window's end.
 	void scan(Node &node, size_t from);
 	void rescan(Node &node);
 	// Before and after a node's least changes: the sums and queues follow it.
 	void forget(const Node &node);
-	void remember(size_t index);
+	// before: the node as it was when last remembered (a refresh): a queue entry of the same
+	// time is still there and valid, and is not pushed again (a kept minima's queues grew
+	// with an entry per booked node, and its slides popped them).
+	void remember(size_t index, const Node *before = nullptr);
 	int64_t due_of(const Node &node) const;
 
+public:
+	struct Storage {
+		std::vector<Node> nodes;
+		std::vector<Due> due, last_minimum_ends;
+		std::vector<uint64_t> taken_in;
+		uint64_t generation = 0;
+	};
+
+private:
 	const PendingJob &job_;
 	const std::vector<NodeIndex> &candidates_;
 	const ResourceProfile &profile_;
 	const bool gres_needed_;
-	const bool every_node_;   // the candidates are every node of the profile
+	const bool every_node_; // the candidates are every node of the profile
+	const bool kept_;
+	// Kept: per node, the generation of these minima and its index in nodes_ if taken in (a
+	// stamp: new minima from kept storage clear nothing); the candidates as bits (one look-up
+	// where the walks of the index searched the candidates).
+	std::vector<uint64_t> taken_in_;
+	uint64_t generation_ = 0;
+	const std::vector<bool> *candidate_bits_ = nullptr;
 	std::vector<Node> nodes_; // the candidates taken in, in the order taken
 	// The nodes not yet taken in, by the start of their first free CPUs: from here on.
 	NodeTimelines::ByFreeFrom::const_iterator asleep_;
+	std::pair<int64_t, NodeIndex> asleep_key_{}; // kept: *asleep_, or
+	bool asleep_at_end_ = false;                 // the index's end
 	DueQueue due_;
 	DueQueue last_minimum_ends_; // of nodes below full, not at_window_end (stale entries kept)
 	int64_t below_full_at_window_end_ =
