@@ -303,6 +303,34 @@ START_TEST(test_short_room_blocked_opens_the_room_for_a_blocked_short_job)
 }
 END_TEST
 
+// A short job that cannot start now whatever the room asks for none: its begin time is ahead
+// (sched/campaign plans jobs submitted with --begin at their begin time; the replays submit every
+// job two minutes early so) or it waits for another job. Long A (8 CPUs) runs; long B (1 CPU)
+// and short C (2 CPUs), C beginning at 400, or after A: B starts now. Counted as blocked, C kept
+// the room at its cap and B out of it until A's end (the egee replay's 25 CPUs of room against
+// campsim's 4, doc/replay-results.md).
+START_TEST(test_short_room_blocked_ignores_jobs_that_cannot_start_yet)
+{
+	PlannerConfig blocked = room_config(ReservationMode::conservative);
+	blocked.short_room_recent_s = 600;
+	blocked.short_room_demand = ShortRoomDemand::blocked;
+	const std::vector<RunningJob> a = {running(1, 0, 8, 5000)};
+	PendingJob begins_later = job(3, 2, 50);
+	begins_later.earliest_start_s = 400;
+	PendingJob after_a = job(3, 2, 50);
+	after_a.after = {1};
+	for (const PendingJob &c : {begins_later, after_a}) {
+		Planner planner(blocked);
+		check_ok(planner.rebuild(uniform_cluster(1, 10), a, {job(2, 1, 1000), c}, 0));
+		ck_assert(planner.plan(0).starts_now == std::vector<JobId>{2});
+	}
+	// Once C may start and cannot, it opens the room as before (B ranked first keeps out).
+	Planner planner(blocked);
+	check_ok(planner.rebuild(uniform_cluster(1, 10), a, {job(2, 1, 1000), begins_later}, 400));
+	ck_assert(planner.plan(400).starts_now == std::vector<JobId>{3});
+}
+END_TEST
+
 // Random instances, rebuilt with a room of a quarter of the machine: nothing is over-committed,
 // and wherever a planned long job runs (none as wide as the usable machine, which may use the
 // room), long jobs together hold at most the rest of the machine, or the widest planned one.
@@ -398,6 +426,7 @@ int main()
 	tcase_add_test(tc, test_short_room_fitting_ignores_short_jobs_wider_than_the_room);
 	tcase_add_test(tc, test_short_room_blocked_stays_off_where_short_jobs_start);
 	tcase_add_test(tc, test_short_room_blocked_opens_the_room_for_a_blocked_short_job);
+	tcase_add_test(tc, test_short_room_blocked_ignores_jobs_that_cannot_start_yet);
 	tcase_add_loop_test(tc, test_short_room_holds_when_the_kept_plan_is_compressed, 0, 2);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);

@@ -219,8 +219,13 @@ bool Planner::holds_long(int64_t held_s) const
 	return room_cap_cpus_ > 0 && held_s > config_.short_limit_s;
 }
 
+// A job that cannot start now whatever the room (its begin time ahead, or waiting for another
+// job) asks for none: otherwise jobs submitted with --begin keep the room at its cap. campsim's
+// jobs have neither, so its schedules do not change.
 int64_t Planner::short_cpus(const PendingJob &job) const
 {
+	if (job.earliest_start_s > now_s_ || !job.after.empty())
+		return 0;
 	return short_for_room(job) ? std::max(job.cpus, job.nodes_min) : 0;
 }
 
