@@ -24,7 +24,8 @@ import sys
 import tempfile
 import time
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from replay import campsim_binary  # BUILD_DIR or CAMPSIM, as replay.py finds it
+
 LINE = re.compile(r"room=(\d+) running=(\S*) planned=(\S*)")
 CLUSTER = re.compile(r"\[(\S+?)\.\d+\] BACKFILL_MAP: sched/campaign: plan (.*)")
 CAMPSIM = re.compile(r"campsim: \S+ plan at (\d+) (.*)")
@@ -34,16 +35,6 @@ PLACED = re.compile(r"(\d+)@\+(-?\d+)/(\d+):")
 def die(message):
     print("replay_plan_map: " + message, file=sys.stderr)
     sys.exit(1)
-
-
-def campsim_binary():
-    if os.environ.get("CAMPSIM"):
-        return os.environ["CAMPSIM"]
-    build = os.environ.get("BUILD_DIR", os.path.join(REPO, "build"))
-    path = os.path.join(build, "src", "sim", "campsim")
-    if not os.access(path, os.X_OK):
-        die("campsim not found at %s: set BUILD_DIR or CAMPSIM" % path)
-    return path
 
 
 def epoch(text):
