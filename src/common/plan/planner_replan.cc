@@ -68,7 +68,8 @@ Status Planner::check_running_list(const std::vector<RunningJob> &running)
 	return ok_status();
 }
 
-// Makes running_ and its bookings those of `running`, as load would book them at now_s_.
+// Makes running_ and its bookings those of `running`, as load would book them at now_s_. Only
+// right after check_running_list passed: it reads the sorted ids that check left in scratch_ids_.
 void Planner::replace_running(const std::vector<RunningJob> &running)
 {
 	for (size_t i = running_.size(); i-- > 0;) { // ended: give back what is left of them
