@@ -298,22 +298,34 @@ def fidelity_table(table):
         words = line.split()
         if len(words) >= 3:
             values[words[0]] = words[1:3]
+    return fidelity_lines(values)
+
+
+def fidelity_verdict(metric, observed, predicted):
+    """(difference in % of the observed value as text, the goal's verdict as text, inside or
+    None where the metric has no goal) of one metric's observed and predicted values."""
+    goal = dict(FIDELITY_METRICS)[metric]
+    if observed != 0:
+        diff = "%+.1f" % (100.0 * (predicted - observed) / observed)
+    else:
+        diff = "0.0" if predicted == 0 else "n/a"
+    if goal is None:
+        return diff, "-", None
+    inside = diff != "n/a" and abs(float(diff)) <= 100 * goal + 1e-9
+    return diff, "%s (%d %%)" % ("inside" if inside else "OUTSIDE", round(100 * goal)), inside
+
+
+def fidelity_lines(values):
+    """The fidelity table of {metric: (observed text, predicted text)}, FIDELITY_METRICS' order;
+    a metric missing from values is left out."""
     lines = ["%-44s %10s %10s %8s  %s" % ("fidelity", "observed", "predicted", "diff %",
                                           "goal")]
-    for metric, goal in FIDELITY_METRICS:
+    for metric, _ in FIDELITY_METRICS:
         if metric not in values:
             continue
-        observed, predicted = (float(v) for v in values[metric])
-        if observed != 0:
-            diff = "%+.1f" % (100.0 * (predicted - observed) / observed)
-        else:
-            diff = "0.0" if predicted == 0 else "n/a"
-        verdict = "-"
-        if goal is not None:
-            inside = (diff != "n/a" and abs(float(diff)) <= 100 * goal + 1e-9)
-            verdict = "%s (%d %%)" % ("inside" if inside else "OUTSIDE", round(100 * goal))
-        lines.append("%-44s %10s %10s %8s  %s" % (metric, values[metric][0],
-                                                   values[metric][1], diff, verdict))
+        observed, predicted = values[metric]
+        diff, verdict, _ = fidelity_verdict(metric, float(observed), float(predicted))
+        lines.append("%-44s %10s %10s %8s  %s" % (metric, observed, predicted, diff, verdict))
     return "\n".join(lines) + "\n"
 
 

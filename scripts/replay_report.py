@@ -133,16 +133,54 @@ def fairshare_prediction(bundle, campsim, scratch):
     return table["fairshare/easy"]
 
 
-def node_model_prediction(bundle, campsim, scratch):
-    """campsim's prediction of the bundle's set-up as replay.py predicts it now (its
-    metrics_command: for a, Fair Tree with sched/backfill's whole-node reservations in whole
-    bf_resolution on the cluster's nodes; for c and d, sched/campaign's planner on them), on
-    the bundle's sacct export: what --rescore gives."""
+def replay_module():
+    """scripts/replay.py as a module (its prediction command and fidelity goals)."""
     import importlib.util
     spec = importlib.util.spec_from_file_location(
         "replay", os.path.join(os.path.dirname(os.path.abspath(__file__)), "replay.py"))
     replay = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(replay)
+    return replay
+
+
+def fidelity_over_runs(setups, observed, predicted):
+    """Issue 17 point 3 over several runs: each set-up's mean observed value against its mean
+    prediction (one run is one draw of the cluster's timing; the mean is what a prediction can
+    be held to), each metric against replay.py's goal. observed and predicted: {setup: [one
+    {metric: value} per run]}."""
+    replay = replay_module()
+    columns = sorted(setups)
+    lines = ["Fidelity over the runs: each set-up's mean observed against its mean predicted "
+             "value (difference in % of the observed; goal: medians and utilization 10 %, "
+             "p95 20 %):", "",
+             "| fidelity | goal | " + " | ".join("%s (%d run%s)" % (
+                 s, len(setups[s]), "" if len(setups[s]) == 1 else "s") for s in columns) + " |",
+             "|---" * (len(columns) + 2) + "|"]
+    met = {s: [0, 0] for s in columns}
+    for metric, goal in replay.FIDELITY_METRICS:
+        if goal is None:
+            continue
+        cells = []
+        for setup in columns:
+            o = mean([run.get(metric, 0) for run in observed[setup]])
+            p = mean([run.get(metric, 0) for run in predicted[setup]])
+            diff, _, inside = replay.fidelity_verdict(metric, o, p)
+            met[setup][0] += 1 if inside else 0
+            met[setup][1] += 1
+            cells.append("%s / %s (%s %%%s)" % (number(o), number(p), diff,
+                                                 "" if inside else ", outside"))
+        lines.append("| %s | %d %% | %s |" % (metric, round(100 * goal), " | ".join(cells)))
+    lines += ["", "Goals met over the runs: " + ", ".join(
+        "%s %d of %d" % (s, met[s][0], met[s][1]) for s in columns) + "."]
+    return lines
+
+
+def node_model_prediction(bundle, campsim, scratch):
+    """campsim's prediction of the bundle's set-up as replay.py predicts it now (its
+    metrics_command: for a, Fair Tree with sched/backfill's whole-node reservations in whole
+    bf_resolution on the cluster's nodes; for c and d, sched/campaign's planner on them), on
+    the bundle's sacct export: what --rescore gives."""
+    replay = replay_module()
     with open(os.path.join(bundle, "parameters.json")) as handle:
         saved = json.load(handle)
     out = os.path.join(scratch, os.path.basename(bundle) + "-nodes")
@@ -251,11 +289,15 @@ def window_table(window, setups, campsim, scratch, repredict=False):
              % (load["jobs"], load["users"], load["compress"], load["span_s"] / 60.0,
                 load["cpus"], load["load"]), ""]
     observed_by_setup, predicted_columns = {}, []
+    observed_runs, predicted_runs = {}, {}
     for setup in sorted(setups):
         runs = [observed_and_predicted(b) for b in setups[setup]]
+        observed_runs[setup] = [r[0] for r in runs]
+        predicted_runs[setup] = [r[1] for r in runs]
         observed_by_setup[setup] = {m: mean([r[0].get(m, 0) for r in runs]) for _, m in ROWS}
         if repredict:  # this replay.py's prediction, not the one stored in the bundle
             now = [node_model_prediction(b, campsim, scratch) for b in setups[setup]]
+            predicted_runs[setup] = now
             predicted_columns.append(("%s: campsim, replay.py now" % setup,
                                       {m: mean([t.get(m, 0) for t in now]) for _, m in ROWS}))
             continue
@@ -268,6 +310,7 @@ def window_table(window, setups, campsim, scratch, repredict=False):
     lines += markdown_table(observed_columns)
     lines += ["", "campsim's prediction of each set-up, from the same sacct export:", ""]
     lines += markdown_table(predicted_columns)
+    lines += [""] + fidelity_over_runs(setups, observed_runs, predicted_runs)
     if "a" in setups:
         runs_a = setups["a"]
         replay_time = [fairshare_prediction(b, campsim, scratch) for b in runs_a]
