@@ -5,6 +5,7 @@
 #include "slurm_api.h"
 
 #include <exception>
+#include <string>
 
 namespace campaign::slurm
 {
@@ -31,6 +32,12 @@ template <typename Body> void guarded_void(const char *where, Body &&body) noexc
 	} catch (...) {
 		error("%s: unknown exception", where);
 	}
+}
+
+// A plugin worker's pass that threw (PeriodicWorker's FailureReport), in slurmctld's log.
+inline void log_worker_failure(const std::string &name, const std::string &what)
+{
+	error("%s: %s", name.c_str(), what.c_str());
 }
 
 } // namespace campaign::slurm

@@ -4,7 +4,6 @@
 
 #include "ctld_lock.h"
 #include "guard.h"
-#include "periodic_worker.h"
 #include "priority_factors.h"
 #include "priority_ranker.h"
 #include "priority_writer.h"
@@ -16,6 +15,7 @@
 
 #include "runtime/begin_wake.h"
 #include "runtime/campaign_directory.h"
+#include "runtime/periodic_worker.h"
 #include "runtime/priority_plugin_parameters.h"
 #include "util/parameters.h"
 
@@ -182,7 +182,7 @@ void start_threads()
 		return;
 	state->threads_started = true;
 	start_scampaign(state->parameters);
-	state->worker.start("campprio", period_of(*state->ranker), worker_pass);
+	state->worker.start("campprio", period_of(*state->ranker), worker_pass, log_worker_failure);
 	process_campaign_directory().set_ranking_waker(
 	    [worker = &state->worker] { worker->wake(); });
 }

@@ -5,11 +5,11 @@
 #include "campaign_scheduler.h"
 #include "ctld_lock.h"
 #include "guard.h"
-#include "periodic_worker.h"
 #include "reconfigure_fallback.h"
 #include "slurm_config.h"
 
 #include "config/scheduler_parameters.h"
+#include "runtime/periodic_worker.h"
 #include "runtime/scheduler_metrics_board.h"
 
 using namespace campaign;
@@ -110,7 +110,7 @@ __attribute__((visibility("default"))) int init(void)
 		state->state_dir = state_save_location();
 		state->good_parameters = text;
 		state->scheduler = std::make_unique<CampaignScheduler>(std::move(parsed).value());
-		state->worker.start("campsched", kPoll, worker_pass);
+		state->worker.start("campsched", kPoll, worker_pass, log_worker_failure);
 		info("sched/campaign: loaded (%s)", text.c_str());
 		return SLURM_SUCCESS;
 	});

@@ -1,19 +1,19 @@
 // PeriodicWorker: the plugin thread loop with a stop flag and a timed condition wait.
 #include "periodic_worker.h"
 
-#include "guard.h"
-
+#include <exception>
 #include <sys/prctl.h>
 
-namespace campaign::slurm
+namespace campaign
 {
 
 void PeriodicWorker::start(std::string name, std::chrono::milliseconds period,
-                           std::function<void()> pass)
+                           std::function<void()> pass, FailureReport report)
 {
 	stop();
 	name_ = std::move(name);
 	pass_ = std::move(pass);
+	report_ = std::move(report);
 	period_ = period;
 	stop_requested_ = false;
 	wake_requested_ = false;
@@ -56,6 +56,27 @@ void PeriodicWorker::stop()
 		thread_.join();
 }
 
+void PeriodicWorker::run_pass() noexcept
+{
+	try {
+		pass_();
+		return;
+	} catch (const std::exception &failure) {
+		report(failure.what());
+	} catch (...) {
+		report("unknown exception");
+	}
+}
+
+void PeriodicWorker::report(const char *what) noexcept
+{
+	try {
+		if (report_)
+			report_(name_, what);
+	} catch (...) { // a report that throws is dropped: the thread goes on
+	}
+}
+
 void PeriodicWorker::loop()
 {
 	prctl(PR_SET_NAME, name_.substr(0, 15).c_str(), 0, 0, 0);
@@ -76,10 +97,10 @@ void PeriodicWorker::loop()
 		wake_requested_ = false;
 		wake_at_.reset();
 		hold.unlock();
-		guarded_void(name_.c_str(), pass_);
+		run_pass();
 		hold.lock();
 		next_period = std::chrono::steady_clock::now() + period_;
 	}
 }
 
-} // namespace campaign::slurm
+} // namespace campaign
