@@ -76,8 +76,7 @@ void WindowMinima::refresh(const BookingLog::Booked *booked, const BookingLog::B
 			continue;
 		const Node before = node;
 		forget(node);
-		node.at_start =
-		    NodeTimelines::change_at(profile_.timelines().changes(node.node), start_s_);
+		node.at_start = holder_of_start(node);
 		node.available = std::numeric_limits<int32_t>::max();
 		scan(node, node.at_start);
 		remember(static_cast<size_t>(index), &before);
@@ -153,8 +152,10 @@ bool WindowMinima::is_candidate(NodeIndex node) const
 void WindowMinima::wake_until(int64_t free_until_s)
 {
 	const NodeTimelines::ByFreeFrom &by_free_from = profile_.timelines().by_free_from();
-	for (; asleep_ != by_free_from.end() && asleep_->first <= free_until_s; ++asleep_) {
-		const NodeIndex node = asleep_->second;
+	for (; asleep_ != by_free_from.end(); ++asleep_) {
+		const auto [free_from_s, node] = *asleep_;
+		if (free_from_s > free_until_s)
+			break;
 		if (to_wake(node))
 			wake(node);
 	}
@@ -167,7 +168,8 @@ void WindowMinima::wake(NodeIndex node)
 	woken.node = node;
 	const NodeFree &capacity = profile_.capacity(node);
 	woken.full = usable_cpus_on(job_, gres_needed_, capacity, capacity);
-	woken.at_start = NodeTimelines::change_at(profile_.timelines().changes(node), start_s_);
+	woken.at_start = static_cast<uint32_t>(
+	    NodeTimelines::change_at(profile_.timelines().changes(node), start_s_));
 	woken.available = std::numeric_limits<int32_t>::max();
 	scan(woken, woken.at_start);
 	nodes_.push_back(woken);
@@ -194,10 +196,24 @@ void WindowMinima::scan(Node &node, size_t from)
 			node.last_minimum_end = std::min(change_end_s, last_slot_end_s_);
 		}
 	}
-	node.after_window = k;
+	node.after_window = static_cast<uint32_t>(k);
 	node.next_change_s = k < changes.size() ? changes[k].start_s : never_s;
-	node.last_usable = cpus; // the loop ran at least once: `from` is in the window
-	node.at_window_end = node.last_usable <= node.available;
+	// The loop ran at least once (`from` is in the window): cpus is the window's last change's.
+	node.at_window_end = cpus <= node.available;
+}
+
+// The change holding the window's start, walking on from the one that held an earlier start
+// (any change starting by then leads to it): a booking since splits and merges changes from its
+// own start on only, so the walk is short; searched afresh if that change now starts later.
+uint32_t WindowMinima::holder_of_start(const Node &node) const
+{
+	const std::vector<NodeTimelines::Change> &changes = profile_.timelines().changes(node.node);
+	size_t at = node.at_start;
+	if (at >= changes.size() || changes[at].start_s > start_s_)
+		return static_cast<uint32_t>(NodeTimelines::change_at(changes, start_s_));
+	while (at + 1 < changes.size() && changes[at + 1].start_s <= start_s_)
+		++at;
+	return static_cast<uint32_t>(at);
 }
 
 // The node's least slot left the window: its least afresh, walking on from the change that held
@@ -205,7 +221,7 @@ void WindowMinima::scan(Node &node, size_t from)
 void WindowMinima::rescan(Node &node)
 {
 	const std::vector<NodeTimelines::Change> &changes = profile_.timelines().changes(node.node);
-	size_t &first = node.at_start;
+	uint32_t &first = node.at_start;
 	while (first + 1 < changes.size() && changes[first + 1].start_s <= start_s_)
 		++first;
 	node.available = std::numeric_limits<int32_t>::max();
