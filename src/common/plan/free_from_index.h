@@ -54,6 +54,14 @@ public:
 			return sorted_at_ == other.sorted_at_ && recent_at_ == other.recent_at_;
 		}
 		bool operator!=(const const_iterator &other) const { return !(*this == other); }
+		// The node `ahead` sorted entries on (maybe stale, maybe after a recent move taken
+		// first), -1 past the end: to ask for its data before the walk gets there.
+		NodeIndex sorted_node_ahead(size_t ahead) const
+		{
+			return sorted_at_ + ahead < index_->sorted_.size()
+			           ? index_->sorted_[sorted_at_ + ahead].node
+			           : -1;
+		}
 
 	private:
 		friend class FreeFromIndex;
