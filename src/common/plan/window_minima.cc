@@ -64,17 +64,22 @@ void WindowMinima::refresh(const BookingLog::Booked *booked, const BookingLog::B
 	if (start_s_ == never_s)
 		return;
 	last_slot_end_s_ = profile_.slot_end_s(profile_.slot_at(end_s_ - 1));
-	// Each booked node's index and figures are a cache miss (hundreds of minima are kept, each
-	// with its own): asked for ahead, in two steps, so the reads overlap.
+	// Each booked node's index, figures and changes are cache misses (hundreds of minima are
+	// kept, each with its own figures): asked for ahead, in two steps, so the reads overlap.
+	const NodeTimelines &timelines = profile_.timelines();
 	for (; booked != booked_end; ++booked) {
-		if (booked_end - booked > kRefreshIndexAhead)
-			__builtin_prefetch(
-			    &index_of_[static_cast<size_t>(booked[kRefreshIndexAhead].node)]);
+		if (booked_end - booked > kRefreshIndexAhead) {
+			const NodeIndex ahead = booked[kRefreshIndexAhead].node;
+			__builtin_prefetch(&index_of_[static_cast<size_t>(ahead)]);
+			__builtin_prefetch(&timelines.changes(ahead));
+		}
 		if (booked_end - booked > kRefreshNodeAhead &&
 		    taken_in(booked[kRefreshNodeAhead].node)) {
-			const uint32_t ahead =
-			    index_of_[static_cast<size_t>(booked[kRefreshNodeAhead].node)];
-			__builtin_prefetch(&nodes_[ahead].next_change_s);
+			const NodeIndex ahead = booked[kRefreshNodeAhead].node;
+			const Node &node = nodes_[index_of_[static_cast<size_t>(ahead)]];
+			__builtin_prefetch(&node.node);
+			__builtin_prefetch(&node.due_s);
+			__builtin_prefetch(timelines.changes(ahead).data());
 		}
 		if (!taken_in(booked->node))
 			continue;
