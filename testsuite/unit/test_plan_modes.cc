@@ -104,6 +104,27 @@ START_TEST(test_plan_per_campaign_reserves_each_campaign_head)
 }
 END_TEST
 
+START_TEST(test_plan_lists_bookings_only_in_per_campaign)
+{
+	// Only per_campaign's kept minima read the profile's booking log: other modes leave it
+	// empty, also after a second rebuild (a new profile assigned to the planner), and
+	// per_campaign still lists then.
+	for (const ReservationMode mode : {ReservationMode::conservative, ReservationMode::easy,
+	                                   ReservationMode::per_campaign}) {
+		Planner planner = planned(mode, worked_queue());
+		ck_assert(
+		    planner
+		        .rebuild(uniform_cluster(1, 4), {running(100, 0, 2, 10)}, worked_queue(), 0)
+		        .ok());
+		const size_t listed = planner.profile().booking_log().mark().size;
+		if (mode == ReservationMode::per_campaign)
+			ck_assert_uint_gt(listed, 0);
+		else
+			ck_assert_uint_eq(listed, 0);
+	}
+}
+END_TEST
+
 START_TEST(test_plan_counts_cpus_per_node_not_in_total)
 {
 	// Klusáček's thesis (2011) counts a gap's CPUs, not where they are: 2 nodes x 4 CPUs,
@@ -252,6 +273,7 @@ int main()
 	tcase_add_test(tc, test_plan_easy_reserves_head_and_backfills_around_it);
 	tcase_add_test(tc, test_plan_conservative_reserves_every_job_in_rank_order);
 	tcase_add_test(tc, test_plan_greedy_is_first_fit);
+	tcase_add_test(tc, test_plan_lists_bookings_only_in_per_campaign);
 	tcase_add_test(tc, test_plan_depth_limits_conservative_reservations);
 	tcase_add_test(tc, test_plan_per_campaign_reserves_each_campaign_head);
 	tcase_add_test(tc, test_plan_counts_cpus_per_node_not_in_total);

@@ -27,13 +27,25 @@ public:
 	};
 
 	BookingLog() = default;
-	BookingLog(const BookingLog &other) : epoch_(other.epoch_), nodes_(other.nodes_) {}
-	// An assigned profile is another one: no mark taken on either holds for it.
+	BookingLog(const BookingLog &other)
+	    : epoch_(other.epoch_), nodes_(other.nodes_), listing_(other.listing_)
+	{
+	}
+	// An assigned profile is another one: no mark taken on either holds for it. Whether to
+	// list is the holder's choice, kept (a planner assigns itself new profiles).
 	BookingLog &operator=(const BookingLog &other)
 	{
 		epoch_ = std::max(epoch_, other.epoch_) + 1;
 		nodes_.clear();
 		return *this;
+	}
+
+	// Only per_campaign's kept minima read the list: other modes need not write it. Not
+	// listing, every booking starts a new epoch, so no mark holds across one.
+	void set_listing(bool listing)
+	{
+		listing_ = listing;
+		new_epoch();
 	}
 
 	Mark mark() const { return {epoch_, nodes_.size()}; }
@@ -44,6 +56,10 @@ public:
 
 	void booked(NodeIndex node, int64_t start_s)
 	{
+		if (!listing_) {
+			++epoch_;
+			return;
+		}
 		if (nodes_.size() >= kMaxNodes) // a plan that only books for long: start afresh
 			new_epoch();
 		nodes_.push_back({node, start_s});
@@ -59,6 +75,7 @@ private:
 
 	uint64_t epoch_ = 0;
 	std::vector<Booked> nodes_;
+	bool listing_ = true;
 };
 
 } // namespace campaign::plan

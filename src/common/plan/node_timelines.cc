@@ -15,29 +15,31 @@ void NodeTimelines::reset(const std::vector<NodeFree> &capacity, int64_t origin_
 		nodes_[node].push_back({origin_s, capacity[node]});
 		free_from_[node] = capacity[node].cpus > 0 ? origin_s : never_s;
 	}
-	// In the index's order, each at its end: no search per node (per_campaign resets the
-	// profile at every plan).
-	by_free_from_.clear();
+	// In the index's order, without a sort (per_campaign resets the profile at every plan).
+	std::vector<FreeFromIndex::Entry> sorted;
+	sorted.reserve(capacity.size());
 	for (const int64_t from_s : {origin_s, never_s})
 		for (size_t node = 0; node < capacity.size(); ++node)
 			if (free_from_[node] == from_s)
-				by_free_from_.emplace_hint(by_free_from_.end(), from_s,
-				                           static_cast<NodeIndex>(node));
+				sorted.emplace_back(from_s, static_cast<NodeIndex>(node));
+	by_free_from_.assign(std::move(sorted));
+}
+
+int64_t NodeTimelines::first_free_s(const std::vector<Change> &changes)
+{
+	for (const Change &change : changes)
+		if (change.free.cpus > 0)
+			return change.start_s;
+	return never_s;
 }
 
 void NodeTimelines::index_free_from(NodeIndex node)
 {
-	int64_t free_from_s = never_s;
-	for (const Change &change : nodes_[node])
-		if (change.free.cpus > 0) {
-			free_from_s = change.start_s;
-			break;
-		}
+	const int64_t free_from_s = first_free_s(nodes_[node]);
 	int64_t &indexed_s = free_from_[node];
 	if (free_from_s == indexed_s)
 		return;
-	by_free_from_.erase({indexed_s, node});
-	by_free_from_.emplace(free_from_s, node);
+	by_free_from_.move(node, indexed_s, free_from_s);
 	indexed_s = free_from_s;
 }
 
@@ -101,14 +103,19 @@ void NodeTimelines::apply(const NodeAllocation &allocation, int64_t start_s, int
 
 void NodeTimelines::advance_to(int64_t now_s)
 {
+	std::vector<FreeFromIndex::Entry> sorted(nodes_.size());
 	for (size_t node = 0; node < nodes_.size(); ++node) {
 		std::vector<Change> &changes = nodes_[node];
 		const size_t current = change_at(changes, now_s);
 		changes.erase(changes.begin(),
 		              changes.begin() + static_cast<std::ptrdiff_t>(current));
 		changes.front().start_s = now_s;
-		index_free_from(static_cast<NodeIndex>(node));
+		free_from_[node] = first_free_s(changes);
+		sorted[node] = {free_from_[node], static_cast<NodeIndex>(node)};
 	}
+	// Every node may move: one sort, not a move each.
+	std::sort(sorted.begin(), sorted.end());
+	by_free_from_.assign(std::move(sorted));
 }
 
 } // namespace campaign::plan

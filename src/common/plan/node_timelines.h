@@ -4,12 +4,12 @@
 // machine: the gap search's per-node minimum reads this.
 #pragma once
 
+#include "plan/free_from_index.h"
 #include "plan/node_free.h"
 #include "plan/plan_types.h"
 
 #include <cstddef>
 #include <cstdint>
-#include <set>
 #include <utility>
 #include <vector>
 
@@ -42,12 +42,13 @@ public:
 	// which no job can use them: a search from its window's start on looks only at the nodes
 	// that window can reach, not every candidate (per_campaign at 10,000 nodes: 2,000 searches
 	// on a machine busy for hours).
-	using ByFreeFrom = std::set<std::pair<int64_t, NodeIndex>>;
+	using ByFreeFrom = FreeFromIndex;
 	const ByFreeFrom &by_free_from() const { return by_free_from_; }
 	int64_t free_from(NodeIndex node) const { return free_from_[node]; }
 
 private:
 	void index_free_from(NodeIndex node);
+	static int64_t first_free_s(const std::vector<Change> &changes);
 
 	// Index of the change starting at time_s, splitting the one in effect there if needed.
 	static size_t split_at(std::vector<Change> &changes, int64_t time_s);

@@ -47,6 +47,7 @@ int32_t cpus_booked(const PendingJob &job)
 Planner::Planner(PlannerConfig config) : config_(config), policy_(config)
 {
 	profile_ = ResourceProfile(cluster_, 0);
+	profile_.list_bookings(config_.mode == ReservationMode::per_campaign);
 }
 
 Status Planner::check_running(const RunningJob &job) const

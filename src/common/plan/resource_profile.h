@@ -109,6 +109,8 @@ public:
 	bool weighted() const { return weighted_; }
 	// The nodes booked on since the last release, advance or reset (MinimaCache reads it).
 	const BookingLog &booking_log() const { return booking_log_; }
+	// Whether bookings are listed in booking_log (kept when another profile is assigned).
+	void list_bookings(bool listing) { booking_log_.set_listing(listing); }
 
 private:
 	// Its start is in starts_ alone: a slot moves at every split and merge before it (the

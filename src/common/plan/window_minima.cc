@@ -12,7 +12,8 @@ namespace campaign::plan
 namespace
 {
 constexpr size_t kPrefetchAhead = 8;
-}
+constexpr ptrdiff_t kRefreshIndexAhead = 16, kRefreshNodeAhead = 8;
+} // namespace
 
 WindowMinima::WindowMinima(const PendingJob &job, const std::vector<NodeIndex> &candidates,
                            const ResourceProfile &profile)
@@ -27,24 +28,22 @@ WindowMinima::WindowMinima(const PendingJob &job, const std::vector<NodeIndex> &
                            const std::vector<bool> *candidate_bits)
     : job_(job), candidates_(candidates), profile_(profile), gres_needed_(needs_gres(job)),
       every_node_(candidates.size() == profile.node_count()), kept_(true),
-      taken_in_(std::move(storage.taken_in)), generation_(storage.generation + 1),
+      taken_in_(std::move(storage.taken_in)), index_of_(std::move(storage.index_of)),
       candidate_bits_(every_node_ ? nullptr : candidate_bits), nodes_(std::move(storage.nodes)),
       asleep_(profile.timelines().by_free_from().begin())
 {
 	nodes_.clear();
 	due_.adopt(std::move(storage.due));
 	last_minimum_ends_.adopt(std::move(storage.last_minimum_ends));
-	if (generation_ >> 32 != 0) { // stamps hold 32 bits of it: start again
-		generation_ = 1;
-		taken_in_.clear();
-	}
-	taken_in_.resize(profile.node_count()); // generation 0: none
+	taken_in_.assign((profile.node_count() + 63) / 64, 0);
+	index_of_.resize(profile.node_count());
 }
 
 WindowMinima::Storage WindowMinima::take_storage() &&
 {
 	return Storage{std::move(nodes_), std::move(due_).take(),
-	               std::move(last_minimum_ends_).take(), std::move(taken_in_), generation_};
+	               std::move(last_minimum_ends_).take(), std::move(taken_in_),
+	               std::move(index_of_)};
 }
 
 void WindowMinima::note_asleep()
@@ -65,10 +64,26 @@ void WindowMinima::refresh(const BookingLog::Booked *booked, const BookingLog::B
 	if (start_s_ == never_s)
 		return;
 	last_slot_end_s_ = profile_.slot_end_s(profile_.slot_at(end_s_ - 1));
+	// Each booked node's index, figures and changes are cache misses (hundreds of minima are
+	// kept, each with its own figures): asked for ahead, in two steps, so the reads overlap.
+	const NodeTimelines &timelines = profile_.timelines();
 	for (; booked != booked_end; ++booked) {
+		if (booked_end - booked > kRefreshIndexAhead) {
+			const NodeIndex ahead = booked[kRefreshIndexAhead].node;
+			__builtin_prefetch(&index_of_[static_cast<size_t>(ahead)]);
+			__builtin_prefetch(&timelines.changes(ahead));
+		}
+		if (booked_end - booked > kRefreshNodeAhead &&
+		    taken_in(booked[kRefreshNodeAhead].node)) {
+			const NodeIndex ahead = booked[kRefreshNodeAhead].node;
+			const Node &node = nodes_[index_of_[static_cast<size_t>(ahead)]];
+			__builtin_prefetch(&node.node);
+			__builtin_prefetch(&node.due_s);
+			__builtin_prefetch(timelines.changes(ahead).data());
+		}
 		if (!taken_in(booked->node))
 			continue;
-		const auto index = static_cast<uint32_t>(taken_in_[booked->node]);
+		const uint32_t index = index_of_[static_cast<size_t>(booked->node)];
 		Node &node = nodes_[static_cast<size_t>(index)];
 		// Booked after its first change past the window: the changes up to that one (all
 		// that the node's least and due times read) are as they were.
@@ -76,8 +91,7 @@ void WindowMinima::refresh(const BookingLog::Booked *booked, const BookingLog::B
 			continue;
 		const Node before = node;
 		forget(node);
-		node.at_start =
-		    NodeTimelines::change_at(profile_.timelines().changes(node.node), start_s_);
+		node.at_start = holder_of_start(node);
 		node.available = std::numeric_limits<int32_t>::max();
 		scan(node, node.at_start);
 		remember(static_cast<size_t>(index), &before);
@@ -95,6 +109,10 @@ void WindowMinima::slide_to(int64_t start_s)
 	last_slot_end_s_ = profile_.slot_end_s(profile_.slot_at(end_s_ - 1));
 	while (!due_.empty() && due_.top().first <= start_s) {
 		const auto [due_s, index] = due_.top();
+		// The node's figures asked for before the heap's reordering, which then hides the
+		// miss.
+		__builtin_prefetch(&nodes_[index].node);
+		__builtin_prefetch(&nodes_[index].due_s);
 		due_.pop();
 		Node &node = nodes_[index];
 		if (node.due_s != due_s)
@@ -153,8 +171,15 @@ bool WindowMinima::is_candidate(NodeIndex node) const
 void WindowMinima::wake_until(int64_t free_until_s)
 {
 	const NodeTimelines::ByFreeFrom &by_free_from = profile_.timelines().by_free_from();
-	for (; asleep_ != by_free_from.end() && asleep_->first <= free_until_s; ++asleep_) {
-		const NodeIndex node = asleep_->second;
+	for (; asleep_ != by_free_from.end(); ++asleep_) {
+		const auto [free_from_s, node] = *asleep_;
+		if (free_from_s > free_until_s)
+			break;
+		// As in wake_first: the changes of a node a few ahead asked for now (a guess: it
+		// may not be woken).
+		if (const NodeIndex ahead = asleep_.sorted_node_ahead(kPrefetchAhead);
+		    ahead >= 0 && to_wake(ahead))
+			__builtin_prefetch(profile_.timelines().changes(ahead).data());
 		if (to_wake(node))
 			wake(node);
 	}
@@ -163,16 +188,19 @@ void WindowMinima::wake_until(int64_t free_until_s)
 
 void WindowMinima::wake(NodeIndex node)
 {
-	Node woken;
+	// Filled in place: a copy from the stack read back scan's narrow stores as wide loads
+	// (a stalled store forwarding at every wake, half of wake's time at 10,000 nodes).
+	Node &woken = nodes_.emplace_back();
 	woken.node = node;
 	const NodeFree &capacity = profile_.capacity(node);
 	woken.full = usable_cpus_on(job_, gres_needed_, capacity, capacity);
-	woken.at_start = NodeTimelines::change_at(profile_.timelines().changes(node), start_s_);
+	woken.at_start = static_cast<uint32_t>(
+	    NodeTimelines::change_at(profile_.timelines().changes(node), start_s_));
 	woken.available = std::numeric_limits<int32_t>::max();
 	scan(woken, woken.at_start);
-	nodes_.push_back(woken);
 	if (kept_) {
-		taken_in_[node] = generation_ << 32 | (nodes_.size() - 1);
+		taken_in_[static_cast<size_t>(node) / 64] |= uint64_t{1} << (node % 64);
+		index_of_[static_cast<size_t>(node)] = static_cast<uint32_t>(nodes_.size() - 1);
 	}
 	remember(nodes_.size() - 1);
 }
@@ -194,10 +222,24 @@ void WindowMinima::scan(Node &node, size_t from)
 			node.last_minimum_end = std::min(change_end_s, last_slot_end_s_);
 		}
 	}
-	node.after_window = k;
+	node.after_window = static_cast<uint32_t>(k);
 	node.next_change_s = k < changes.size() ? changes[k].start_s : never_s;
-	node.last_usable = cpus; // the loop ran at least once: `from` is in the window
-	node.at_window_end = node.last_usable <= node.available;
+	// The loop ran at least once (`from` is in the window): cpus is the window's last change's.
+	node.at_window_end = cpus <= node.available;
+}
+
+// The change holding the window's start, walking on from the one that held an earlier start
+// (any change starting by then leads to it): a booking since splits and merges changes from its
+// own start on only, so the walk is short; searched afresh if that change now starts later.
+uint32_t WindowMinima::holder_of_start(const Node &node) const
+{
+	const std::vector<NodeTimelines::Change> &changes = profile_.timelines().changes(node.node);
+	size_t at = node.at_start;
+	if (at >= changes.size() || changes[at].start_s > start_s_)
+		return static_cast<uint32_t>(NodeTimelines::change_at(changes, start_s_));
+	while (at + 1 < changes.size() && changes[at + 1].start_s <= start_s_)
+		++at;
+	return static_cast<uint32_t>(at);
 }
 
 // The node's least slot left the window: its least afresh, walking on from the change that held
@@ -205,7 +247,7 @@ void WindowMinima::scan(Node &node, size_t from)
 void WindowMinima::rescan(Node &node)
 {
 	const std::vector<NodeTimelines::Change> &changes = profile_.timelines().changes(node.node);
-	size_t &first = node.at_start;
+	uint32_t &first = node.at_start;
 	while (first + 1 < changes.size() && changes[first + 1].start_s <= start_s_)
 		++first;
 	node.available = std::numeric_limits<int32_t>::max();
