@@ -80,6 +80,15 @@ stop_cluster() {
 
 scampaign_bin=${BUILD_DIR:-$cluster_dir/../../build}/src/scampaign/scampaign
 campsim_bin=${BUILD_DIR:-$cluster_dir/../../build}/src/sim/campsim
+# A build outside <repo>/build (a worktree's own build directory) must be named: without this
+# line the tests that call scampaign fail on "unreadable" with no word of why.
+# (Said by cluster tests only: campsim's tests source this file for its checks alone.)
+case $0 in
+*/cluster/test_*)
+	[ -x "$scampaign_bin" ] ||
+		echo "lib.sh: no scampaign at $scampaign_bin: set BUILD_DIR to the build directory" >&2
+	;;
+esac
 
 # campaign_field USER FIELD: FIELD of USER's campaign with pending jobs, as scampaign --json
 # lists it ("none" if there is no such campaign).
