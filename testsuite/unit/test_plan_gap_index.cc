@@ -154,6 +154,32 @@ ResourceProfile busy_profile(plan_random::Random &random, const Cluster &cluster
 	return profile;
 }
 
+// 5 to 40 nodes, each of random_cluster's shapes (the node seeded apart from `random`, so a
+// node's shape does not depend on the draws before it).
+Cluster many_node_cluster(plan_random::Random &random, uint64_t seed)
+{
+	Cluster cluster;
+	for (int64_t count = random.between(5, 40);
+	     cluster.nodes.size() < static_cast<size_t>(count);) {
+		plan_random::Random node_random(seed * 100 + cluster.nodes.size());
+		Cluster one = plan_random::random_cluster(node_random);
+		cluster.nodes.push_back(one.nodes.front());
+		cluster.nodes.back().name = "n" + std::to_string(cluster.nodes.size());
+	}
+	return cluster;
+}
+
+// The usable nodes, each kept with 85 % chance: a search's candidates.
+std::vector<NodeIndex> random_candidates(plan_random::Random &random,
+                                         const ResourceProfile &profile, const Cluster &cluster)
+{
+	std::vector<NodeIndex> candidates;
+	for (size_t node = 0; node < cluster.nodes.size(); ++node)
+		if (profile.usable(static_cast<NodeIndex>(node)) && random.chance(85))
+			candidates.push_back(static_cast<NodeIndex>(node));
+	return candidates;
+}
+
 bool same_placement(const std::optional<Placement> &expected,
                     const std::optional<Placement> &actual)
 {
@@ -280,14 +306,7 @@ START_TEST(test_gap_search_with_busy_nodes_equals_slot_scan_random)
 	size_t found = 0, searched = 0, later = 0;
 	for (uint64_t seed = 1; seed <= 800; ++seed) {
 		plan_random::Random random(seed);
-		Cluster cluster;
-		for (int64_t count = random.between(5, 40);
-		     cluster.nodes.size() < static_cast<size_t>(count);) {
-			plan_random::Random node_random(seed * 100 + cluster.nodes.size());
-			Cluster one = plan_random::random_cluster(node_random);
-			cluster.nodes.push_back(one.nodes.front());
-			cluster.nodes.back().name = "n" + std::to_string(cluster.nodes.size());
-		}
+		const Cluster cluster = many_node_cluster(random, seed);
 		int64_t origin_s = 1000;
 		ResourceProfile profile = busy_profile(random, cluster, origin_s);
 		if (random.chance(30)) {
@@ -308,10 +327,8 @@ START_TEST(test_gap_search_with_busy_nodes_equals_slot_scan_random)
 			ck_assert_msg(free_from_s == expected_s, "seed %lu node %d",
 			              static_cast<unsigned long>(seed), node);
 		}
-		std::vector<NodeIndex> candidates;
-		for (size_t node = 0; node < cluster.nodes.size(); ++node)
-			if (profile.usable(static_cast<NodeIndex>(node)) && random.chance(85))
-				candidates.push_back(static_cast<NodeIndex>(node));
+		const std::vector<NodeIndex> candidates =
+		    random_candidates(random, profile, cluster);
 		for (int job_index = 0; job_index < 8; ++job_index) {
 			PendingJob job = plan_random::random_pending(
 			    random, static_cast<JobId>(job_index + 1), cluster.nodes.size());
@@ -350,20 +367,11 @@ START_TEST(test_kept_minima_equal_new_ones_random)
 	size_t searched = 0, found = 0, reused = 0;
 	for (uint64_t seed = 1; seed <= 300; ++seed) {
 		plan_random::Random random(seed);
-		Cluster cluster;
-		for (int64_t count = random.between(5, 40);
-		     cluster.nodes.size() < static_cast<size_t>(count);) {
-			plan_random::Random node_random(seed * 100 + cluster.nodes.size());
-			Cluster one = plan_random::random_cluster(node_random);
-			cluster.nodes.push_back(one.nodes.front());
-			cluster.nodes.back().name = "n" + std::to_string(cluster.nodes.size());
-		}
+		const Cluster cluster = many_node_cluster(random, seed);
 		int64_t origin_s = 1000;
 		ResourceProfile profile = busy_profile(random, cluster, origin_s);
-		std::vector<NodeIndex> candidates;
-		for (size_t node = 0; node < cluster.nodes.size(); ++node)
-			if (profile.usable(static_cast<NodeIndex>(node)) && random.chance(85))
-				candidates.push_back(static_cast<NodeIndex>(node));
+		const std::vector<NodeIndex> candidates =
+		    random_candidates(random, profile, cluster);
 		std::vector<PendingJob> shapes;
 		std::vector<int64_t> last_start_s;
 		for (int shape = 0; shape < 3; ++shape) {
