@@ -27,6 +27,8 @@ import subprocess
 import sys
 import tempfile
 
+import replay  # its prediction command and fidelity goals (this script's folder)
+
 SETUP_NAMES = {
     "a": "multifactor Fair Tree + backfill",
     "b": "campaign OStrich + backfill",
@@ -133,22 +135,11 @@ def fairshare_prediction(bundle, campsim, scratch):
     return table["fairshare/easy"]
 
 
-def replay_module():
-    """scripts/replay.py as a module (its prediction command and fidelity goals)."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location(
-        "replay", os.path.join(os.path.dirname(os.path.abspath(__file__)), "replay.py"))
-    replay = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(replay)
-    return replay
-
-
 def fidelity_over_runs(setups, observed, predicted):
     """Issue 17 point 3 over several runs: each set-up's mean observed value against its mean
     prediction (one run is one draw of the cluster's timing; the mean is what a prediction can
     be held to), each metric against replay.py's goal. observed and predicted: {setup: [one
     {metric: value} per run]}."""
-    replay = replay_module()
     columns = sorted(setups)
     lines = ["Fidelity over the runs: each set-up's mean observed against its mean predicted "
              "value (difference in % of the observed; goal: medians and utilization 10 %, "
@@ -180,7 +171,6 @@ def node_model_prediction(bundle, campsim, scratch):
     metrics_command: for a, Fair Tree with sched/backfill's whole-node reservations in whole
     bf_resolution on the cluster's nodes; for c and d, sched/campaign's planner on them), on
     the bundle's sacct export: what --rescore gives."""
-    replay = replay_module()
     with open(os.path.join(bundle, "parameters.json")) as handle:
         saved = json.load(handle)
     out = os.path.join(scratch, os.path.basename(bundle) + "-nodes")
