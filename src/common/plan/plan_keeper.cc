@@ -24,18 +24,29 @@ bool same_nodes(const Cluster &a, const Cluster &b)
 	return a.unavailable == b.unavailable; // a window booked in the kept plan
 }
 
+// Once per kept job per pass: the GRES counts element by element (their array == called
+// memcmp).
+bool same_gres(const GresCounts &a, const GresCounts &b)
+{
+	for (size_t kind = 0; kind < gres_kinds_max; ++kind)
+		if (a[kind] != b[kind])
+			return false;
+	return true;
+}
+
 bool same_shape(const PendingJob &a, const PendingJob &b)
 {
 	return a.cpus == b.cpus && a.nodes_min == b.nodes_min && a.nodes_max == b.nodes_max &&
 	       a.memory_per_node_mb == b.memory_per_node_mb &&
-	       a.memory_per_cpu_mb == b.memory_per_cpu_mb && a.gres_per_node == b.gres_per_node &&
-	       a.limit_s == b.limit_s && a.limit_min_s == b.limit_min_s &&
-	       a.allowed_nodes == b.allowed_nodes && a.other_node_sets == b.other_node_sets &&
-	       a.exclusive == b.exclusive && a.all_memory == b.all_memory &&
-	       a.cpus_per_task == b.cpus_per_task && a.tasks_per_node == b.tasks_per_node &&
-	       a.spread == b.spread && a.campaign_id == b.campaign_id &&
-	       a.preemptable == b.preemptable && a.earliest_start_s == b.earliest_start_s &&
-	       a.after == b.after && a.window_id == b.window_id;
+	       a.memory_per_cpu_mb == b.memory_per_cpu_mb &&
+	       same_gres(a.gres_per_node, b.gres_per_node) && a.limit_s == b.limit_s &&
+	       a.limit_min_s == b.limit_min_s && a.allowed_nodes == b.allowed_nodes &&
+	       a.other_node_sets == b.other_node_sets && a.exclusive == b.exclusive &&
+	       a.all_memory == b.all_memory && a.cpus_per_task == b.cpus_per_task &&
+	       a.tasks_per_node == b.tasks_per_node && a.spread == b.spread &&
+	       a.campaign_id == b.campaign_id && a.preemptable == b.preemptable &&
+	       a.earliest_start_s == b.earliest_start_s && a.after == b.after &&
+	       a.window_id == b.window_id;
 }
 
 constexpr size_t kMaxInsertsAbove = 8;
@@ -314,13 +325,19 @@ Status PlanKeeper::started(const RunningJob &job, int64_t now_s)
 	if (plans_afresh_always())
 		return ok_status(); // nothing remembered (see remember)
 	running_[job.id] = job;
-	auto started_at = std::find_if(order_.begin(), order_.end(), [&](const KeptPending *kept) {
-		return kept->job.id == job.id;
-	});
+	auto kept = pending_.find(job.id);
+	if (kept == pending_.end())
+		return ok_status();
+	// Its kept position names its place in order_ (a walk of order_ was a pointer chase per
+	// job, at every start).
+	auto started_at = order_.begin() + static_cast<std::ptrdiff_t>(
+	                                       std::min(kept->second.position, order_.size()));
+	if (started_at == order_.end() || *started_at != &kept->second)
+		started_at = std::find(order_.begin(), order_.end(), &kept->second);
 	if (started_at != order_.end()) // the later ones move up
 		for (auto later = order_.erase(started_at); later != order_.end(); ++later)
 			--(*later)->position;
-	pending_.erase(job.id);
+	pending_.erase(kept);
 	return ok_status();
 }
 

@@ -271,10 +271,7 @@ Status Planner::advance(int64_t now_s, const char *event)
 
 size_t Planner::pending_index(JobId id) const
 {
-	for (size_t i = 0; i < queue_.size(); ++i)
-		if (queue_[i].job.id == id)
-			return i;
-	return queue_.size();
+	return queue_.index_of(id);
 }
 
 Planner::Entry *Planner::find_pending(JobId id)

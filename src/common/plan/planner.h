@@ -10,6 +10,7 @@
 #include "plan/resource_profile.h"
 #include "plan/running_set.h"
 #include "plan/search_memo.h"
+#include "plan/stable_queue.h"
 #include "util/result.h"
 
 #include <chrono>
@@ -124,6 +125,7 @@ private:
 		bool frozen = false; // booked before this walk at its frozen start (freeze_slip_s)
 		bool placed() const { return placement.start_s != never_s; }
 	};
+	static JobId entry_id(const Entry &entry) { return entry.job.id; }
 	// Resources given back during an update: where a job may now fit earlier.
 	struct FreedRegion {
 		std::vector<NodeIndex> nodes;
@@ -286,7 +288,7 @@ private:
 	std::unordered_map<const std::vector<NodeIndex> *, std::pair<NodeSet, NodeSet>>
 	    checked_node_sets_;
 	ReservationPolicy policy_;
-	std::vector<Entry> queue_; // rank order
+	StableQueue<Entry, &Planner::entry_id> queue_; // rank order
 	std::unordered_set<JobId> pending_ids_;
 	std::vector<JobId> scratch_ids_; // replan's sorted snapshot ids, kept for its capacity
 	std::vector<NodeIndex> scratch_nodes_; // move_earlier's own nodes, kept for its capacity

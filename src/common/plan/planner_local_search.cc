@@ -100,11 +100,9 @@ bool Planner::try_move(size_t from, size_t to, bool swap, PlanFairness &score,
 	++local_search_tried_;
 	Planner kept(*this); // the plan before the move, restored if the move is not kept
 	if (swap)
-		std::swap(queue_[to], queue_[from]);
+		queue_.swap_at(to, from);
 	else
-		std::rotate(queue_.begin() + static_cast<ptrdiff_t>(to),
-		            queue_.begin() + static_cast<ptrdiff_t>(from),
-		            queue_.begin() + static_cast<ptrdiff_t>(from) + 1);
+		queue_.rotate(to, from, from + 1);
 	// The cap is read inside the move too: one move re-places every job below `to`, which on
 	// a long queue can take longer than the whole cap (and runs under slurmctld's locks).
 	if (!plan_from(to, deadline)) {

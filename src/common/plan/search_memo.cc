@@ -16,6 +16,20 @@ int64_t upper_node_bound(int32_t nodes_max)
 {
 	return nodes_max > 0 ? nodes_max : std::numeric_limits<int32_t>::max();
 }
+// Key's ==, the list's address first (the likeliest to differ) and the GRES counts element by
+// element: the tuple's own == called memcmp for the counts, at every look-up.
+bool same_key(const SearchMemo::Key &a, const SearchMemo::Key &b)
+{
+	const GresCounts &gres_a = std::get<2>(a);
+	const GresCounts &gres_b = std::get<2>(b);
+	for (size_t kind = 0; kind < gres_kinds_max; ++kind)
+		if (gres_a[kind] != gres_b[kind])
+			return false;
+	return std::get<6>(a) == std::get<6>(b) && std::get<7>(a) == std::get<7>(b) &&
+	       std::get<0>(a) == std::get<0>(b) && std::get<1>(a) == std::get<1>(b) &&
+	       std::get<3>(a) == std::get<3>(b) && std::get<4>(a) == std::get<4>(b) &&
+	       std::get<5>(a) == std::get<5>(b);
+}
 } // namespace
 
 SearchMemo::Key SearchMemo::key_of(const PendingJob &job, const std::vector<NodeIndex> &candidates,
@@ -38,20 +52,31 @@ int64_t SearchMemo::lower_bound(const PendingJob &job, const std::vector<NodeInd
 {
 	if (!job.other_node_sets.empty())
 		return 0; // the key names one node set: such a job is never pruned
-	auto found = shapes_.find(key_of(job, candidates, long_cpus_limit));
-	if (found == shapes_.end())
+	const Shapes *found = shapes_of(key_of(job, candidates, long_cpus_limit), false);
+	if (!found)
 		return 0;
 	int64_t bound = 0;
-	for (const Shape &shape : found->second.entries)
+	for (const Shape &shape : found->entries)
 		if (shape.earliest_bound_s > bound && needs_at_least(job, shape))
 			bound = shape.earliest_bound_s;
 	return bound;
 }
 
+SearchMemo::Shapes *SearchMemo::shapes_of(const Key &key, bool add) const
+{
+	if (last_ && same_key(last_->first, key))
+		return &last_->second;
+	auto found = add ? shapes_.try_emplace(key).first : shapes_.find(key);
+	if (found == shapes_.end())
+		return nullptr;
+	last_ = &*found;
+	return &found->second;
+}
+
 void SearchMemo::record(const PendingJob &job, const std::vector<NodeIndex> &candidates,
                         int64_t long_cpus_limit, int64_t earliest_bound_s)
 {
-	Shapes &shapes = shapes_[key_of(job, candidates, long_cpus_limit)];
+	Shapes &shapes = *shapes_of(key_of(job, candidates, long_cpus_limit), true);
 	const Shape shape{job.cpus,
 	                  job.nodes_min,
 	                  job.nodes_max,

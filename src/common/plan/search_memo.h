@@ -31,6 +31,17 @@ public:
 	void record(const PendingJob &job, const std::vector<NodeIndex> &candidates,
 	            int64_t long_cpus_limit, int64_t earliest_bound_s);
 	SearchMemo() = default;
+	// A copy's last look-up is its own (a moved map keeps its entries where they are).
+	SearchMemo(const SearchMemo &other) : shapes_(other.shapes_), minima_(other.minima_) {}
+	SearchMemo &operator=(const SearchMemo &other)
+	{
+		shapes_ = other.shapes_;
+		minima_ = other.minima_;
+		last_ = nullptr;
+		return *this;
+	}
+	SearchMemo(SearchMemo &&) noexcept = default;
+	SearchMemo &operator=(SearchMemo &&) noexcept = default;
 	// With the planner's kept minima (emptied here: the last pass's candidate lists may be
 	// gone): the searches keep theirs there for the next of the same minima. They hold as
 	// long as the bounds do (the profile only gains load), and are checked against the
@@ -39,10 +50,18 @@ public:
 	void clear()
 	{
 		shapes_.clear();
+		last_ = nullptr;
 		if (minima_)
 			minima_->clear();
 	}
 	MinimaCache *minima() { return minima_; }
+
+	// exclusive, all_memory, GRES per node (a job of other GRES may fit where this one did
+	// not), the task layout (CPUs per task, tasks per node, spread: a job of another layout may
+	// fit where this one did not), the allowed nodes (by the CandidateCache list's address),
+	// the bound on long jobs' CPUs
+	using Key = std::tuple<bool, bool, GresCounts, int32_t, int32_t, bool,
+	                       const std::vector<NodeIndex> *, int64_t>;
 
 private:
 	struct Shape {
@@ -54,12 +73,6 @@ private:
 		int64_t limit_s;
 		int64_t earliest_bound_s;
 	};
-	// exclusive, all_memory, GRES per node (a job of other GRES may fit where this one did
-	// not), the task layout (CPUs per task, tasks per node, spread: a job of another layout may
-	// fit where this one did not), the allowed nodes (by the CandidateCache list's address),
-	// the bound on long jobs' CPUs
-	using Key = std::tuple<bool, bool, GresCounts, int32_t, int32_t, bool,
-	                       const std::vector<NodeIndex> *, int64_t>;
 	static Key key_of(const PendingJob &job, const std::vector<NodeIndex> &candidates,
 	                  int64_t long_cpus_limit);
 	struct Shapes {
@@ -67,8 +80,13 @@ private:
 		size_t next_overwrite = 0;
 	};
 	static bool needs_at_least(const PendingJob &job, const Shape &shape);
+	// The key's shapes; nullptr if none, unless `add`.
+	Shapes *shapes_of(const Key &key, bool add) const;
 
-	std::map<Key, Shapes> shapes_;
+	mutable std::map<Key, Shapes> shapes_;
+	// The last key asked for and its shapes (a map's entries stay put): the jobs of one queue
+	// mostly share a key, and the map's compare of its tuples was half of a look-up.
+	mutable std::pair<const Key, Shapes> *last_ = nullptr;
 	MinimaCache *minima_ = nullptr;
 };
 

@@ -1,0 +1,175 @@
+// StableQueue: the planner's pending queue, in rank order, read like a vector of its entries.
+// Each entry lives in its own allocation and the queue moves pointers only: a job started from
+// a queue of tens of thousands moved every entry below it (a few hundred bytes each), a seventh
+// of a deep plan's time. Each entry's id is kept beside it in one dense array, so finding a job
+// reads that array, not the entries.
+#pragma once
+
+#include "plan/plan_types.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <iterator>
+#include <memory>
+#include <vector>
+
+namespace campaign::plan
+{
+
+// T: the entry; IdOf: its job's id, which must not change while it is queued.
+template <class T, JobId (*IdOf)(const T &)> class StableQueue
+{
+	using Slots = std::vector<std::unique_ptr<T>>;
+
+	template <class Value, class Base> class Iterator
+	{
+	public:
+		using iterator_category = std::random_access_iterator_tag;
+		using value_type = T;
+		using difference_type = std::ptrdiff_t;
+		using pointer = Value *;
+		using reference = Value &;
+
+		Iterator() = default;
+		explicit Iterator(Base at) : at_(at) {}
+		reference operator*() const { return **at_; }
+		pointer operator->() const { return at_->get(); }
+		reference operator[](difference_type n) const { return *at_[n]; }
+		Iterator &operator++()
+		{
+			++at_;
+			return *this;
+		}
+		Iterator operator++(int) { return Iterator(at_++); }
+		Iterator &operator--()
+		{
+			--at_;
+			return *this;
+		}
+		Iterator operator--(int) { return Iterator(at_--); }
+		Iterator &operator+=(difference_type n)
+		{
+			at_ += n;
+			return *this;
+		}
+		Iterator &operator-=(difference_type n)
+		{
+			at_ -= n;
+			return *this;
+		}
+		friend Iterator operator+(Iterator it, difference_type n) { return it += n; }
+		friend Iterator operator+(difference_type n, Iterator it) { return it += n; }
+		friend Iterator operator-(Iterator it, difference_type n) { return it -= n; }
+		friend difference_type operator-(const Iterator &a, const Iterator &b)
+		{
+			return a.at_ - b.at_;
+		}
+		friend bool operator==(const Iterator &a, const Iterator &b)
+		{
+			return a.at_ == b.at_;
+		}
+		friend auto operator<=>(const Iterator &a, const Iterator &b)
+		{
+			return a.at_ <=> b.at_;
+		}
+		Base base() const { return at_; }
+
+	private:
+		Base at_{};
+	};
+
+public:
+	using iterator = Iterator<T, typename Slots::iterator>;
+	using const_iterator = Iterator<const T, typename Slots::const_iterator>;
+
+	StableQueue() = default;
+	// A copy holds copies of the entries (the local search copies the whole planner).
+	StableQueue(const StableQueue &other) : ids_(other.ids_)
+	{
+		slots_.reserve(other.slots_.size());
+		for (const auto &slot : other.slots_)
+			slots_.push_back(std::make_unique<T>(*slot));
+	}
+	StableQueue &operator=(const StableQueue &other)
+	{
+		if (this != &other)
+			*this = StableQueue(other);
+		return *this;
+	}
+	StableQueue(StableQueue &&) noexcept = default;
+	StableQueue &operator=(StableQueue &&) noexcept = default;
+
+	size_t size() const { return slots_.size(); }
+	bool empty() const { return slots_.empty(); }
+	size_t capacity() const { return slots_.capacity(); }
+	void reserve(size_t n)
+	{
+		slots_.reserve(n);
+		ids_.reserve(n);
+	}
+	void clear()
+	{
+		slots_.clear();
+		ids_.clear();
+	}
+
+	T &operator[](size_t i) { return *slots_[i]; }
+	const T &operator[](size_t i) const { return *slots_[i]; }
+	T &back() { return *slots_.back(); }
+	const T &back() const { return *slots_.back(); }
+	iterator begin() { return iterator(slots_.begin()); }
+	iterator end() { return iterator(slots_.end()); }
+	const_iterator begin() const { return const_iterator(slots_.begin()); }
+	const_iterator end() const { return const_iterator(slots_.end()); }
+
+	void push_back(T &&entry)
+	{
+		ids_.push_back(IdOf(entry));
+		slots_.push_back(std::make_unique<T>(std::move(entry)));
+	}
+	void pop_back()
+	{
+		slots_.pop_back();
+		ids_.pop_back();
+	}
+	iterator insert(iterator at, T &&entry)
+	{
+		const auto index = at.base() - slots_.begin();
+		ids_.insert(ids_.begin() + index, IdOf(entry));
+		return iterator(slots_.insert(at.base(), std::make_unique<T>(std::move(entry))));
+	}
+	iterator erase(iterator at)
+	{
+		const auto index = at.base() - slots_.begin();
+		ids_.erase(ids_.begin() + index);
+		return iterator(slots_.erase(at.base()));
+	}
+	// The entry at `middle` and those after it up to `last` come first (std::rotate by
+	// index): entries are moved by their pointers.
+	void rotate(size_t first, size_t middle, size_t last)
+	{
+		using diff = std::ptrdiff_t;
+		std::rotate(slots_.begin() + static_cast<diff>(first),
+		            slots_.begin() + static_cast<diff>(middle),
+		            slots_.begin() + static_cast<diff>(last));
+		std::rotate(ids_.begin() + static_cast<diff>(first),
+		            ids_.begin() + static_cast<diff>(middle),
+		            ids_.begin() + static_cast<diff>(last));
+	}
+	void swap_at(size_t a, size_t b)
+	{
+		std::swap(slots_[a], slots_[b]);
+		std::swap(ids_[a], ids_[b]);
+	}
+	// The index of the job's entry, size() if none.
+	size_t index_of(JobId id) const
+	{
+		return static_cast<size_t>(std::find(ids_.begin(), ids_.end(), id) - ids_.begin());
+	}
+
+private:
+	Slots slots_;
+	std::vector<JobId> ids_; // ids_[i] == IdOf(*slots_[i])
+};
+
+} // namespace campaign::plan
