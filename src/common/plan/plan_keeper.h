@@ -43,6 +43,10 @@ public:
 		return planner_.could_start_now(cpus, limit_s);
 	}
 	int64_t short_room_cpus() const { return planner_.short_room_cpus(); }
+	// The caller promises that a pending job keeps its shape (what the plan reads of it) for
+	// as long as it is pending (campsim's baselines): the kept jobs are then not compared with
+	// each snapshot's, a pass over the whole queue at every update. Off by default.
+	void set_shapes_fixed(bool fixed) { shapes_fixed_ = fixed; }
 	uint64_t rebuilds() const { return rebuilds_; }
 	uint64_t updates() const { return updates_; }
 
@@ -74,19 +78,22 @@ private:
 	PlannerConfig config_;
 	Planner planner_;
 	bool has_plan_ = false;
+	bool shapes_fixed_ = false;
 	Cluster cluster_;
 	std::unordered_map<JobId, RunningJob> running_; // as last seen
-	// A pending job as last given to the planner, the last snapshot that listed it, and its
-	// index in order_.
+	// A pending job as last given to the planner, and its index in order_.
 	struct KeptPending {
 		PendingJob job;
-		uint64_t listed_in = 0;
 		size_t position = 0;
 	};
 	std::unordered_map<JobId, KeptPending> pending_;
 	// pending_ in rank order (a map's entries stay put until erased): a snapshot in the same
 	// order is matched by walking it, without a look-up per job.
 	std::vector<KeptPending *> order_;
+	// Beside order_, so that a walk of the order reads no kept job: each one's id, and the
+	// last snapshot that listed it.
+	std::vector<JobId> order_ids_;
+	std::vector<uint64_t> order_listed_;
 	std::unordered_set<JobId> running_now_; // the snapshot being applied
 	// The snapshot being applied: its number, and for each of its pending jobs its kept
 	// entry (nullptr: new).

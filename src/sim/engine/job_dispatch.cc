@@ -68,6 +68,7 @@ public:
 	      dump_(std::move(dump)), starts_only_(config.starts_only), any_nodes_(nodes.nodes > 0),
 	      reads_expected_run_(config.short_by_expected)
 	{
+		keeper_.set_shapes_fixed(jobs_.fixed);
 		if (!any_nodes_) {
 			// One node of the whole machine: SWF traces count processors, not nodes.
 			cluster_.nodes.push_back({"machine", static_cast<int32_t>(machine_cpus), 0,
@@ -179,9 +180,12 @@ private:
 	{
 		// Written over the last pass's entries: a deep queue is listed at every pass, and
 		// building and freeing a PendingJob each time was a tenth of a pass.
+		// With fixed jobs, an entry that holds the same job as at the last pass holds it
+		// as it is.
 		pending_.resize(order.size());
 		for (size_t k = 0; k < order.size(); ++k)
-			fill_pending(pending_[k], order[k]);
+			if (!jobs_.fixed || pending_[k].id != plan_id(order[k]))
+				fill_pending(pending_[k], order[k]);
 		if (!dump_.covers(now_s))
 			return keeper_.update(cluster_, running_, pending_, now_s,
 			                      plan::PlanDetail::starts_now);

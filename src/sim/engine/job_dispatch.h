@@ -29,6 +29,9 @@ struct DispatchJobs {
 	std::function<int64_t(uint32_t job)> submit_s; // empty: unknown (the local search's now)
 	// The run time the ranking core expects (PendingJob::expected_run_s); empty: unknown.
 	std::function<int64_t(uint32_t job)> expected_run_s;
+	// Each job's estimate, campaign, submission and expected run time are the same at every
+	// pass (no prediction, no online campaigns): a job's PendingJob need not be made again.
+	bool fixed = false;
 };
 
 // The pending jobs in rank order, one at a time, as plan::PendingSource asks (job indices): a

@@ -204,6 +204,8 @@ Status Simulation::prepare()
 	                  [this](uint32_t job) { return priority_->campaign_of(job); },
 	                  [this](uint32_t job) { return workload_.jobs[job].submit_s; },
 	                  [this](uint32_t job) { return priority_->expected_run_s(job); }};
+	// Only the core's campaigns and run times, and predicted estimates, change over time.
+	jobs.fixed = !core_ && options_.estimate.kind != EstimateKind::predicted;
 	const plan::PlannerConfig config = planner_config(options_);
 	const BackfillKind backfill =
 	    setup_.paper_blocks ? BackfillKind::no_backfill : options_.backfill;
