@@ -193,6 +193,9 @@ private:
 	// A reservation beyond compress_search_depth that could start now on CPUs an end freed
 	// off its own nodes moves there (a fresh plan would start it; issue 17).
 	void start_now_anywhere(Entry &entry, std::vector<FreedRegion> &freed, SearchMemo &memo);
+	// False only if the entry could not start now were its booking given back (a necessary
+	// test: true does not mean it can).
+	bool may_start_now_giving_back(const Entry &entry) const;
 	std::optional<Placement> search_in_place(const Entry &entry, const Placement &placement,
 	                                         std::vector<TimeRange> ranges,
 	                                         int64_t not_before_s) const;
@@ -201,6 +204,8 @@ private:
 	                                                 int64_t not_before_s) const;
 	void book(Entry &entry, Placement placement);
 	FreedRegion unplace(Entry &entry);
+	// unplace then book at this placement (the same allocations), for less where they overlap.
+	FreedRegion move_booking(Entry &entry, Placement placement);
 	// What an entry's placement books: its allocations, or all of its nodes (booked_whole).
 	std::vector<NodeAllocation> booking_of(const Entry &entry) const;
 	// The time a booked_whole entry holds its nodes (PlannerConfig::reservation_resolution_s).
