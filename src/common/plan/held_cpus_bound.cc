@@ -55,4 +55,22 @@ bool could_fit_giving_back(const ResourceProfile &profile, const std::vector<Nod
 	return false;
 }
 
+bool long_cpus_could_allow(const ResourceProfile &profile, int64_t cpus, int64_t long_cpus_limit,
+                           int64_t from_s, int64_t until_s, int64_t held_long_cpus,
+                           int64_t held_start_s, int64_t held_end_s)
+{
+	from_s = std::max(from_s, profile.origin_s());
+	if (until_s <= from_s)
+		return true;
+	const size_t last = profile.slot_at(until_s - 1);
+	for (size_t slot = profile.slot_at(from_s); slot <= last; ++slot) {
+		const bool meets_held = profile.slot_start_s(slot) < held_end_s &&
+		                        held_start_s < profile.slot_end_s(slot);
+		if (profile.long_cpus(slot) - (meets_held ? held_long_cpus : 0) + cpus >
+		    long_cpus_limit)
+			return false;
+	}
+	return true;
+}
+
 } // namespace campaign::plan

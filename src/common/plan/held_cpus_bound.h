@@ -21,4 +21,11 @@ bool could_fit_giving_back(const ResourceProfile &profile, const std::vector<Nod
                            const std::vector<NodeAllocation> &held, int64_t held_start_s,
                            int64_t held_end_s);
 
+// False only if some slot of [from_s, until_s) holds more than long_cpus_limit - cpus CPUs of
+// long jobs, were held_long_cpus (booked over [held_start_s, held_end_s)) given back first (a
+// slot that only meets the held booking counted as if inside it).
+bool long_cpus_could_allow(const ResourceProfile &profile, int64_t cpus, int64_t long_cpus_limit,
+                           int64_t from_s, int64_t until_s, int64_t held_long_cpus,
+                           int64_t held_start_s, int64_t held_end_s);
+
 } // namespace campaign::plan

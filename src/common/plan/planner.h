@@ -3,6 +3,7 @@
 #pragma once
 
 #include "plan/candidate_cache.h"
+#include "plan/freed_node_index.h"
 #include "plan/gap_search.h"
 #include "plan/pending_source.h"
 #include "plan/plan_types.h"
@@ -295,8 +296,12 @@ private:
 	std::unordered_set<JobId> pending_ids_;
 	std::vector<JobId> scratch_ids_; // replan's sorted snapshot ids, kept for its capacity
 	std::vector<NodeIndex> scratch_nodes_; // move_earlier's own nodes, kept for its capacity
-	std::vector<int32_t> smallest_below_;  // starts_only: see smallest_cpus_below
-	std::vector<int64_t> shortest_below_;  // starts_only: the shortest limit at rank i or below
+	// The regions compress gives back (indexed_freed_, only while it runs), by node: read by
+	// freed_ranges, which is const to its callers.
+	mutable FreedNodeIndex freed_index_;
+	const std::vector<FreedRegion> *indexed_freed_ = nullptr;
+	std::vector<int32_t> smallest_below_; // starts_only: see smallest_cpus_below
+	std::vector<int64_t> shortest_below_; // starts_only: the shortest limit at rank i or below
 	RunningSet running_;
 	// What each of cluster_.unavailable books: all of its nodes' CPUs, memory and GRES.
 	std::vector<std::vector<NodeAllocation>> window_bookings_;

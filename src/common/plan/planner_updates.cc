@@ -14,6 +14,8 @@ namespace
 {
 
 constexpr size_t max_freed_regions = 256;
+// A job searched on this few nodes (in place) reads the regions by node (FreedNodeIndex).
+constexpr size_t max_indexed_candidates = 8;
 
 std::vector<NodeIndex> nodes_of(const std::vector<NodeAllocation> &allocations)
 {
@@ -85,14 +87,24 @@ std::vector<Planner::TimeRange> Planner::freed_ranges(const std::vector<NodeInde
 			ranges.push_back({now_s_, until_s});
 		return ranges;
 	}
-	for (const FreedRegion &region : freed) {
-		if (region.end_s <= region.start_s || !touches(candidates, region.nodes))
-			continue;
+	const auto add_range = [&](const FreedRegion &region) {
 		const int64_t from_s = std::max(now_s_, region.start_s - limit_s + 1);
 		const int64_t to_s = std::min(region.end_s - 1, until_s);
-		if (from_s <= to_s)
+		if (region.end_s > region.start_s && from_s <= to_s)
 			ranges.push_back({from_s, to_s});
+	};
+	// A region on several of the nodes comes more than once: the callers take the union.
+	if (&freed == indexed_freed_ && candidates.size() <= max_indexed_candidates) {
+		while (freed_index_.seen() < freed.size())
+			freed_index_.add(freed[freed_index_.seen()].nodes);
+		for (const NodeIndex node : candidates)
+			for (const uint32_t region : freed_index_.regions_on(node))
+				add_range(freed[region]);
+		return ranges;
 	}
+	for (const FreedRegion &region : freed)
+		if (touches(candidates, region.nodes))
+			add_range(region);
 	return ranges;
 }
 
@@ -224,18 +236,24 @@ bool Planner::may_start_now_giving_back(const Entry &entry) const
 	if (entry.window >= 0 || entry.job.limit_s <= 0)
 		return true;
 	const int64_t end_s = now_s_ + entry.job.limit_s;
-	const int64_t held_end_s = entry.placement.start_s + entry.job.limit_s;
+	const int64_t held_start_s = entry.placement.start_s;
+	const int64_t held_end_s = held_start_s + entry.job.limit_s;
 	const auto could_fit = [&](const std::vector<NodeIndex> &candidates) {
 		return could_fit_giving_back(profile_, candidates, entry.job.cpus, now_s_, end_s,
-		                             entry.placement.allocations, entry.placement.start_s,
-		                             held_end_s);
+		                             entry.placement.allocations, held_start_s, held_end_s);
 	};
-	if (could_fit(*entry.candidates))
-		return true;
-	for (const auto &other : entry.other_candidates)
-		if (could_fit(*other))
-			return true;
-	return false;
+	bool fits = could_fit(*entry.candidates);
+	for (size_t set = 0; !fits && set < entry.other_candidates.size(); ++set)
+		fits = could_fit(*entry.other_candidates[set]);
+	if (!fits || entry.long_cpus_limit < 0)
+		return fits;
+	// Long jobs' CPUs: most long reservations that still fit on CPUs are held by the room.
+	int64_t held_long_cpus = 0;
+	if (entry.books_long)
+		for (const NodeAllocation &allocation : entry.placement.allocations)
+			held_long_cpus += allocation.cpus;
+	return long_cpus_could_allow(profile_, entry.job.cpus, entry.long_cpus_limit, now_s_, end_s,
+	                             held_long_cpus, held_start_s, held_end_s);
 }
 
 std::optional<Placement> Planner::search_in_place_holding(const Entry &entry,
@@ -329,6 +347,8 @@ void Planner::compress(std::vector<FreedRegion> freed)
 {
 	SearchMemo move_memo; // cleared whenever a job moves
 	int32_t searched_anywhere = 0;
+	freed_index_.clear();
+	indexed_freed_ = &freed;
 	for (Entry &entry : queue_) {
 		if (!entry.placed())
 			continue;
@@ -357,6 +377,7 @@ void Planner::compress(std::vector<FreedRegion> freed)
 		else
 			place_again(entry, freed, memo);
 	}
+	indexed_freed_ = nullptr;
 }
 Status Planner::catch_up(int64_t now_s, const char *event)
 {
