@@ -131,7 +131,7 @@ END_TEST
 
 START_TEST(test_job_starts_now_on_its_own_held_node_and_a_freed_one)
 {
-	// 3 nodes x 1 CPU. R0 (node 0) and R1 (node 1) to 50, R2 (node 2) to 1000. J (2 CPUs,
+	// 4 nodes x 1 CPU. R0, R1, R3 (nodes 0, 1, 3) to 50, R2 (node 2) to 1000. J (2 CPUs,
 	// 100 s) is reserved at 50 on nodes 0 and 1. At 10, R0 ends (J cannot start: node 1 is
 	// busy to 50), then R2 ends: on its own nodes nothing new for J, but nodes 0 and 2 are
 	// free over [10, 110) once J's own booking of node 0 is given back. Only start_now_anywhere
@@ -139,13 +139,16 @@ START_TEST(test_job_starts_now_on_its_own_held_node_and_a_freed_one)
 	PlannerConfig cfg = config(ReservationMode::conservative);
 	cfg.compress_search_depth = 0;
 	Planner planner(cfg);
-	ck_assert(
-	    planner
-	        .rebuild(uniform_cluster(3, 1),
-	                 {running(100, 0, 1, 50), running(101, 1, 1, 50), running(102, 2, 1, 1000)},
-	                 {job(1, 2, 100)}, 0)
-	        .ok());
-	ck_assert_int_eq(status_of(planner, 1).start_s, 50);
+	ck_assert(planner
+	              .rebuild(uniform_cluster(4, 1),
+	                       {running(100, 0, 1, 50), running(101, 1, 1, 50),
+	                        running(102, 2, 1, 1000), running(103, 3, 1, 50)},
+	                       {job(1, 2, 100)}, 0)
+	              .ok());
+	const PlannedJob before = status_of(planner, 1);
+	ck_assert_int_eq(before.start_s, 50);
+	ck_assert_uint_eq(before.allocations.size(), 2);
+	ck_assert_int_eq(before.allocations[1].node, 1);
 	ck_assert(planner.job_ended(100, 10).ok());
 	ck_assert_int_eq(status_of(planner, 1).start_s, 50);
 	ck_assert(planner.job_ended(102, 10).ok());
