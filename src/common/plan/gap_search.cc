@@ -321,9 +321,16 @@ GapSearch::earliest_in_place(const PendingJob &job, const std::vector<NodeAlloca
 // skipping to that end passes over only starts the given-back profile would block too.
 std::optional<Placement> GapSearch::earliest_in_place_holding(
     const PendingJob &job, const std::vector<NodeAllocation> &allocations, int64_t held_start_s,
-    int64_t held_end_s, int64_t from_s, int64_t until_s) const
+    int64_t held_end_s, int64_t from_s, int64_t until_s, int64_t long_cpus_limit,
+    int64_t held_long_cpus) const
 {
+	const int64_t cpus = cpus_of(allocations);
+	const int64_t long_limit = std::max(long_cpus_limit, cpus);
+	// A part of a slot is blocked by long jobs as it would be with the held booking given back.
 	auto blocked_on = [&](size_t slot, bool held) {
+		if (long_cpus_limit >= 0 &&
+		    profile_.long_cpus(slot) - (held ? held_long_cpus : 0) + cpus > long_limit)
+			return true;
 		for (const NodeAllocation &allocation : allocations) {
 			const NodeFree &free = profile_.free(slot, allocation.node);
 			const NodeFree need =

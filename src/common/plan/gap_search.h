@@ -56,10 +56,12 @@ public:
 	// earliest_in_place as if these allocations, booked over [held_start_s, held_end_s) (the
 	// job's own place), were given back first: the same start, found on the profile as it is,
 	// so a job that does not move costs no release and no booking again (each one splits,
-	// shifts and merges slots). No long jobs' limit: the caller gives back and searches.
+	// shifts and merges slots). long_cpus_limit as earliest_in_place's, held_long_cpus: the
+	// long jobs' CPUs the held booking counts (0 unless it was booked as a long job).
 	std::optional<Placement> earliest_in_place_holding(
 	    const PendingJob &job, const std::vector<NodeAllocation> &allocations,
-	    int64_t held_start_s, int64_t held_end_s, int64_t from_s, int64_t until_s) const;
+	    int64_t held_start_s, int64_t held_end_s, int64_t from_s, int64_t until_s,
+	    int64_t long_cpus_limit = -1, int64_t held_long_cpus = 0) const;
 
 private:
 	// Slots overlapping [from_s, until_s) all have at least the searched job's CPUs free.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "plan/candidate_cache.h"
+#include "plan/freed_node_index.h"
 #include "plan/gap_search.h"
 #include "plan/pending_source.h"
 #include "plan/plan_types.h"
@@ -195,6 +196,9 @@ private:
 	// A reservation beyond compress_search_depth that could start now on CPUs an end freed
 	// off its own nodes moves there (a fresh plan would start it; issue 17).
 	void start_now_anywhere(Entry &entry, std::vector<FreedRegion> &freed, SearchMemo &memo);
+	// False only if the entry could not start now were its booking given back (a necessary
+	// test: true does not mean it can).
+	bool may_start_now_giving_back(const Entry &entry) const;
 	std::optional<Placement> search_in_place(const Entry &entry, const Placement &placement,
 	                                         std::vector<TimeRange> ranges,
 	                                         int64_t not_before_s) const;
@@ -203,6 +207,8 @@ private:
 	                                                 int64_t not_before_s) const;
 	void book(Entry &entry, Placement placement);
 	FreedRegion unplace(Entry &entry);
+	// unplace then book at this placement (the same allocations), for less where they overlap.
+	FreedRegion move_booking(Entry &entry, Placement placement);
 	// What an entry's placement books: its allocations, or all of its nodes (booked_whole).
 	std::vector<NodeAllocation> booking_of(const Entry &entry) const;
 	// The time a booked_whole entry holds its nodes (PlannerConfig::reservation_resolution_s).
@@ -292,8 +298,12 @@ private:
 	std::unordered_set<JobId> pending_ids_;
 	std::vector<JobId> scratch_ids_; // replan's sorted snapshot ids, kept for its capacity
 	std::vector<NodeIndex> scratch_nodes_; // move_earlier's own nodes, kept for its capacity
-	std::vector<int32_t> smallest_below_;  // starts_only: see smallest_cpus_below
-	std::vector<int64_t> shortest_below_;  // starts_only: the shortest limit at rank i or below
+	// The regions compress gives back (indexed_freed_, only while it runs), by node: read by
+	// freed_ranges, which is const to its callers.
+	mutable FreedNodeIndex freed_index_;
+	const std::vector<FreedRegion> *indexed_freed_ = nullptr;
+	std::vector<int32_t> smallest_below_; // starts_only: see smallest_cpus_below
+	std::vector<int64_t> shortest_below_; // starts_only: the shortest limit at rank i or below
 	RunningSet running_;
 	// What each of cluster_.unavailable books: all of its nodes' CPUs, memory and GRES.
 	std::vector<std::vector<NodeAllocation>> window_bookings_;

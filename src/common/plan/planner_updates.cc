@@ -2,6 +2,8 @@
 // as in Klusacek's UpdateSchedule). Never re-plans a job that need not move; rebuild: planner.cc.
 #include "plan/planner.h"
 
+#include "plan/held_cpus_bound.h"
+
 #include <algorithm>
 #include <string>
 
@@ -12,6 +14,8 @@ namespace
 {
 
 constexpr size_t max_freed_regions = 256;
+// A job searched on this few nodes (in place) reads the regions by node (FreedNodeIndex).
+constexpr size_t max_indexed_candidates = 8;
 
 std::vector<NodeIndex> nodes_of(const std::vector<NodeAllocation> &allocations)
 {
@@ -83,14 +87,24 @@ std::vector<Planner::TimeRange> Planner::freed_ranges(const std::vector<NodeInde
 			ranges.push_back({now_s_, until_s});
 		return ranges;
 	}
-	for (const FreedRegion &region : freed) {
-		if (region.end_s <= region.start_s || !touches(candidates, region.nodes))
-			continue;
+	const auto add_range = [&](const FreedRegion &region) {
 		const int64_t from_s = std::max(now_s_, region.start_s - limit_s + 1);
 		const int64_t to_s = std::min(region.end_s - 1, until_s);
-		if (from_s <= to_s)
+		if (region.end_s > region.start_s && from_s <= to_s)
 			ranges.push_back({from_s, to_s});
+	};
+	// A region on several of the nodes comes more than once: the callers take the union.
+	if (&freed == indexed_freed_ && candidates.size() <= max_indexed_candidates) {
+		while (freed_index_.seen() < freed.size())
+			freed_index_.add(freed[freed_index_.seen()].nodes);
+		for (const NodeIndex node : candidates)
+			for (const uint32_t region : freed_index_.regions_on(node))
+				add_range(freed[region]);
+		return ranges;
 	}
+	for (const FreedRegion &region : freed)
+		if (touches(candidates, region.nodes))
+			add_range(region);
 	return ranges;
 }
 
@@ -133,7 +147,7 @@ void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed, Search
 	if (ranges.empty())
 		return;
 	const OwnWindowOpen own_window(*this, entry);
-	if (!anywhere && entry.long_cpus_limit < 0 && !entry.booked_whole) {
+	if (!anywhere && !entry.booked_whole) {
 		// Searched around its own booking: given back and booked again only if it moves
 		// (the same start as the search below, at a fraction of the cost on a deep queue).
 		std::optional<Placement> found =
@@ -141,9 +155,7 @@ void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed, Search
 		if (!found || found->start_s >= old_start_s)
 			return;
 		memo.clear(); // the old place is given back: bounds found so far no longer hold
-		FreedRegion old_region = unplace(entry);
-		book(entry, std::move(*found));
-		freed.push_back(std::move(old_region));
+		freed.push_back(move_booking(entry, std::move(*found)));
 		return;
 	}
 	Placement old_placement = entry.placement;
@@ -167,6 +179,28 @@ void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed, Search
 	book(entry, std::move(old_placement));
 }
 
+// unplace and book, the same allocations at an earlier start: where the two overlap, only what
+// the booking gained and lost is booked and given back (ResourceProfile::move; most moves of a
+// compression shift a job by less than its length).
+Planner::FreedRegion Planner::move_booking(Entry &entry, Placement placement)
+{
+	const bool whole_after = config_.whole_node_reservations && placement.start_s > now_s_;
+	if (entry.booked_whole || whole_after ||
+	    placement.allocations != entry.placement.allocations) {
+		FreedRegion old_region = unplace(entry);
+		book(entry, std::move(placement));
+		return old_region;
+	}
+	const int64_t old_start_s = entry.placement.start_s;
+	const int64_t end_s = old_start_s + entry.job.limit_s;
+	profile_.move(entry.placement.allocations, old_start_s, placement.start_s,
+	              entry.job.limit_s, entry.books_long);
+	++booked_;
+	FreedRegion old_region{nodes_of(entry.placement.allocations), old_start_s, end_s};
+	entry.placement = std::move(placement);
+	return old_region;
+}
+
 void Planner::start_now_anywhere(Entry &entry, std::vector<FreedRegion> &freed, SearchMemo &memo)
 {
 	// Only a start now, and only where CPUs were given back at now on the job's candidate
@@ -177,7 +211,7 @@ void Planner::start_now_anywhere(Entry &entry, std::vector<FreedRegion> &freed, 
 	    (entry.window < 0 &&
 	     memo.lower_bound(entry.job, *entry.candidates, entry.long_cpus_limit) > now_s_) ||
 	    !profile_.has_free_cpus(now_s_, now_s_ + entry.job.limit_s, entry.job.cpus) ||
-	    freed_ranges(entry, freed, now_s_).empty())
+	    freed_ranges(entry, freed, now_s_).empty() || !may_start_now_giving_back(entry))
 		return;
 	const OwnWindowOpen own_window(*this, entry);
 	Placement old_placement = entry.placement;
@@ -193,6 +227,35 @@ void Planner::start_now_anywhere(Entry &entry, std::vector<FreedRegion> &freed, 
 	freed.push_back(std::move(old_region));
 }
 
+// Most reservations that pass start_now_anywhere's first tests still cannot start now (the
+// machine's free CPUs over the window are on different nodes at different times): a test per
+// node, on the profile as it stands, spares them the giving back and booking again. A job of a
+// window searches with the window open: not read here.
+bool Planner::may_start_now_giving_back(const Entry &entry) const
+{
+	if (entry.window >= 0 || entry.job.limit_s <= 0)
+		return true;
+	const int64_t end_s = now_s_ + entry.job.limit_s;
+	const int64_t held_start_s = entry.placement.start_s;
+	const int64_t held_end_s = held_start_s + entry.job.limit_s;
+	const auto could_fit = [&](const std::vector<NodeIndex> &candidates) {
+		return could_fit_giving_back(profile_, candidates, entry.job.cpus, now_s_, end_s,
+		                             entry.placement.allocations, held_start_s, held_end_s);
+	};
+	bool fits = could_fit(*entry.candidates);
+	for (size_t set = 0; !fits && set < entry.other_candidates.size(); ++set)
+		fits = could_fit(*entry.other_candidates[set]);
+	if (!fits || entry.long_cpus_limit < 0)
+		return fits;
+	// Long jobs' CPUs: most long reservations that still fit on CPUs are held by the room.
+	int64_t held_long_cpus = 0;
+	if (entry.books_long)
+		for (const NodeAllocation &allocation : entry.placement.allocations)
+			held_long_cpus += allocation.cpus;
+	return long_cpus_could_allow(profile_, entry.job.cpus, entry.long_cpus_limit, now_s_, end_s,
+	                             held_long_cpus, held_start_s, held_end_s);
+}
+
 std::optional<Placement> Planner::search_in_place_holding(const Entry &entry,
                                                           std::vector<TimeRange> ranges,
                                                           int64_t not_before_s) const
@@ -200,10 +263,14 @@ std::optional<Placement> Planner::search_in_place_holding(const Entry &entry,
 	const GapSearch gap_search(profile_);
 	const int64_t held_start_s = entry.placement.start_s;
 	const int64_t held_end_s = held_start_s + entry.job.limit_s;
+	int64_t held_long_cpus = 0; // what giving the booking back would take off long_cpus
+	if (entry.books_long)
+		for (const NodeAllocation &allocation : entry.placement.allocations)
+			held_long_cpus += allocation.cpus;
 	for (const TimeRange &range : merged(std::move(ranges), std::max(now_s_, not_before_s)))
 		if (auto found = gap_search.earliest_in_place_holding(
 		        entry.job, entry.placement.allocations, held_start_s, held_end_s,
-		        range.from_s, range.until_s)) {
+		        range.from_s, range.until_s, entry.long_cpus_limit, held_long_cpus)) {
 			found->node_set =
 			    entry.placement.node_set; // the same nodes, so the same set
 			return found;
@@ -280,6 +347,8 @@ void Planner::compress(std::vector<FreedRegion> freed)
 {
 	SearchMemo move_memo; // cleared whenever a job moves
 	int32_t searched_anywhere = 0;
+	freed_index_.clear();
+	indexed_freed_ = &freed;
 	for (Entry &entry : queue_) {
 		if (!entry.placed())
 			continue;
@@ -308,6 +377,7 @@ void Planner::compress(std::vector<FreedRegion> freed)
 		else
 			place_again(entry, freed, memo);
 	}
+	indexed_freed_ = nullptr;
 }
 Status Planner::catch_up(int64_t now_s, const char *event)
 {

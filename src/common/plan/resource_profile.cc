@@ -246,7 +246,7 @@ void ResourceProfile::add_usable_cpus(const NodeAllocation &allocation, size_t f
 }
 
 void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int64_t start_s,
-                            int64_t end_s, int sign, bool long_job)
+                            int64_t end_s, int sign, bool long_job, bool log)
 {
 	start_s = std::max(start_s, origin_s());
 	end_s = std::min(end_s, never_s);
@@ -259,11 +259,15 @@ void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int6
 		for (const NodeAllocation &allocation : allocations)
 			cpus += allocation.cpus;
 	add_to_slots(first, last, 0, sign * cpus);
-	if (sign < 0) // load given back: nodes may offer more, earlier (not only the booked ones)
-		booking_log_.new_epoch();
-	for (const NodeAllocation &allocation : allocations) {
+	if (log) {
+		if (sign < 0) // load given back: nodes may offer more, earlier (not only the booked
+		              // ones)
+			booking_log_.new_epoch();
 		if (sign > 0)
-			booking_log_.booked(allocation.node, start_s);
+			for (const NodeAllocation &allocation : allocations)
+				booking_log_.booked(allocation.node, start_s);
+	}
+	for (const NodeAllocation &allocation : allocations) {
 		if (usable_[allocation.node])
 			add_usable_cpus(allocation, first, last, start_s, sign);
 		const bool changed_at_start = timelines_.changes_at(allocation.node, start_s);
@@ -288,6 +292,26 @@ void ResourceProfile::release(const std::vector<NodeAllocation> &allocations, in
                               int64_t end_s, bool long_job)
 {
 	apply(allocations, start_s, end_s, -1, long_job);
+}
+
+// The profile is one function of what is booked (every change merged where nothing differs), so
+// the two ends the booking gained and lost give what a release and a booking again give, and a
+// shift by less than the booking's length reads only the nodes' changes in those two ends.
+void ResourceProfile::move(const std::vector<NodeAllocation> &allocations, int64_t from_s,
+                           int64_t to_s, int64_t length_s, bool long_job)
+{
+	const bool overlap = to_s < from_s && from_s < to_s + length_s;
+	if (!overlap || to_s < origin_s() || from_s + length_s >= never_s) {
+		release(allocations, from_s, from_s + length_s, long_job);
+		book(allocations, to_s, to_s + length_s, long_job);
+		return;
+	}
+	apply(allocations, to_s, from_s, +1, long_job, false);
+	apply(allocations, to_s + length_s, from_s + length_s, -1, long_job, false);
+	// As the release and the booking again log it.
+	booking_log_.new_epoch();
+	for (const NodeAllocation &allocation : allocations)
+		booking_log_.booked(allocation.node, to_s);
 }
 
 // Each node's timeline first (a few changes each), then one slot per end where some node's

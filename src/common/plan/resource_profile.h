@@ -33,6 +33,10 @@ public:
 	          bool long_job = false);
 	void release(const std::vector<NodeAllocation> &allocations, int64_t start_s, int64_t end_s,
 	             bool long_job = false);
+	// release over [from_s, from_s + length_s) then book over [to_s, to_s + length_s), the
+	// same allocations: the same profile (and booking log), cheaper when the two overlap.
+	void move(const std::vector<NodeAllocation> &allocations, int64_t from_s, int64_t to_s,
+	          int64_t length_s, bool long_job = false);
 	// Books allocations held from the origin to their own end (a snapshot's running jobs) in
 	// one sweep over their sorted ends: the profile booking them one by one gives, in
 	// O(n log n) instead of a split and a pass over earlier slots per job.
@@ -132,8 +136,9 @@ private:
 		int64_t long_cpus = 0;
 	};
 
+	// log: note the booking or the release in booking_log_ (move notes its own).
 	void apply(const std::vector<NodeAllocation> &allocations, int64_t start_s, int64_t end_s,
-	           int sign, bool long_job);
+	           int sign, bool long_job, bool log = true);
 	void add_usable_cpus(const NodeAllocation &allocation, size_t first, size_t last,
 	                     int64_t start_s, int sign);
 	// Add to slots [first, last): whole blocks by their add, the rest slot by slot.

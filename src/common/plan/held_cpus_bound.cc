@@ -1,0 +1,76 @@
+// A bound on the CPUs a job could hold over a window with one booking given back.
+#include "plan/held_cpus_bound.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace campaign::plan
+{
+
+namespace
+{
+
+int32_t held_cpus_on(const std::vector<NodeAllocation> &held, NodeIndex node)
+{
+	int32_t cpus = 0;
+	for (const NodeAllocation &allocation : held)
+		if (allocation.node == node)
+			cpus += allocation.cpus;
+	return cpus;
+}
+
+} // namespace
+
+bool could_fit_giving_back(const ResourceProfile &profile, const std::vector<NodeIndex> &candidates,
+                           int64_t cpus, int64_t from_s, int64_t until_s,
+                           const std::vector<NodeAllocation> &held, int64_t held_start_s,
+                           int64_t held_end_s)
+{
+	from_s = std::max(from_s, profile.origin_s());
+	if (until_s <= from_s)
+		return true;
+	int64_t sum = 0;
+	for (const NodeIndex node : candidates) {
+		const std::vector<NodeTimelines::Change> &changes =
+		    profile.timelines().changes(node);
+		const int32_t held_cpus = held_cpus_on(held, node);
+		int64_t least = std::numeric_limits<int64_t>::max();
+		for (size_t index = NodeTimelines::change_at(changes, from_s);
+		     index < changes.size() && changes[index].start_s < until_s && least > 0;
+		     ++index) {
+			const int64_t part_start_s = std::max(changes[index].start_s, from_s);
+			const int64_t part_end_s = std::min(
+			    index + 1 < changes.size() ? changes[index + 1].start_s : never_s,
+			    until_s);
+			// A change partly outside the held booking keeps its own amount there.
+			const bool inside_held =
+			    held_start_s <= part_start_s && part_end_s <= held_end_s;
+			least = std::min<int64_t>(least, changes[index].free.cpus +
+			                                     (inside_held ? held_cpus : 0));
+		}
+		sum += std::max<int64_t>(least, 0);
+		if (sum >= cpus)
+			return true;
+	}
+	return false;
+}
+
+bool long_cpus_could_allow(const ResourceProfile &profile, int64_t cpus, int64_t long_cpus_limit,
+                           int64_t from_s, int64_t until_s, int64_t held_long_cpus,
+                           int64_t held_start_s, int64_t held_end_s)
+{
+	from_s = std::max(from_s, profile.origin_s());
+	if (until_s <= from_s)
+		return true;
+	const size_t last = profile.slot_at(until_s - 1);
+	for (size_t slot = profile.slot_at(from_s); slot <= last; ++slot) {
+		const bool meets_held = profile.slot_start_s(slot) < held_end_s &&
+		                        held_start_s < profile.slot_end_s(slot);
+		if (profile.long_cpus(slot) - (meets_held ? held_long_cpus : 0) + cpus >
+		    long_cpus_limit)
+			return false;
+	}
+	return true;
+}
+
+} // namespace campaign::plan
