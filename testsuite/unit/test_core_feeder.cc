@@ -185,6 +185,26 @@ START_TEST(test_feeder_limit_update_changes_the_key)
 }
 END_TEST
 
+// A job that started and ended between two passes, with a field changed meanwhile (Slurm's
+// suite, test15.14: a dependent job ran for a second): the change is not sent after its end,
+// where the core no longer knows the job (slurmctld logged "events refused by the core").
+START_TEST(test_feeder_job_finished_between_passes_with_a_change_is_not_updated)
+{
+	JobFields j1 = job(1, 100, 0, 4, 60), j2 = job(2, 200, 0, 4, 60);
+	CampaignCore core = make_core("policy=ostrich");
+	CoreFeeder feeder;
+	feeder.reconcile(core, {pending(j1), pending(j2)}, {kBatch}, 1);
+	j1.limit = TimeLimit::of_seconds(600);
+	j2.nice = 10;
+	FeedCounts counts =
+	    feeder.reconcile(core, {finished(j1, 5, 8), finished(j2, 0, 9, false)}, {kBatch}, 10);
+	ck_assert_msg(counts.errors == 0, "%s", counts.first_error.c_str());
+	ck_assert_uint_eq(counts.ended, 1);
+	ck_assert_uint_eq(counts.cancelled, 1);
+	ck_assert_uint_eq(counts.updated, 0);
+}
+END_TEST
+
 // The state file restores core and feeder: both copies then take the same snapshots alike.
 START_TEST(test_priority_state_round_trips)
 {
@@ -333,6 +353,7 @@ int main()
 	tcase_add_test(tc, test_feeder_remembers_finished_jobs_after_they_leave_the_table);
 	tcase_add_test(tc, test_feeder_hold_release_and_requeue);
 	tcase_add_test(tc, test_feeder_limit_update_changes_the_key);
+	tcase_add_test(tc, test_feeder_job_finished_between_passes_with_a_change_is_not_updated);
 	tcase_add_test(tc, test_feeder_counts_array_tasks_individually);
 	tcase_add_test(tc, test_feeder_submission_in_the_second_a_campaign_ends);
 	tcase_add_test(tc, test_feeder_job_released_by_a_dependency_joins_its_campaign);

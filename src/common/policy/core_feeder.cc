@@ -163,7 +163,9 @@ void CoreFeeder::observe_known(const ObservedJob &job, Tracked &tracked, int64_t
 		tracked.admin_priority = job.fields.admin_priority;
 		changed = true;
 	}
-	if (changed) {
+	// A job that finished since the last pass has left the core before now: an update at now
+	// would name a job the core no longer knows, and nothing of it matters any more.
+	if (changed && job.state != State::Finished) {
 		Event event{.time_s = now_s, .kind = Event::Kind::Update, .job_id = id};
 		event.update = std::move(update);
 		events.push_back(std::move(event));
