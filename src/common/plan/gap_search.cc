@@ -20,14 +20,6 @@ int32_t usable_cpus(const PendingJob &job, const NodeFree &free, const NodeFree 
 namespace
 {
 
-int64_t cpus_of(const std::vector<NodeAllocation> &allocations)
-{
-	int64_t cpus = 0;
-	for (const NodeAllocation &allocation : allocations)
-		cpus += allocation.cpus;
-	return cpus;
-}
-
 NodeAllocation allocation_for(const PendingJob &job, NodeIndex node, int32_t cpus,
                               const ResourceProfile &profile)
 {

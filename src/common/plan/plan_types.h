@@ -113,6 +113,14 @@ struct NodeAllocation {
 	bool operator==(const NodeAllocation &) const = default;
 };
 
+inline int64_t cpus_of(const std::vector<NodeAllocation> &allocations)
+{
+	int64_t cpus = 0;
+	for (const NodeAllocation &allocation : allocations)
+		cpus += allocation.cpus;
+	return cpus;
+}
+
 struct RunningJob {
 	JobId id = 0;
 	std::vector<NodeAllocation> allocations;

@@ -199,6 +199,7 @@ private:
 	// False only if the entry could not start now were its booking given back (a necessary
 	// test: true does not mean it can).
 	bool may_start_now_giving_back(const Entry &entry) const;
+	static int64_t held_long_cpus(const Entry &entry);
 	std::optional<Placement> search_in_place(const Entry &entry, const Placement &placement,
 	                                         std::vector<TimeRange> ranges,
 	                                         int64_t not_before_s) const;

@@ -231,6 +231,12 @@ void Planner::start_now_anywhere(Entry &entry, std::vector<FreedRegion> &freed, 
 // machine's free CPUs over the window are on different nodes at different times): a test per
 // node, on the profile as it stands, spares them the giving back and booking again. A job of a
 // window searches with the window open: not read here.
+// What giving the entry's booking back would take off the long jobs' CPUs.
+int64_t Planner::held_long_cpus(const Entry &entry)
+{
+	return entry.books_long ? cpus_of(entry.placement.allocations) : 0;
+}
+
 bool Planner::may_start_now_giving_back(const Entry &entry) const
 {
 	if (entry.window >= 0 || entry.job.limit_s <= 0)
@@ -248,12 +254,8 @@ bool Planner::may_start_now_giving_back(const Entry &entry) const
 	if (!fits || entry.long_cpus_limit < 0)
 		return fits;
 	// Long jobs' CPUs: most long reservations that still fit on CPUs are held by the room.
-	int64_t held_long_cpus = 0;
-	if (entry.books_long)
-		for (const NodeAllocation &allocation : entry.placement.allocations)
-			held_long_cpus += allocation.cpus;
 	return long_cpus_could_allow(profile_, entry.job.cpus, entry.long_cpus_limit, now_s_, end_s,
-	                             held_long_cpus, held_start_s, held_end_s);
+	                             held_long_cpus(entry), held_start_s, held_end_s);
 }
 
 std::optional<Placement> Planner::search_in_place_holding(const Entry &entry,
@@ -263,14 +265,11 @@ std::optional<Placement> Planner::search_in_place_holding(const Entry &entry,
 	const GapSearch gap_search(profile_);
 	const int64_t held_start_s = entry.placement.start_s;
 	const int64_t held_end_s = held_start_s + entry.job.limit_s;
-	int64_t held_long_cpus = 0; // what giving the booking back would take off long_cpus
-	if (entry.books_long)
-		for (const NodeAllocation &allocation : entry.placement.allocations)
-			held_long_cpus += allocation.cpus;
 	for (const TimeRange &range : merged(std::move(ranges), std::max(now_s_, not_before_s)))
 		if (auto found = gap_search.earliest_in_place_holding(
 		        entry.job, entry.placement.allocations, held_start_s, held_end_s,
-		        range.from_s, range.until_s, entry.long_cpus_limit, held_long_cpus)) {
+		        range.from_s, range.until_s, entry.long_cpus_limit,
+		        held_long_cpus(entry))) {
 			found->node_set =
 			    entry.placement.node_set; // the same nodes, so the same set
 			return found;

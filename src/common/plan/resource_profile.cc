@@ -254,11 +254,7 @@ void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int6
 		return;
 	const size_t first = split_at(start_s);
 	const size_t last = split_at(end_s); // first slot after the interval
-	int64_t cpus = 0;
-	if (long_job)
-		for (const NodeAllocation &allocation : allocations)
-			cpus += allocation.cpus;
-	add_to_slots(first, last, 0, sign * cpus);
+	add_to_slots(first, last, 0, long_job ? sign * cpus_of(allocations) : 0);
 	if (log) {
 		if (sign < 0) // load given back: nodes may offer more, earlier (not only the booked
 		              // ones)
