@@ -24,16 +24,6 @@ bool same_nodes(const Cluster &a, const Cluster &b)
 	return a.unavailable == b.unavailable; // a window booked in the kept plan
 }
 
-// Once per kept job per pass: the GRES counts element by element (their array == called
-// memcmp).
-bool same_gres(const GresCounts &a, const GresCounts &b)
-{
-	for (size_t kind = 0; kind < gres_kinds_max; ++kind)
-		if (a[kind] != b[kind])
-			return false;
-	return true;
-}
-
 bool same_shape(const PendingJob &a, const PendingJob &b)
 {
 	return a.cpus == b.cpus && a.nodes_min == b.nodes_min && a.nodes_max == b.nodes_max &&

@@ -29,6 +29,15 @@ enum class NodeState { up, down, drain };
 // array keeps every node's free amounts in one flat record of the profile.
 inline constexpr size_t gres_kinds_max = 4;
 using GresCounts = std::array<int32_t, gres_kinds_max>;
+// GresCounts' ==, element by element: the array's own == calls memcmp, and the planner's
+// per-pass comparisons (PlanKeeper, SearchMemo) ask it for every kept job and look-up.
+inline bool same_gres(const GresCounts &a, const GresCounts &b)
+{
+	for (size_t kind = 0; kind < gres_kinds_max; ++kind)
+		if (a[kind] != b[kind])
+			return false;
+	return true;
+}
 
 // One node as the scheduler sees it. Nodes are named by their index in Cluster::nodes.
 struct NodeSpec {

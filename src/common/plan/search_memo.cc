@@ -20,11 +20,8 @@ int64_t upper_node_bound(int32_t nodes_max)
 // element: the tuple's own == called memcmp for the counts, at every look-up.
 bool same_key(const SearchMemo::Key &a, const SearchMemo::Key &b)
 {
-	const GresCounts &gres_a = std::get<2>(a);
-	const GresCounts &gres_b = std::get<2>(b);
-	for (size_t kind = 0; kind < gres_kinds_max; ++kind)
-		if (gres_a[kind] != gres_b[kind])
-			return false;
+	if (!same_gres(std::get<2>(a), std::get<2>(b)))
+		return false;
 	return std::get<6>(a) == std::get<6>(b) && std::get<7>(a) == std::get<7>(b) &&
 	       std::get<0>(a) == std::get<0>(b) && std::get<1>(a) == std::get<1>(b) &&
 	       std::get<3>(a) == std::get<3>(b) && std::get<4>(a) == std::get<4>(b) &&
