@@ -4,6 +4,7 @@
 # sched/campaign), on two clusters side by side. Prints one line per test with both results.
 # Fails when a test that passes with Slurm's plugins does not pass with ours, unless
 # testsuite/slurm/known-differences.txt lists it with the reason (a documented difference).
+# A test that fails is run once more in its column; a pass then counts, printed as a flake.
 #
 #   run_slurm_suite.sh [--list ci|long|all] [--tests 'test3.4 test17.23'] [--source TREE]
 #                      [--only slurm|campaign]   (one column, no comparison: for debugging)
@@ -29,7 +30,7 @@ tree=""
 only=""
 
 usage() {
-	sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 }
 while [ $# -gt 0 ]; do
@@ -129,6 +130,16 @@ run_column() { # column port-base conf...
 	start_column "$@" || { echo "run_slurm_suite: the $column cluster did not start (see $suite/$column/start.out)" >&2; return 1; }
 	for test in $tests; do
 		result=$(run_test "$column" "$test")
+		# Some expect tests race their own terminal (test15.11 typed its next command before
+		# the shell had started, once in five CI runs): a failure gets one rerun, in either
+		# column. A pass on the rerun counts as a pass and is printed as a flake, with the
+		# first run's log kept.
+		if [ "$result" = FAIL ]; then
+			mv "$suite/$column/$test.log" "$suite/$column/$test.first.log"
+			echo "  $column $test: FAIL, run again ($(date +%T))"
+			result=$(run_test "$column" "$test")
+			[ "$result" = pass ] && echo "$test" >>"$suite/$column/flakes"
+		fi
 		echo "$test $result" >>"$suite/$column/results"
 		echo "  $column $test: $result ($(date +%T))"
 	done
@@ -139,7 +150,7 @@ trap 'stop_column slurm; stop_column campaign' EXIT
 for column in slurm campaign; do
 	stop_column "$column"
 	prepare_copy "$column"
-	rm -f "$suite/$column/results"
+	rm -f "$suite/$column/results" "$suite/$column/flakes" "$suite/$column"/*.first.log
 done
 # The two columns: Slurm's defaults, and ours with Slurm's main scheduler left on as a site has it.
 slurm_column() { run_column slurm "$port_base" --conf "PriorityType=priority/basic" --conf "SchedulerType=sched/backfill"; }
@@ -180,6 +191,10 @@ for test in $tests; do
 			regressions=$((regressions + 1))
 		fi
 	fi
+	for column in slurm campaign; do
+		grep -qx "$test" "$suite/$column/flakes" 2>/dev/null &&
+			note="${note:+$note; }flake: failed once in the $column column, passed on the rerun (first log: $suite/$column/$test.first.log)"
+	done
 	printf '%-10s %-12s %-12s %s\n' "$test" "$theirs" "$ours" "$note"
 	[[ $note == REGRESSION* ]] && regression_logs+=("$test")
 done
@@ -190,5 +205,6 @@ for test in "${regression_logs[@]}"; do # CI keeps only this output: what the te
 	tail -n 20 "$suite/campaign/cluster/log/slurmctld.log" 2>/dev/null
 done
 both=$(join <(sort "$suite/slurm/results") <(sort "$suite/campaign/results") | awk '$2 == "pass" && $3 == "pass"' | wc -l)
-echo "Slurm's suite: $(echo "$tests" | wc -w) tests, $both pass with both, $regressions pass with Slurm's plugins only"
+flakes=$(cat "$suite/slurm/flakes" "$suite/campaign/flakes" 2>/dev/null | wc -l)
+echo "Slurm's suite: $(echo "$tests" | wc -w) tests, $both pass with both, $regressions pass with Slurm's plugins only, $flakes passed only on a rerun"
 [ "$regressions" -eq 0 ]
