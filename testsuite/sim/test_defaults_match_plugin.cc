@@ -38,6 +38,8 @@ void check_same(const plan::PlannerConfig &plugin, const plan::PlannerConfig &ca
 	ck_assert_int_eq(plugin.local_search_ms, campsim.local_search_ms);
 	ck_assert_int_eq(plugin.freeze_slip_s, campsim.freeze_slip_s);
 	ck_assert_double_eq(plugin.freeze_wide, campsim.freeze_wide);
+	ck_assert_int_eq(plugin.freeze_keeps_room, campsim.freeze_keeps_room);
+	ck_assert_int_eq(plugin.freeze_skip_first, campsim.freeze_skip_first);
 }
 
 } // namespace

@@ -33,13 +33,15 @@ void check_ok(const campaign::Status &status)
 // Wide W (10 CPUs, 100 s) waits for R (ends at 100): reserved at 100. At t = 10, H1 (10 CPUs,
 // 200 s) arrives ranked first: W slips to 300. At t = 20, H2 (10 CPUs, 200 s) arrives ranked
 // first: unfrozen, W would slip again to 500 behind H2 (100-300) and H1 (300-500).
-// Returns the last plan. keeper: through a PlanKeeper, else Planner::rebuild each time.
-Plan plan_arrivals(const PlannerConfig &config, bool keeper)
+// Returns the last plan. keeper: through a PlanKeeper, else Planner::rebuild each time. W, H1
+// and H2 are of campaigns 1, 2 and h2_campaign.
+Plan plan_arrivals(const PlannerConfig &config, bool keeper, uint64_t h2_campaign = 3)
 {
 	const Cluster cluster = uniform_cluster(2, 10);
 	const std::vector<RunningJob> busy = {running(100, 0, 10, 100),
 	                                      running(101, 1, 10, 10'000'000)};
-	const PendingJob w = job(1, 10, 100), h1 = job(2, 10, 200), h2 = job(3, 10, 200);
+	const PendingJob w = job(1, 10, 100, 1), h1 = job(2, 10, 200, 2),
+	                 h2 = job(3, 10, 200, h2_campaign);
 	const std::vector<std::vector<PendingJob>> queues = {{w}, {h1, w}, {h2, h1, w}};
 	const int64_t times[] = {0, 10, 20};
 	PlanKeeper kept(config);
@@ -93,6 +95,60 @@ START_TEST(test_freeze_leaves_a_reservation_that_did_not_slip_past_the_bound)
 }
 END_TEST
 
+// freeze_skip_first: a job of one of the first K campaigns in rank order is not frozen. K = 1
+// and H2 of another campaign: W's campaign ranks third, W stays frozen at 300. H2 of W's own
+// campaign ranks it first: W is planned at its rank, behind H2 and H1, at 500. K = 2: at t = 10
+// W's campaign ranked second, so W was never frozen, and slips to 500.
+START_TEST(test_freeze_spares_the_first_ranked_campaigns)
+{
+	const bool keeper = _i == 1;
+	PlannerConfig first = freeze_config(100);
+	first.freeze_skip_first = 1;
+	ck_assert_int_eq(plan_arrivals(first, keeper, 3).planned.at(1).start_s, 300);
+	Plan plan = plan_arrivals(first, keeper, 1);
+	ck_assert_int_eq(plan.planned.at(3).start_s, 100);
+	ck_assert_int_eq(plan.planned.at(2).start_s, 300);
+	ck_assert_int_eq(plan.planned.at(1).start_s, 500);
+	PlannerConfig two = freeze_config(100);
+	two.freeze_skip_first = 2;
+	ck_assert_int_eq(plan_arrivals(two, keeper, 3).planned.at(1).start_s, 500);
+}
+END_TEST
+
+// freeze_keeps_room: one node of 20 CPUs, a room of at most 2 CPUs (10 %), short: up to 50 s,
+// sized by blocked short jobs (none here, so the adaptive room is 0). R1 (long, 10 CPUs) runs
+// to 1000. W (10 CPUs) is frozen at 300 as in plan_arrivals. Booked against the room now (0),
+// W holds every CPU with R1 from 300; against the room's cap, long jobs leave 2 CPUs, so W's
+// frozen booking goes to 1000, after R1. With no room at all (short_room 0) both are 300.
+START_TEST(test_freeze_keeps_the_room_at_its_cap)
+{
+	const Cluster cluster = uniform_cluster(1, 20);
+	const std::vector<RunningJob> busy = {running(100, 0, 10, 100), running(101, 0, 10, 1000)};
+	const PendingJob w = job(1, 10, 100), h1 = job(2, 10, 200);
+	for (const bool keeps_room : {false, true})
+		for (const double room : {0.0, 0.1}) {
+			PlannerConfig config = freeze_config(100);
+			config.short_room = room;
+			config.short_limit_s = 50;
+			config.short_room_recent_s = 1000;
+			config.short_room_demand = ShortRoomDemand::blocked;
+			config.freeze_keeps_room = keeps_room;
+			Planner planner(config);
+			check_ok(planner.rebuild(cluster, busy, {w}, 0));
+			ck_assert_int_eq(planner.plan(0).planned.at(1).start_s, 100);
+			check_ok(planner.rebuild(cluster, busy, {h1, w}, 10));
+			ck_assert_int_eq(planner.plan(10).planned.at(1).start_s, 300); // frozen
+			ck_assert_int_eq(planner.frozen_jobs(), 1);
+			check_ok(planner.rebuild(cluster, busy, {h1, w}, 20));
+			ck_assert_int_eq(planner.short_room_cpus(), 0);
+			const Plan plan = planner.plan(20);
+			ck_assert_int_eq(plan.planned.at(2).start_s, 100);
+			ck_assert_int_eq(plan.planned.at(1).start_s,
+			                 keeps_room && room > 0 ? 1000 : 300);
+		}
+}
+END_TEST
+
 // A frozen job is booked from its last start on; at its rank it moves earlier into room the
 // jobs above left, before the jobs below are planned. R ends early (t = 30): H1 starts now
 // (30-230) and W, frozen at 300, moves to 230; S (4 CPUs, 50 s, ranked last) follows at 330.
@@ -130,6 +186,15 @@ START_TEST(test_freeze_never_overcommits_random_instances)
 		plan_random::Instance instance = plan_random::random_instance(seed, 0);
 		instance.config.freeze_slip_s = 1;
 		instance.config.mode = ReservationMode::conservative;
+		// The variants too: a room kept at its cap, the first campaigns spared.
+		if (seed % 3 == 1) {
+			instance.config.short_room = 0.25;
+			instance.config.short_limit_s = 20;
+			instance.config.short_room_recent_s = 10;
+			instance.config.short_room_demand = ShortRoomDemand::blocked;
+			instance.config.freeze_keeps_room = true;
+		} else if (seed % 3 == 2)
+			instance.config.freeze_skip_first = 1;
 		Planner planner(instance.config);
 		plan_random::Random random(seed * 7919);
 		std::vector<PendingJob> queue = instance.pending;
@@ -166,6 +231,8 @@ int main()
 	    tc, test_freeze_keeps_a_slipped_reservation_from_a_higher_ranked_arrival, 0, 2);
 	tcase_add_loop_test(tc, test_freeze_leaves_a_reservation_that_did_not_slip_past_the_bound,
 	                    0, 2);
+	tcase_add_loop_test(tc, test_freeze_spares_the_first_ranked_campaigns, 0, 2);
+	tcase_add_test(tc, test_freeze_keeps_the_room_at_its_cap);
 	tcase_add_test(tc, test_freeze_moves_a_frozen_job_earlier_at_its_rank);
 	tcase_add_test(tc, test_freeze_never_overcommits_random_instances);
 	suite_add_tcase(suite, tc);

@@ -179,6 +179,16 @@ START_TEST(test_freeze_slip_key_reaches_the_planner)
 	auto wide = scheduler_parameter_schema().parse("campaign_freeze_wide=0.33");
 	ck_assert(wide.ok());
 	ck_assert_double_eq(scheduler_plan_config(wide.value()).value().planner.freeze_wide, 0.33);
+	ck_assert(!defaults.value().planner.freeze_keeps_room);
+	ck_assert_int_eq(defaults.value().planner.freeze_skip_first, 0);
+	auto variants = scheduler_parameter_schema().parse(
+	    "campaign_freeze_room=cap,campaign_freeze_skip_first=3");
+	ck_assert_msg(variants.ok(), "%s", variants.ok() ? "" : variants.error().c_str());
+	ck_assert(scheduler_plan_config(variants.value()).value().planner.freeze_keeps_room);
+	ck_assert_int_eq(scheduler_plan_config(variants.value()).value().planner.freeze_skip_first,
+	                 3);
+	ck_assert(!scheduler_parameter_schema().parse("campaign_freeze_room=always").ok());
+	ck_assert(!scheduler_parameter_schema().parse("campaign_freeze_skip_first=-1").ok());
 	auto negative = scheduler_parameter_schema().parse("campaign_freeze_slip=-1");
 	ck_assert(!negative.ok());
 	ck_assert(negative.error().find("campaign_freeze_slip") != std::string::npos);

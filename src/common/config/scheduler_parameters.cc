@@ -142,6 +142,19 @@ ParameterSchema scheduler_parameter_schema()
 	                        "campaign_freeze_slip (0: any job)",
 	         .min_real = 0,
 	         .max_real = 1},
+	        {.key = "campaign_freeze_room",
+	         .kind = ParameterKind::Choice,
+	         .default_value = defaults::freeze_keeps_room ? "cap" : "now",
+	         .description = "room for short jobs a frozen job is booked to leave: the "
+	                        "adaptive room as sized now, or campaign_short_room's cap (cap)",
+	         .choices = {"now", "cap"}},
+	        {.key = "campaign_freeze_skip_first",
+	         .kind = ParameterKind::Integer,
+	         .default_value = std::to_string(defaults::freeze_skip_first),
+	         .description = "jobs of the first this many campaigns in rank order are not "
+	                        "frozen by campaign_freeze_slip (0: any campaign)",
+	         .min_integer = 0,
+	         .max_integer = 1000000},
 	    });
 }
 
@@ -169,6 +182,9 @@ Result<SchedulerPlanConfig> scheduler_plan_config(const ParameterValues &values)
 	config.planner.local_search_ms = values.integer("campaign_local_search_ms");
 	config.planner.freeze_slip_s = values.integer("campaign_freeze_slip");
 	config.planner.freeze_wide = values.real("campaign_freeze_wide");
+	config.planner.freeze_keeps_room = values.text("campaign_freeze_room") == "cap";
+	config.planner.freeze_skip_first =
+	    static_cast<int32_t>(values.integer("campaign_freeze_skip_first"));
 	config.warning = named.value().warning;
 	return config;
 }

@@ -291,6 +291,15 @@ struct PlannerConfig {
 	// Only jobs at least this part of the machine's usable CPUs wide are frozen (the victims
 	// were wide; frozen narrow jobs held the holes newer work backfilled). 0: any job.
 	double freeze_wide = 0;
+	// A frozen job is booked leaving the room for short jobs at its cap (short_room), not at
+	// the adaptive room's size now: frozen where a room of 0 let it take every CPU, it later
+	// held the CPUs short jobs asked for, or was pushed back when the room grew. false: the
+	// room now, as every job.
+	bool freeze_keeps_room = false;
+	// Jobs of the first this many campaigns in the rank order are not frozen (planned at their
+	// rank): OStrich ranks the light users' campaigns first, which are placed first anyway;
+	// frozen, they only made the plan rigid. 0: any campaign.
+	int32_t freeze_skip_first = 0;
 };
 
 enum class JobStatus {

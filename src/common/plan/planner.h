@@ -272,6 +272,10 @@ private:
 	// and settles its status; notes the reservations that slipped past the bound, and where
 	// frozen ones stand now.
 	void book_frozen(size_t first_index);
+	int64_t frozen_long_cpus_limit(const PendingJob &job) const; // freeze_keeps_room
+	// freeze_skip_first: the first that many distinct campaigns in rank order (their jobs are
+	// not frozen).
+	std::unordered_set<uint64_t> first_campaigns() const;
 	bool move_frozen_earlier(Entry &entry);
 	void note_slips();
 	// Keeps the freeze's records of listed jobs only (a new queue).

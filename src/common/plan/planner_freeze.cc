@@ -15,22 +15,45 @@ void Planner::book_frozen(size_t first_index)
 {
 	if (config_.freeze_slip_s <= 0 || frozen_s_.empty())
 		return;
+	const std::unordered_set<uint64_t> spared = first_campaigns();
 	for (size_t i = first_index; i < queue_.size(); ++i) {
 		Entry &entry = queue_[i];
 		auto frozen = frozen_s_.find(entry.job.id);
 		// Window and dependent jobs move with what they wait for: the walk places them.
 		if (frozen == frozen_s_.end() || held_by_refusal(entry) ||
-		    !entry.fits_empty_machine || entry.window >= 0 || waits_for_others(entry))
+		    !entry.fits_empty_machine || entry.window >= 0 || waits_for_others(entry) ||
+		    spared.contains(entry.job.campaign_id))
 			continue;
 		entry.job.limit_s = limit_now_s(entry);
 		const int64_t from_s = std::max(frozen->second, not_before_s(entry));
+		if (config_.freeze_keeps_room)
+			entry.long_cpus_limit = frozen_long_cpus_limit(entry.job);
 		// Where its start no longer fits (a running job outlived its end), the next one
 		// that does: still ahead of everything the walk places.
 		if (auto placement = search(entry, from_s, now_s_ + config_.horizon_s, nullptr)) {
 			book(entry, std::move(*placement));
 			entry.frozen = true;
-		}
+		} else
+			entry.long_cpus_limit = long_cpus_limit_of(entry.job);
 	}
+}
+
+// freeze_keeps_room: the room at its cap, whatever the adaptive room is now. The booking lasts
+// over plans; the room it would leave by today's demand may be too small by the time it runs.
+int64_t Planner::frozen_long_cpus_limit(const PendingJob &job) const
+{
+	if (room_cap_cpus_ == 0 || !holds_long(room_length_s(job)) || job.cpus >= wide_cpus_)
+		return -1;
+	return std::max<int64_t>(usable_cpus_ - room_cap_cpus_, job.cpus);
+}
+
+std::unordered_set<uint64_t> Planner::first_campaigns() const
+{
+	std::unordered_set<uint64_t> first;
+	const size_t wanted = static_cast<size_t>(std::max(config_.freeze_skip_first, 0));
+	for (size_t i = 0; i < queue_.size() && first.size() < wanted; ++i)
+		first.insert(queue_[i].job.campaign_id);
+	return first;
 }
 
 // Booked from its last start on, a frozen job may find room before it once the jobs ranked
@@ -54,6 +77,7 @@ void Planner::note_slips()
 {
 	if (config_.freeze_slip_s <= 0 || config_.starts_only)
 		return;
+	const std::unordered_set<uint64_t> spared = first_campaigns();
 	for (const Entry &entry : queue_) {
 		if (!entry.placed())
 			continue;
@@ -68,7 +92,10 @@ void Planner::note_slips()
 		        config_.freeze_wide * static_cast<double>(usable_cpus_))
 			continue;
 		auto [first, added] = first_reserved_s_.try_emplace(entry.job.id, start_s);
-		if (!added && start_s - first->second > config_.freeze_slip_s)
+		// A spared job's slip is still measured from its first start: it freezes once its
+		// campaign falls out of the first ones.
+		if (!added && start_s - first->second > config_.freeze_slip_s &&
+		    !spared.contains(entry.job.campaign_id))
 			frozen_s_.emplace(entry.job.id, start_s);
 	}
 }

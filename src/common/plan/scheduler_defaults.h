@@ -24,7 +24,9 @@ inline constexpr ShortRoomDemand short_room_demand = ShortRoomDemand::blocked;
 inline constexpr bool short_by_expected = false; // campaign_short_room_by=limit
 inline constexpr int32_t local_search_iterations = 0;
 inline constexpr int64_t local_search_ms = 100;
-inline constexpr int64_t freeze_slip_s = 0; // campaign_freeze_slip: off
-inline constexpr double freeze_wide = 0;    // campaign_freeze_wide: any job
+inline constexpr int64_t freeze_slip_s = 0;      // campaign_freeze_slip: off
+inline constexpr double freeze_wide = 0;         // campaign_freeze_wide: any job
+inline constexpr bool freeze_keeps_room = false; // campaign_freeze_room=now
+inline constexpr int32_t freeze_skip_first = 0;  // campaign_freeze_skip_first: none
 
 } // namespace campaign::plan::scheduler_defaults

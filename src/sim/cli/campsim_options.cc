@@ -83,6 +83,11 @@ const char *campsim_usage()
 	       "                          plans (campaign_freeze_slip; default 0: off)\n"
 	       "  --freeze-wide W         only jobs at least W of the CPUs wide are frozen\n"
 	       "                          (campaign_freeze_wide; default 0: any job)\n"
+	       "  --freeze-room now|cap   room for short jobs a frozen job leaves: the\n"
+	       "                          adaptive room as sized now, or its cap\n"
+	       "                          (campaign_freeze_room; default now)\n"
+	       "  --freeze-skip-first K   jobs of the first K campaigns in rank order are\n"
+	       "                          not frozen (campaign_freeze_skip_first; default 0)\n"
 	       "  --dump-plan FROM-TO     print to stderr every plan made FROM..TO seconds\n"
 	       "                          after the first submission, as sched/campaign logs\n"
 	       "                          it at DebugFlags=BackfillMap (doc/replay.md)\n"
@@ -445,6 +450,22 @@ const std::map<std::string, Setter> &setters()
 			                         "' is not seconds FROM-TO, 0 <= FROM <= TO"});
 		     o.simulation.dump_plan.from_s = from.value();
 		     o.simulation.dump_plan.to_s = to.value();
+		     return ok_status();
+	     }},
+	    {"--freeze-room",
+	     [](auto &o, auto &option, auto &v) {
+		     if (v != "now" && v != "cap")
+			     return Status(Error{"option " + option + ": '" + v + "' is not now or cap"});
+		     o.simulation.freeze_keeps_room = v == "cap";
+		     return ok_status();
+	     }},
+	    {"--freeze-skip-first",
+	     [](auto &o, auto &option, auto &v) {
+		     auto first = number<int32_t>(option, v);
+		     if (!first || first.value() < 0)
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not a number of campaigns >= 0"});
+		     o.simulation.freeze_skip_first = first.value();
 		     return ok_status();
 	     }},
 	    {"--freeze-wide",

@@ -625,6 +625,8 @@ plan::PlannerConfig planner_config(const SimulationOptions &options)
 	config.local_search_ms = options.local_search_ms;
 	config.freeze_slip_s = options.freeze_slip_s;
 	config.freeze_wide = options.freeze_wide;
+	config.freeze_keeps_room = options.freeze_keeps_room;
+	config.freeze_skip_first = options.freeze_skip_first;
 	return config;
 }
 

@@ -85,9 +85,11 @@ struct SimulationOptions {
 	std::optional<bool> short_by_expected;
 	int32_t local_search = plan::scheduler_defaults::local_search_iterations;
 	int64_t local_search_ms = plan::scheduler_defaults::local_search_ms;
-	int64_t freeze_slip_s = plan::scheduler_defaults::freeze_slip_s; // PlannerConfig's
-	double freeze_wide = plan::scheduler_defaults::freeze_wide;      // PlannerConfig's
-	std::function<void(double done_fraction)> progress;              // optional
+	int64_t freeze_slip_s = plan::scheduler_defaults::freeze_slip_s;         // PlannerConfig's
+	double freeze_wide = plan::scheduler_defaults::freeze_wide;              // PlannerConfig's
+	bool freeze_keeps_room = plan::scheduler_defaults::freeze_keeps_room;    // PlannerConfig's
+	int32_t freeze_skip_first = plan::scheduler_defaults::freeze_skip_first; // PlannerConfig's
+	std::function<void(double done_fraction)> progress;                      // optional
 	// The plans made from dump_plan.from_s to .to_s seconds after the workload's first
 	// submission, each whole to dump_plan.line (campsim run --dump-plan); plan dispatchers
 	// only.
