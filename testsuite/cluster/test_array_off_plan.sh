@@ -7,6 +7,8 @@
 #     node. A one-task array record is also the last task of its array: select_nodes leaves it
 #     its array_recs (job_array_post_sched), which is what the read-back used to skip;
 #   B (-n 1, 1 min, ends before R's start): planned now on the CPU the plan left on n1.
+# Both wait for one --begin second: released by `scontrol release`, which sends one RPC per job,
+# a pass between the two (once in five CI runs) started A alone and never planned B beside it.
 # With A's allocation read back, B waits for the next pass (left out as OffPlanNode) and starts
 # there; Slurm refuses no start. With the read-back skipped for a record that has array_recs (as
 # before), B's start was tried on the CPUs A took and refused: the refusal check failed.
@@ -28,9 +30,11 @@ reserved=$(submit camp1 -N 2 -n 6 --ntasks-per-node=3 -t 5 -J reserved --wrap "s
 published() { [ -n "$(squeue -h -j "$reserved" -t PD -o %Y 2>/dev/null | grep -v '^(null)$')" ]; }
 check "R is reserved on both nodes at the holders' end" wait_until 10 published
 
-array=$(submit camp2 -H --array=5 -n 2 -t 5 -J array --wrap "sleep 60")
-backfill=$(submit camp3 -H -n 1 -t 1 -J backfill --wrap "sleep 20")
-scontrol release "$array,$backfill"
+begin=$(($(date +%s) + 6))
+array=$(submit camp2 --begin="$(at_time "$begin")" --array=5 -n 2 -t 5 -J array --wrap "sleep 60")
+backfill=$(submit camp3 --begin="$(at_time "$begin")" -n 1 -t 1 -J backfill --wrap "sleep 20")
+check "A and B were submitted before their begin time" test "$(date +%s)" -lt "$begin"
+while [ "$(date +%s)" -lt "$begin" ]; do sleep 0.2; done
 
 task_running() { [ "$(squeue -h -j "${array}_5" -t R -o %t 2>/dev/null)" = R ]; }
 check "the array task starts" wait_until 10 task_running
