@@ -145,6 +145,10 @@ pending_order() { squeue -h -p "$1" -t PD -o '%Q %i' | sort -rn | awk '{print $2
 
 # at_time EPOCH: --begin's format.
 at_time() { date -d "@$1" +%Y-%m-%dT%H:%M:%S; }
+# wait_for_second EPOCH: returns once the clock has reached EPOCH. Jobs that must enter one pass
+# together are submitted with one --begin and waited for so: `scontrol release A,B` sends one RPC
+# per job, and a pass may run between them.
+wait_for_second() { while [ "$(date +%s)" -lt "$1" ]; do sleep 0.2; done; }
 
 ctld_log() { "$localcluster" path ctld-log; }
 ctld_pid() { cat "$("$localcluster" path dir)/run/slurmctld.pid"; }

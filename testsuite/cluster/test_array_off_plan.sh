@@ -34,7 +34,7 @@ begin=$(($(date +%s) + 6))
 array=$(submit camp2 --begin="$(at_time "$begin")" --array=5 -n 2 -t 5 -J array --wrap "sleep 60")
 backfill=$(submit camp3 --begin="$(at_time "$begin")" -n 1 -t 1 -J backfill --wrap "sleep 20")
 check "A and B were submitted before their begin time" test "$(date +%s)" -lt "$begin"
-while [ "$(date +%s)" -lt "$begin" ]; do sleep 0.2; done
+wait_for_second "$begin"
 
 task_running() { [ "$(squeue -h -j "${array}_5" -t R -o %t 2>/dev/null)" = R ]; }
 check "the array task starts" wait_until 10 task_running

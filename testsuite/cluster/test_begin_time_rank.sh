@@ -26,7 +26,6 @@ submit_at_begin() {
 		light_jobs+=("$(submit "$2" -p batch -n 1 -t 1 --begin="$begin" -J L$i --wrap "sleep $4")")
 	done
 }
-wait_for_second() { while [ "$(date +%s)" -lt "$1" ]; do sleep 0.2; done; }
 words() { tr ' ' '\n' <<<"$*" | grep . | sort -n | tr '\n' ' '; }
 
 echo "== (1) full machine: ranked in the begin second, not a calc_period later"

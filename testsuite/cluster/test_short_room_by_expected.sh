@@ -16,9 +16,10 @@ check "camp3's history job completes" wait_until 30 job_completed "$history"
 sleep 3 # a ranking pass (calc_period=1) records the run in the predictor
 
 echo "== long A holds 31 of 32 CPUs, short C (2 CPUs) is blocked: the room keeps one CPU"
-a=$(submit camp1 -H -n 31 -t 120 -J A --wrap "sleep 300")
-c=$(submit camp2 -H -n 2 -t 1 -J C --wrap "sleep 1")
-scontrol release "$a,$c"
+begin=$(($(date +%s) + 6)) # one --begin second: one pass plans both (lib.sh, wait_for_second)
+a=$(submit camp1 --begin="$(at_time "$begin")" -n 31 -t 120 -J A --wrap "sleep 300")
+c=$(submit camp2 --begin="$(at_time "$begin")" -n 2 -t 1 -J C --wrap "sleep 1")
+wait_for_second "$begin"
 check "long A (31 CPUs) starts" wait_until 20 job_state_is "$a" R
 sleep 3
 unknown=$(submit camp4 -n 1 -t 120 -J unknown --wrap "sleep 1")

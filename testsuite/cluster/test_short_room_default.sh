@@ -7,17 +7,18 @@
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
-# run_case ROOM_KEYS: long A (31 of 32 CPUs, 2 h limit) and short C (2 CPUs, 1 min limit) are
-# released together, so one plan made afresh starts A and finds C blocked (the room is sized
+# run_case ROOM_KEYS: long A (31 of 32 CPUs, 2 h limit) and short C (2 CPUs, 1 min limit)
+# become eligible together (one --begin second), so one plan made afresh starts A and finds C blocked (the room is sized
 # at plans made afresh; a job added to a kept plan does not size it: doc/fairness-results.md);
 # then long B (1 CPU, 2 h limit), which fits in the free CPU without delaying C's reservation
 # at A's end. Sets a, b, c.
 run_case() {
 	start_ranked_cluster policy=fifo,calc_period=1 --nodes 4 --cpus 8 \
 		--conf "SchedulerParameters=sched_interval=-1,defer,campaign_period=1$1"
-	a=$(submit camp1 -H -n 31 -t 120 -J A --wrap "sleep 300")
-	c=$(submit camp2 -H -n 2 -t 1 -J C --wrap "sleep 1")
-	scontrol release "$a,$c"
+	local begin=$(($(date +%s) + 6))
+	a=$(submit camp1 --begin="$(at_time "$begin")" -n 31 -t 120 -J A --wrap "sleep 300")
+	c=$(submit camp2 --begin="$(at_time "$begin")" -n 2 -t 1 -J C --wrap "sleep 1")
+	wait_for_second "$begin"
 	check "long A (31 CPUs) starts" wait_until 20 job_state_is "$a" R
 	sleep 3
 	b=$(submit camp3 -n 1 -t 120 -J B --wrap "sleep 1")
