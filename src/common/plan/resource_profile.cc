@@ -222,29 +222,6 @@ void ResourceProfile::merge_deferred()
 	starts_.resize(kept);
 }
 
-// The node's part of each slot's usable free CPUs, before and after the booking: the same for
-// every slot of one of its changes (each change starts a slot), so added change by change over
-// the slots that change spans (a two-day booking spans thousands of them: by blocks).
-void ResourceProfile::add_usable_cpus(const NodeAllocation &allocation, size_t first, size_t last,
-                                      int64_t start_s, int sign)
-{
-	const std::vector<NodeTimelines::Change> &changes = timelines_.changes(allocation.node);
-	size_t slot = first;
-	for (size_t index = NodeTimelines::change_at(changes, start_s); slot < last; ++index) {
-		const int64_t change_end_s =
-		    index + 1 < changes.size() ? changes[index + 1].start_s : never_s;
-		const int32_t before = changes[index].free.cpus;
-		const int64_t delta = // 0: an over-committed node stays at none
-		    std::max(before - sign * allocation.cpus, 0) - std::max(before, 0);
-		const auto from = starts_.begin() + static_cast<std::ptrdiff_t>(slot);
-		const auto to = starts_.begin() + static_cast<std::ptrdiff_t>(last);
-		const size_t change_last =
-		    static_cast<size_t>(std::lower_bound(from, to, change_end_s) - starts_.begin());
-		add_to_slots(slot, change_last, delta, 0);
-		slot = change_last;
-	}
-}
-
 void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int64_t start_s,
                             int64_t end_s, int sign, bool long_job, bool log)
 {
@@ -264,15 +241,28 @@ void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int6
 				booking_log_.booked(allocation.node, start_s);
 	}
 	for (const NodeAllocation &allocation : allocations) {
-		if (usable_[allocation.node])
-			add_usable_cpus(allocation, first, last, start_s, sign);
-		const bool changed_at_start = timelines_.changes_at(allocation.node, start_s);
-		const bool changed_at_end = timelines_.changes_at(allocation.node, end_s);
-		timelines_.apply(allocation, start_s, end_s, sign);
-		slots_[first].node_changes +=
-		    timelines_.changes_at(allocation.node, start_s) - changed_at_start;
-		slots_[last].node_changes +=
-		    timelines_.changes_at(allocation.node, end_s) - changed_at_end;
+		// The node's part of each slot's usable free CPUs, before and after: the same over
+		// the slots of one of its changes (each change starts a slot), so added change by
+		// change over those slots (a two-day booking spans thousands of them: by blocks).
+		size_t slot = first;
+		auto add_usable_cpus = [&](int64_t, int64_t part_end_s, int32_t before) {
+			const int64_t delta = // 0: an over-committed node stays at none
+			    std::max(before - sign * allocation.cpus, 0) - std::max(before, 0);
+			const size_t part_last = static_cast<size_t>(
+			    std::lower_bound(starts_.begin() + static_cast<std::ptrdiff_t>(slot),
+			                     starts_.begin() + static_cast<std::ptrdiff_t>(last),
+			                     part_end_s) -
+			    starts_.begin());
+			add_to_slots(slot, part_last, delta, 0);
+			slot = part_last;
+		};
+		const NodeTimelines::EdgeChanges edges =
+		    usable_[allocation.node]
+		        ? timelines_.apply(allocation, start_s, end_s, sign, add_usable_cpus)
+		        : timelines_.apply(allocation, start_s, end_s, sign,
+		                           [](int64_t, int64_t, int32_t) {});
+		slots_[first].node_changes += edges.at_start;
+		slots_[last].node_changes += edges.at_end;
 	}
 	merge_with_previous(last);
 	merge_with_previous(first);
