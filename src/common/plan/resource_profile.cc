@@ -47,6 +47,23 @@ size_t ResourceProfile::slot_at(int64_t time_s) const
 	return static_cast<size_t>(after - starts_.begin()) - 1;
 }
 
+// Galloping from `from`: a change of one node spans a few slots, a booking thousands.
+size_t ResourceProfile::first_slot_from(int64_t time_s, size_t from, size_t last) const
+{
+	size_t step = 1;
+	size_t low = from; // starts_[low] < time_s, or low == from
+	while (from + step < last && starts_[from + step] < time_s) {
+		low = from + step;
+		step *= 2;
+	}
+	const auto begin = starts_.begin();
+	return static_cast<size_t>(
+	    std::lower_bound(begin + static_cast<std::ptrdiff_t>(low),
+	                     begin + static_cast<std::ptrdiff_t>(std::min(from + step, last)),
+	                     time_s) -
+	    begin);
+}
+
 int64_t ResourceProfile::slot_end_s(size_t slot) const
 {
 	return slot + 1 < starts_.size() ? starts_[slot + 1] : never_s;
@@ -248,11 +265,7 @@ void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int6
 		auto add_usable_cpus = [&](int64_t, int64_t part_end_s, int32_t before) {
 			const int64_t delta = // 0: an over-committed node stays at none
 			    std::max(before - sign * allocation.cpus, 0) - std::max(before, 0);
-			const size_t part_last = static_cast<size_t>(
-			    std::lower_bound(starts_.begin() + static_cast<std::ptrdiff_t>(slot),
-			                     starts_.begin() + static_cast<std::ptrdiff_t>(last),
-			                     part_end_s) -
-			    starts_.begin());
+			const size_t part_last = first_slot_from(part_end_s, slot, last);
 			add_to_slots(slot, part_last, delta, 0);
 			slot = part_last;
 		};

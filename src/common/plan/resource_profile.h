@@ -139,6 +139,8 @@ private:
 	// log: note the booking or the release in booking_log_ (move notes its own).
 	void apply(const std::vector<NodeAllocation> &allocations, int64_t start_s, int64_t end_s,
 	           int sign, bool long_job, bool log = true);
+	// The first slot in [from, last) starting at or after time_s, or last.
+	size_t first_slot_from(int64_t time_s, size_t from, size_t last) const;
 	// Add to slots [first, last): whole blocks by their add, the rest slot by slot.
 	void add_to_slots(size_t first, size_t last, int64_t usable_free_cpus, int64_t long_cpus);
 	// A slot's own amounts with its block's add (what the accessors return).
