@@ -43,21 +43,6 @@ void NodeTimelines::index_free_from(NodeIndex node)
 	indexed_s = free_from_s;
 }
 
-size_t NodeTimelines::change_at(const std::vector<Change> &changes, int64_t time_s)
-{
-	// Most nodes change a few times: a linear look from the front beats a binary search.
-	if (changes.size() <= 8) {
-		size_t index = 0;
-		while (index + 1 < changes.size() && changes[index + 1].start_s <= time_s)
-			++index;
-		return index;
-	}
-	auto after = std::upper_bound(
-	    changes.begin(), changes.end(), time_s,
-	    [](int64_t time, const Change &change) { return time < change.start_s; });
-	return after == changes.begin() ? 0 : static_cast<size_t>(after - changes.begin()) - 1;
-}
-
 bool NodeTimelines::changes_at(NodeIndex node, int64_t time_s) const
 {
 	const std::vector<Change> &changes = nodes_[node];

@@ -8,6 +8,7 @@
 #include "plan/node_free.h"
 #include "plan/plan_types.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -51,7 +52,23 @@ public:
 	// True if the node's free amounts change at time_s (not at the origin).
 	bool changes_at(NodeIndex node, int64_t time_s) const;
 	// Index of the change in effect at time_s (time_s at or after the origin).
-	static size_t change_at(const std::vector<Change> &changes, int64_t time_s);
+	// Inline: the planner's searches call it per node (a call into the library is a PLT jump).
+	static size_t change_at(const std::vector<Change> &changes, int64_t time_s)
+	{
+		// Most nodes change a few times: a linear look from the front beats a binary
+		// search.
+		if (changes.size() <= 8) {
+			size_t index = 0;
+			while (index + 1 < changes.size() && changes[index + 1].start_s <= time_s)
+				++index;
+			return index;
+		}
+		auto after = std::upper_bound(
+		    changes.begin(), changes.end(), time_s,
+		    [](int64_t time, const Change &change) { return time < change.start_s; });
+		return after == changes.begin() ? 0
+		                                : static_cast<size_t>(after - changes.begin()) - 1;
+	}
 
 	// Nodes by the start of their first change with free CPUs (never_s: none), the time before
 	// which no job can use them: a search from its window's start on looks only at the nodes

@@ -39,24 +39,20 @@ void ResourceProfile::reset(const Cluster &cluster, int64_t origin_s)
 	timelines_.reset(capacity_, origin_s);
 }
 
-size_t ResourceProfile::slot_at(int64_t time_s) const
+namespace
 {
-	auto after = std::upper_bound(starts_.begin(), starts_.end(), time_s);
-	if (after == starts_.begin())
-		return 0;
-	return static_cast<size_t>(after - starts_.begin()) - 1;
-}
 
-// Galloping from `from`: a change of one node spans a few slots, a booking thousands.
-size_t ResourceProfile::first_slot_from(int64_t time_s, size_t from, size_t last) const
+// The first slot in [from, last) starting at or after time_s, or last. Galloping from `from`: a
+// change of one node spans a few slots, a booking thousands.
+size_t first_slot_from(const std::vector<int64_t> &starts, int64_t time_s, size_t from, size_t last)
 {
 	size_t step = 1;
-	size_t low = from; // starts_[low] < time_s, or low == from
-	while (from + step < last && starts_[from + step] < time_s) {
+	size_t low = from; // starts[low] < time_s, or low == from
+	while (from + step < last && starts[from + step] < time_s) {
 		low = from + step;
 		step *= 2;
 	}
-	const auto begin = starts_.begin();
+	const auto begin = starts.begin();
 	return static_cast<size_t>(
 	    std::lower_bound(begin + static_cast<std::ptrdiff_t>(low),
 	                     begin + static_cast<std::ptrdiff_t>(std::min(from + step, last)),
@@ -64,16 +60,7 @@ size_t ResourceProfile::first_slot_from(int64_t time_s, size_t from, size_t last
 	    begin);
 }
 
-int64_t ResourceProfile::slot_end_s(size_t slot) const
-{
-	return slot + 1 < starts_.size() ? starts_[slot + 1] : never_s;
-}
-
-const NodeFree &ResourceProfile::free(size_t slot, NodeIndex node) const
-{
-	const std::vector<NodeTimelines::Change> &changes = timelines_.changes(node);
-	return changes[NodeTimelines::change_at(changes, starts_[slot])].free;
-}
+} // namespace
 
 bool ResourceProfile::has_free_cpus(int64_t from_s, int64_t until_s, int64_t cpus) const
 {
@@ -265,7 +252,7 @@ void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int6
 		auto add_usable_cpus = [&](int64_t, int64_t part_end_s, int32_t before) {
 			const int64_t delta = // 0: an over-committed node stays at none
 			    std::max(before - sign * allocation.cpus, 0) - std::max(before, 0);
-			const size_t part_last = first_slot_from(part_end_s, slot, last);
+			const size_t part_last = first_slot_from(starts_, part_end_s, slot, last);
 			add_to_slots(slot, part_last, delta, 0);
 			slot = part_last;
 		};
