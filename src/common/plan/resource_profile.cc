@@ -246,21 +246,34 @@ void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int6
 	}
 	for (const NodeAllocation &allocation : allocations) {
 		// The node's part of each slot's usable free CPUs, before and after: the same over
-		// the slots of one of its changes (each change starts a slot), so added change by
-		// change over those slots (a two-day booking spans thousands of them: by blocks).
+		// the slots of one of its changes (each change starts a slot), so added over those
+		// slots (a two-day booking spans thousands of them: by blocks), and over a run of
+		// changes with one difference at once (a slot search less for each).
 		size_t slot = first;
+		int64_t run_delta = 0;
+		int64_t run_end_s = start_s;
+		auto add_run = [&] {
+			const size_t run_last = first_slot_from(starts_, run_end_s, slot, last);
+			add_to_slots(slot, run_last, run_delta, 0);
+			slot = run_last;
+		};
 		auto add_usable_cpus = [&](int64_t, int64_t part_end_s, int32_t before) {
 			const int64_t delta = // 0: an over-committed node stays at none
 			    std::max(before - sign * allocation.cpus, 0) - std::max(before, 0);
-			const size_t part_last = first_slot_from(starts_, part_end_s, slot, last);
-			add_to_slots(slot, part_last, delta, 0);
-			slot = part_last;
+			if (delta != run_delta) {
+				add_run();
+				run_delta = delta;
+			}
+			run_end_s = part_end_s;
 		};
-		const NodeTimelines::EdgeChanges edges =
-		    usable_[allocation.node]
-		        ? timelines_.apply(allocation, start_s, end_s, sign, add_usable_cpus)
-		        : timelines_.apply(allocation, start_s, end_s, sign,
-		                           [](int64_t, int64_t, int32_t) {});
+		NodeTimelines::EdgeChanges edges;
+		if (usable_[allocation.node]) {
+			edges = timelines_.apply(allocation, start_s, end_s, sign, add_usable_cpus);
+			add_run();
+		} else {
+			edges = timelines_.apply(allocation, start_s, end_s, sign,
+			                         [](int64_t, int64_t, int32_t) {});
+		}
 		slots_[first].node_changes += edges.at_start;
 		slots_[last].node_changes += edges.at_end;
 	}
