@@ -125,7 +125,8 @@ NodeTimelines::EdgeChanges NodeTimelines::apply(const NodeAllocation &allocation
 	}
 	edges.at_end += !merge_with_previous(changes, last);
 	edges.at_start += first > 0 && !merge_with_previous(changes, first);
-	index_free_from(allocation.node);
+	if (start_s <= free_from_[allocation.node]) // the changes before start_s are as they were
+		index_free_from(allocation.node);
 	return edges;
 }
 
