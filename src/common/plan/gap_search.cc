@@ -318,7 +318,6 @@ std::optional<Placement> GapSearch::earliest_in_place_holding(
 {
 	const int64_t cpus = cpus_of(allocations);
 	const int64_t long_limit = std::max(long_cpus_limit, cpus);
-	// A part of a slot is blocked by long jobs as it would be with the held booking given back.
 	// Each node's change in effect at the slot looked at: the slots are looked at last first,
 	// so it only walks back (a search per slot and node was a sixth of fairshare/conservative).
 	std::vector<size_t> holder(allocations.size());
@@ -328,6 +327,7 @@ std::optional<Placement> GapSearch::earliest_in_place_holding(
 			    profile_.timelines().changes(allocations[index].node),
 			    profile_.slot_start_s(slot));
 	};
+	// A part of a slot is blocked by long jobs as it would be with the held booking given back.
 	auto blocked_on = [&](size_t slot, bool held) {
 		if (long_cpus_limit >= 0 &&
 		    profile_.long_cpus(slot) - (held ? held_long_cpus : 0) + cpus > long_limit)

@@ -109,7 +109,7 @@ NodeTimelines::EdgeChanges NodeTimelines::apply(const NodeAllocation &allocation
 	while (last + 1 < changes.size() && changes[last + 1].start_s <= end_s)
 		++last;
 	if (changes[last].start_s == end_s) {
-		--edges.at_end; // last > first > 0 or last > first = 0
+		--edges.at_end; // a change after the start's: never the origin's
 	} else {
 		changes.insert(changes.begin() + static_cast<std::ptrdiff_t>(last) + 1,
 		               Change{end_s, changes[last].free});
