@@ -318,13 +318,29 @@ std::optional<Placement> GapSearch::earliest_in_place_holding(
 {
 	const int64_t cpus = cpus_of(allocations);
 	const int64_t long_limit = std::max(long_cpus_limit, cpus);
+	// Each node's change in effect at the slot looked at: the slots are looked at last first,
+	// so it only walks back (a search per slot and node was a sixth of fairshare/conservative).
+	std::vector<size_t> holder(allocations.size());
+	auto hold_from = [&](size_t slot) {
+		for (size_t index = 0; index < allocations.size(); ++index)
+			holder[index] = NodeTimelines::change_at(
+			    profile_.timelines().changes(allocations[index].node),
+			    profile_.slot_start_s(slot));
+	};
 	// A part of a slot is blocked by long jobs as it would be with the held booking given back.
 	auto blocked_on = [&](size_t slot, bool held) {
 		if (long_cpus_limit >= 0 &&
 		    profile_.long_cpus(slot) - (held ? held_long_cpus : 0) + cpus > long_limit)
 			return true;
-		for (const NodeAllocation &allocation : allocations) {
-			const NodeFree &free = profile_.free(slot, allocation.node);
+		const int64_t slot_start_s = profile_.slot_start_s(slot);
+		for (size_t index = 0; index < allocations.size(); ++index) {
+			const NodeAllocation &allocation = allocations[index];
+			const std::vector<NodeTimelines::Change> &changes =
+			    profile_.timelines().changes(allocation.node);
+			size_t &at = holder[index];
+			while (changes[at].start_s > slot_start_s)
+				--at;
+			const NodeFree &free = changes[at].free;
 			const NodeFree need =
 			    held ? NodeFree{}
 			         : NodeFree{allocation.cpus, allocation.memory_mb, allocation.gres};
@@ -338,9 +354,10 @@ std::optional<Placement> GapSearch::earliest_in_place_holding(
 	while (start_s <= until_s) {
 		const int64_t end_s = start_s + job.limit_s;
 		const size_t first = profile_.slot_at(start_s);
+		const size_t last = profile_.slot_at(end_s - 1);
+		hold_from(last);
 		std::optional<int64_t> blocked_end;
-		for (size_t slot = profile_.slot_at(end_s - 1) + 1;
-		     !blocked_end && slot-- > first;) {
+		for (size_t slot = last + 1; !blocked_end && slot-- > first;) {
 			// The slot's parts outside, inside and after the held window, last first.
 			const int64_t slot_start_s = std::max(profile_.slot_start_s(slot), start_s);
 			const int64_t slot_end_s = profile_.slot_end_s(slot);

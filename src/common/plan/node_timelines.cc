@@ -43,21 +43,6 @@ void NodeTimelines::index_free_from(NodeIndex node)
 	indexed_s = free_from_s;
 }
 
-size_t NodeTimelines::change_at(const std::vector<Change> &changes, int64_t time_s)
-{
-	// Most nodes change a few times: a linear look from the front beats a binary search.
-	if (changes.size() <= 8) {
-		size_t index = 0;
-		while (index + 1 < changes.size() && changes[index + 1].start_s <= time_s)
-			++index;
-		return index;
-	}
-	auto after = std::upper_bound(
-	    changes.begin(), changes.end(), time_s,
-	    [](int64_t time, const Change &change) { return time < change.start_s; });
-	return after == changes.begin() ? 0 : static_cast<size_t>(after - changes.begin()) - 1;
-}
-
 bool NodeTimelines::changes_at(NodeIndex node, int64_t time_s) const
 {
 	const std::vector<Change> &changes = nodes_[node];
@@ -65,40 +50,12 @@ bool NodeTimelines::changes_at(NodeIndex node, int64_t time_s) const
 	return index > 0 && changes[index].start_s == time_s;
 }
 
-size_t NodeTimelines::split_at(std::vector<Change> &changes, int64_t time_s)
+bool NodeTimelines::merge_with_previous(std::vector<Change> &changes, size_t index)
 {
-	const size_t index = change_at(changes, time_s);
-	if (changes[index].start_s == time_s)
-		return index;
-	changes.insert(changes.begin() + static_cast<std::ptrdiff_t>(index) + 1,
-	               Change{time_s, changes[index].free});
-	return index + 1;
-}
-
-void NodeTimelines::merge_with_previous(std::vector<Change> &changes, size_t index)
-{
-	if (index == 0 || index >= changes.size())
-		return;
-	if (changes[index].free == changes[index - 1].free)
-		changes.erase(changes.begin() + static_cast<std::ptrdiff_t>(index));
-}
-
-void NodeTimelines::apply(const NodeAllocation &allocation, int64_t start_s, int64_t end_s,
-                          int sign)
-{
-	std::vector<Change> &changes = nodes_[allocation.node];
-	const size_t first = split_at(changes, start_s);
-	const size_t last = split_at(changes, end_s);
-	for (size_t index = first; index < last; ++index) {
-		NodeFree &free = changes[index].free;
-		free.cpus -= sign * allocation.cpus;
-		free.memory_mb -= sign * allocation.memory_mb;
-		for (size_t kind = 0; kind < gres_kinds_max; ++kind)
-			free.gres[kind] -= sign * allocation.gres[kind];
-	}
-	merge_with_previous(changes, last);
-	merge_with_previous(changes, first);
-	index_free_from(allocation.node);
+	if (index == 0 || index >= changes.size() || changes[index].free != changes[index - 1].free)
+		return false;
+	changes.erase(changes.begin() + static_cast<std::ptrdiff_t>(index));
+	return true;
 }
 
 void NodeTimelines::advance_to(int64_t now_s)

@@ -8,6 +8,7 @@
 #include "plan/node_free.h"
 #include "plan/plan_types.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -28,7 +29,22 @@ public:
 	void reset(const std::vector<NodeFree> &capacity, int64_t origin_s);
 	// Subtract sign x the allocation from its node over [start_s, end_s) (origin_s <=
 	// start_s < end_s <= never_s, as the profile clamps them).
-	void apply(const NodeAllocation &allocation, int64_t start_s, int64_t end_s, int sign);
+	void apply(const NodeAllocation &allocation, int64_t start_s, int64_t end_s, int sign)
+	{
+		apply(allocation, start_s, end_s, sign, [](int64_t, int64_t, int32_t) {});
+	}
+	// How many changes the node gained at start_s and at end_s (-1, 0 or 1 each): the
+	// profile counts, per slot, the nodes that change there.
+	struct EdgeChanges {
+		int at_start = 0;
+		int at_end = 0;
+	};
+	// The same, and before changing them, hands each change's part of [start_s, end_s) and
+	// its free CPUs to seen(part_start_s, part_end_s, cpus), in time order: one search for
+	// what took seven (the profile's usable CPUs and its per-slot change counts).
+	template <typename Seen>
+	EdgeChanges apply(const NodeAllocation &allocation, int64_t start_s, int64_t end_s,
+	                  int sign, Seen &&seen);
 	// Forget the past: every node's first change starts at now_s.
 	void advance_to(int64_t now_s);
 
@@ -36,7 +52,23 @@ public:
 	// True if the node's free amounts change at time_s (not at the origin).
 	bool changes_at(NodeIndex node, int64_t time_s) const;
 	// Index of the change in effect at time_s (time_s at or after the origin).
-	static size_t change_at(const std::vector<Change> &changes, int64_t time_s);
+	// Inline: the planner's searches call it per node (a call into the library is a PLT jump).
+	static size_t change_at(const std::vector<Change> &changes, int64_t time_s)
+	{
+		// Most nodes change a few times: a linear look from the front beats a binary
+		// search.
+		if (changes.size() <= 8) {
+			size_t index = 0;
+			while (index + 1 < changes.size() && changes[index + 1].start_s <= time_s)
+				++index;
+			return index;
+		}
+		auto after = std::upper_bound(
+		    changes.begin(), changes.end(), time_s,
+		    [](int64_t time, const Change &change) { return time < change.start_s; });
+		return after == changes.begin() ? 0
+		                                : static_cast<size_t>(after - changes.begin()) - 1;
+	}
 
 	// Nodes by the start of their first change with free CPUs (never_s: none), the time before
 	// which no job can use them: a search from its window's start on looks only at the nodes
@@ -50,13 +82,52 @@ private:
 	void index_free_from(NodeIndex node);
 	static int64_t first_free_s(const std::vector<Change> &changes);
 
-	// Index of the change starting at time_s, splitting the one in effect there if needed.
-	static size_t split_at(std::vector<Change> &changes, int64_t time_s);
-	static void merge_with_previous(std::vector<Change> &changes, size_t index);
+	// True if it merged.
+	static bool merge_with_previous(std::vector<Change> &changes, size_t index);
 
 	std::vector<std::vector<Change>> nodes_;
 	std::vector<int64_t> free_from_; // per node, as in by_free_from_
 	ByFreeFrom by_free_from_;
 };
+
+template <typename Seen>
+NodeTimelines::EdgeChanges NodeTimelines::apply(const NodeAllocation &allocation, int64_t start_s,
+                                                int64_t end_s, int sign, Seen &&seen)
+{
+	std::vector<Change> &changes = nodes_[allocation.node];
+	EdgeChanges edges;
+	size_t first = change_at(changes, start_s);
+	if (changes[first].start_s == start_s) {
+		edges.at_start -= first > 0;
+	} else {
+		changes.insert(changes.begin() + static_cast<std::ptrdiff_t>(first) + 1,
+		               Change{start_s, changes[first].free});
+		++first;
+	}
+	// The end from the start on: the loop below walks these changes anyway.
+	size_t last = first;
+	while (last + 1 < changes.size() && changes[last + 1].start_s <= end_s)
+		++last;
+	if (changes[last].start_s == end_s) {
+		--edges.at_end; // a change after the start's: never the origin's
+	} else {
+		changes.insert(changes.begin() + static_cast<std::ptrdiff_t>(last) + 1,
+		               Change{end_s, changes[last].free});
+		++last;
+	}
+	for (size_t index = first; index < last; ++index) {
+		NodeFree &free = changes[index].free;
+		seen(changes[index].start_s, changes[index + 1].start_s, free.cpus);
+		free.cpus -= sign * allocation.cpus;
+		free.memory_mb -= sign * allocation.memory_mb;
+		for (size_t kind = 0; kind < gres_kinds_max; ++kind)
+			free.gres[kind] -= sign * allocation.gres[kind];
+	}
+	edges.at_end += !merge_with_previous(changes, last);
+	edges.at_start += first > 0 && !merge_with_previous(changes, first);
+	if (start_s <= free_from_[allocation.node]) // the changes before start_s are as they were
+		index_free_from(allocation.node);
+	return edges;
+}
 
 } // namespace campaign::plan

@@ -144,11 +144,14 @@ void PlanKeeper::remember(const Cluster &cluster, const std::vector<RunningJob> 
 	running_.clear();
 	for (const RunningJob &job : running)
 		running_.emplace(job.id, job);
-	pending_.clear();
+	pending_pool_.clear(pending_);
 	order_.clear();
 	order_ids_.clear();
 	for (const PendingJob &job : pending) {
-		KeptPending &kept = pending_.emplace(job.id, KeptPending{job}).first->second;
+		auto [at, added] = pending_pool_.try_emplace(pending_, job.id);
+		KeptPending &kept = at->second;
+		if (added)
+			kept.job = job;
 		kept.position = order_.size();
 		order_.push_back(&kept);
 		order_ids_.push_back(job.id);

@@ -7,6 +7,7 @@
 // earlier campaign's unreserved jobs, and with starts_only. No Slurm types.
 #pragma once
 
+#include "plan/node_pool.h"
 #include "plan/planner.h"
 
 #include <unordered_map>
@@ -87,6 +88,7 @@ private:
 		size_t position = 0;
 	};
 	std::unordered_map<JobId, KeptPending> pending_;
+	NodePool<std::unordered_map<JobId, KeptPending>> pending_pool_; // pending_'s, for remember
 	// pending_ in rank order (a map's entries stay put until erased): a snapshot in the same
 	// order is matched by walking it, without a look-up per job.
 	std::vector<KeptPending *> order_;

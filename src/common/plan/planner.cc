@@ -643,7 +643,7 @@ void Planner::clear_plan()
 	window_bookings_.clear();
 	queue_.clear();
 	running_.clear();
-	pending_ids_.clear();
+	pending_ids_pool_.clear(pending_ids_);
 	profile_ = ResourceProfile(cluster_, now_s_);
 	candidate_cache_.clear();
 	checked_node_sets_.clear();
@@ -675,7 +675,7 @@ Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &runn
 	candidate_cache_.clear();
 	checked_node_sets_.clear();
 	queue_.clear();
-	pending_ids_.clear();
+	pending_ids_pool_.clear(pending_ids_);
 	running_.clear();
 	for (const RunningJob &job : running)
 		if (Status valid = check_running(job); !valid)
@@ -744,7 +744,7 @@ Status Planner::plan_queue(const std::vector<PendingJob> &pending_in_rank_order,
 	// lists they key on alive, so a freed list's address is never taken for another's).
 	checked_node_sets_.clear();
 	candidate_cache_.forget_lists();
-	pending_ids_.clear();
+	pending_ids_pool_.clear(pending_ids_);
 	policy_.reset();
 	if (!refused_until_s_.empty()) {
 		std::unordered_map<JobId, int64_t> refusals;
@@ -804,7 +804,7 @@ Status Planner::add_pending(const PendingJob &job, const char *event)
 	auto entry = make_entry(job);
 	if (!entry)
 		return Error{std::string(event) + ": " + entry.error()};
-	if (running_.contains(job.id) || !pending_ids_.insert(job.id).second)
+	if (running_.contains(job.id) || !pending_ids_pool_.insert(pending_ids_, job.id).second)
 		return Error{std::string(event) + ": " + job_name(job.id) + " is listed twice"};
 	queue_.push_back(std::move(entry).value());
 	return ok_status();
@@ -818,7 +818,7 @@ Status Planner::add_pending(const PendingJob &job, const char *event)
 Status Planner::plan_walk(PendingSource &source, const char *event)
 {
 	queue_.clear();
-	pending_ids_.clear();
+	pending_ids_pool_.clear(pending_ids_);
 	policy_.reset();
 	size_room();
 	SearchMemo memo;

@@ -5,6 +5,7 @@
 #include "plan/candidate_cache.h"
 #include "plan/freed_node_index.h"
 #include "plan/gap_search.h"
+#include "plan/node_pool.h"
 #include "plan/pending_source.h"
 #include "plan/plan_types.h"
 #include "plan/reservation_policy.h"
@@ -301,6 +302,7 @@ private:
 	ReservationPolicy policy_;
 	StableQueue<Entry, &Planner::entry_id> queue_; // rank order
 	std::unordered_set<JobId> pending_ids_;
+	NodePool<std::unordered_set<JobId>> pending_ids_pool_; // its nodes, for a plan afresh
 	std::vector<JobId> scratch_ids_; // replan's sorted snapshot ids, kept for its capacity
 	std::vector<NodeIndex> scratch_nodes_; // move_earlier's own nodes, kept for its capacity
 	// The regions compress gives back (indexed_freed_, only while it runs), by node: read by

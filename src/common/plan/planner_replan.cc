@@ -48,7 +48,7 @@ Status Planner::unplace_all_and_replace_running(const std::vector<RunningJob> &r
 	}
 	for (; !queue_.empty(); queue_.pop_back())
 		unplace(queue_.back());
-	pending_ids_.clear();
+	pending_ids_pool_.clear(pending_ids_);
 	replace_running(running);
 	return ok_status();
 }

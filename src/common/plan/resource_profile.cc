@@ -39,24 +39,28 @@ void ResourceProfile::reset(const Cluster &cluster, int64_t origin_s)
 	timelines_.reset(capacity_, origin_s);
 }
 
-size_t ResourceProfile::slot_at(int64_t time_s) const
+namespace
 {
-	auto after = std::upper_bound(starts_.begin(), starts_.end(), time_s);
-	if (after == starts_.begin())
-		return 0;
-	return static_cast<size_t>(after - starts_.begin()) - 1;
+
+// The first slot in [from, last) starting at or after time_s, or last. Galloping from `from`: a
+// change of one node spans a few slots, a booking thousands.
+size_t first_slot_from(const std::vector<int64_t> &starts, int64_t time_s, size_t from, size_t last)
+{
+	size_t step = 1;
+	size_t low = from; // starts[low] < time_s, or low == from
+	while (from + step < last && starts[from + step] < time_s) {
+		low = from + step;
+		step *= 2;
+	}
+	const auto begin = starts.begin();
+	return static_cast<size_t>(
+	    std::lower_bound(begin + static_cast<std::ptrdiff_t>(low),
+	                     begin + static_cast<std::ptrdiff_t>(std::min(from + step, last)),
+	                     time_s) -
+	    begin);
 }
 
-int64_t ResourceProfile::slot_end_s(size_t slot) const
-{
-	return slot + 1 < starts_.size() ? starts_[slot + 1] : never_s;
-}
-
-const NodeFree &ResourceProfile::free(size_t slot, NodeIndex node) const
-{
-	const std::vector<NodeTimelines::Change> &changes = timelines_.changes(node);
-	return changes[NodeTimelines::change_at(changes, starts_[slot])].free;
-}
+} // namespace
 
 bool ResourceProfile::has_free_cpus(int64_t from_s, int64_t until_s, int64_t cpus) const
 {
@@ -222,29 +226,6 @@ void ResourceProfile::merge_deferred()
 	starts_.resize(kept);
 }
 
-// The node's part of each slot's usable free CPUs, before and after the booking: the same for
-// every slot of one of its changes (each change starts a slot), so added change by change over
-// the slots that change spans (a two-day booking spans thousands of them: by blocks).
-void ResourceProfile::add_usable_cpus(const NodeAllocation &allocation, size_t first, size_t last,
-                                      int64_t start_s, int sign)
-{
-	const std::vector<NodeTimelines::Change> &changes = timelines_.changes(allocation.node);
-	size_t slot = first;
-	for (size_t index = NodeTimelines::change_at(changes, start_s); slot < last; ++index) {
-		const int64_t change_end_s =
-		    index + 1 < changes.size() ? changes[index + 1].start_s : never_s;
-		const int32_t before = changes[index].free.cpus;
-		const int64_t delta = // 0: an over-committed node stays at none
-		    std::max(before - sign * allocation.cpus, 0) - std::max(before, 0);
-		const auto from = starts_.begin() + static_cast<std::ptrdiff_t>(slot);
-		const auto to = starts_.begin() + static_cast<std::ptrdiff_t>(last);
-		const size_t change_last =
-		    static_cast<size_t>(std::lower_bound(from, to, change_end_s) - starts_.begin());
-		add_to_slots(slot, change_last, delta, 0);
-		slot = change_last;
-	}
-}
-
 void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int64_t start_s,
                             int64_t end_s, int sign, bool long_job, bool log)
 {
@@ -264,15 +245,37 @@ void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int6
 				booking_log_.booked(allocation.node, start_s);
 	}
 	for (const NodeAllocation &allocation : allocations) {
-		if (usable_[allocation.node])
-			add_usable_cpus(allocation, first, last, start_s, sign);
-		const bool changed_at_start = timelines_.changes_at(allocation.node, start_s);
-		const bool changed_at_end = timelines_.changes_at(allocation.node, end_s);
-		timelines_.apply(allocation, start_s, end_s, sign);
-		slots_[first].node_changes +=
-		    timelines_.changes_at(allocation.node, start_s) - changed_at_start;
-		slots_[last].node_changes +=
-		    timelines_.changes_at(allocation.node, end_s) - changed_at_end;
+		// The node's part of each slot's usable free CPUs, before and after: the same over
+		// the slots of one of its changes (each change starts a slot), so added over those
+		// slots (a two-day booking spans thousands of them: by blocks), and over a run of
+		// changes with one difference at once (a slot search less for each).
+		size_t slot = first;
+		int64_t run_delta = 0;
+		int64_t run_end_s = start_s;
+		auto add_run = [&] {
+			const size_t run_last = first_slot_from(starts_, run_end_s, slot, last);
+			add_to_slots(slot, run_last, run_delta, 0);
+			slot = run_last;
+		};
+		auto add_usable_cpus = [&](int64_t, int64_t part_end_s, int32_t before) {
+			const int64_t delta = // 0: an over-committed node stays at none
+			    std::max(before - sign * allocation.cpus, 0) - std::max(before, 0);
+			if (delta != run_delta) {
+				add_run();
+				run_delta = delta;
+			}
+			run_end_s = part_end_s;
+		};
+		NodeTimelines::EdgeChanges edges;
+		if (usable_[allocation.node]) {
+			edges = timelines_.apply(allocation, start_s, end_s, sign, add_usable_cpus);
+			add_run();
+		} else {
+			edges = timelines_.apply(allocation, start_s, end_s, sign,
+			                         [](int64_t, int64_t, int32_t) {});
+		}
+		slots_[first].node_changes += edges.at_start;
+		slots_[last].node_changes += edges.at_end;
 	}
 	merge_with_previous(last);
 	merge_with_previous(first);

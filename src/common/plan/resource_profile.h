@@ -8,6 +8,7 @@
 #include "plan/node_timelines.h"
 #include "plan/plan_types.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -74,11 +75,26 @@ public:
 	int64_t origin_s() const { return starts_.front(); }
 	size_t node_count() const { return capacity_.size(); }
 	size_t slot_count() const { return slots_.size(); }
-	size_t slot_at(int64_t time_s) const;
+	// Inline, as the two below: the gap search calls them per slot, and a call into the
+	// shared library goes through its PLT.
+	size_t slot_at(int64_t time_s) const
+	{
+		auto after = std::upper_bound(starts_.begin(), starts_.end(), time_s);
+		if (after == starts_.begin())
+			return 0;
+		return static_cast<size_t>(after - starts_.begin()) - 1;
+	}
 	int64_t slot_start_s(size_t slot) const { return starts_[slot]; }
-	int64_t slot_end_s(size_t slot) const;
+	int64_t slot_end_s(size_t slot) const
+	{
+		return slot + 1 < starts_.size() ? starts_[slot + 1] : never_s;
+	}
 	// A node's free amounts in a slot (a look-up in its changes).
-	const NodeFree &free(size_t slot, NodeIndex node) const;
+	const NodeFree &free(size_t slot, NodeIndex node) const
+	{
+		const std::vector<NodeTimelines::Change> &changes = timelines_.changes(node);
+		return changes[NodeTimelines::change_at(changes, starts_[slot])].free;
+	}
 	// The free amounts per node, as the times where each node's change.
 	const NodeTimelines &timelines() const { return timelines_; }
 	// Sum of positive free CPUs over usable nodes: an upper bound for any job in this slot.
@@ -139,8 +155,6 @@ private:
 	// log: note the booking or the release in booking_log_ (move notes its own).
 	void apply(const std::vector<NodeAllocation> &allocations, int64_t start_s, int64_t end_s,
 	           int sign, bool long_job, bool log = true);
-	void add_usable_cpus(const NodeAllocation &allocation, size_t first, size_t last,
-	                     int64_t start_s, int sign);
 	// Add to slots [first, last): whole blocks by their add, the rest slot by slot.
 	void add_to_slots(size_t first, size_t last, int64_t usable_free_cpus, int64_t long_cpus);
 	// A slot's own amounts with its block's add (what the accessors return).
