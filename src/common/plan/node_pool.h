@@ -40,11 +40,8 @@ public:
 	{
 		if (nodes_.empty())
 			return container.try_emplace(key);
-		typename Container::node_type &node = nodes_.back();
-		node.key() = key;
-		auto inserted = container.insert(std::move(node));
-		nodes_.pop_back();
-		return {inserted.position, inserted.inserted};
+		return insert_kept(container,
+		                   [&](typename Container::node_type &node) { node.key() = key; });
 	}
 	// container.insert(key) for a set, on a kept node if there is one.
 	template <typename Key>
@@ -52,15 +49,24 @@ public:
 	{
 		if (nodes_.empty())
 			return container.insert(key);
-		typename Container::node_type &node = nodes_.back();
-		node.value() = key;
-		auto inserted = container.insert(std::move(node));
-		nodes_.pop_back();
-		return {inserted.position, inserted.inserted};
+		return insert_kept(
+		    container, [&](typename Container::node_type &node) { node.value() = key; });
 	}
 	size_t kept() const { return nodes_.size(); }
 
 private:
+	// Inserts the last kept node, its key set by set_key (a map's key(), a set's value()).
+	template <typename SetKey>
+	std::pair<typename Container::iterator, bool> insert_kept(Container &container,
+	                                                          SetKey &&set_key)
+	{
+		typename Container::node_type &node = nodes_.back();
+		set_key(node);
+		auto inserted = container.insert(std::move(node));
+		nodes_.pop_back();
+		return {inserted.position, inserted.inserted};
+	}
+
 	std::vector<typename Container::node_type> nodes_;
 };
 

@@ -29,16 +29,17 @@ public:
 	void reset(const std::vector<NodeFree> &capacity, int64_t origin_s);
 	// Subtract sign x the allocation from its node over [start_s, end_s) (origin_s <=
 	// start_s < end_s <= never_s, as the profile clamps them).
-	void apply(const NodeAllocation &allocation, int64_t start_s, int64_t end_s, int sign)
-	{
-		apply(allocation, start_s, end_s, sign, [](int64_t, int64_t, int32_t) {});
-	}
-	// How many changes the node gained at start_s and at end_s (-1, 0 or 1 each): the
-	// profile counts, per slot, the nodes that change there.
+	// Returns how many changes the node gained at start_s and at end_s (-1, 0 or 1 each):
+	// the profile counts, per slot, the nodes that change there.
 	struct EdgeChanges {
 		int at_start = 0;
 		int at_end = 0;
 	};
+	EdgeChanges apply(const NodeAllocation &allocation, int64_t start_s, int64_t end_s,
+	                  int sign)
+	{
+		return apply(allocation, start_s, end_s, sign, [](int64_t, int64_t, int32_t) {});
+	}
 	// The same, and before changing them, hands each change's part of [start_s, end_s) and
 	// its free CPUs to seen(part_start_s, part_end_s, cpus), in time order: one search for
 	// what took seven (the profile's usable CPUs and its per-slot change counts).

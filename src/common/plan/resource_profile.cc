@@ -271,8 +271,7 @@ void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int6
 			edges = timelines_.apply(allocation, start_s, end_s, sign, add_usable_cpus);
 			add_run();
 		} else {
-			edges = timelines_.apply(allocation, start_s, end_s, sign,
-			                         [](int64_t, int64_t, int32_t) {});
+			edges = timelines_.apply(allocation, start_s, end_s, sign);
 		}
 		slots_[first].node_changes += edges.at_start;
 		slots_[last].node_changes += edges.at_end;
