@@ -1,6 +1,7 @@
 // work_estimate=recent: OStrich counts a job's work from recent run times as fractions of the
-// limit (its user's last two, or all users' moving average for a newcomer; at least a minute, at
-// most the limit) instead of its limit; off by default; saved and restored with the state.
+// limit (its user's last two, or all users' moving average for a newcomer; at least a minute or
+// work_estimate_floor_s, at most the limit) instead of its limit; off by default; saved and
+// restored with the state.
 #include "core_fixtures.h"
 #include "policy/runtime_predictor.h"
 #include "state/core_state_json.h"
@@ -50,6 +51,19 @@ START_TEST(test_predictor_floor_of_a_minute)
 }
 END_TEST
 
+// work_estimate_floor_s: the floor as given (10 s, bounded stretch's tau), not a minute.
+START_TEST(test_predictor_floor_as_given)
+{
+	RuntimePredictor predictor(10);
+	predictor.record(1, 0, 3600);
+	predictor.record(1, 4, 3600);
+	ck_assert_int_eq(predictor.predict(1, 3600), 10);
+	ck_assert_int_eq(predictor.predict(1, 5), 5); // a limit below the floor still caps
+	predictor.record(1, 72, 3600);                 // (4 + 72) / 2 s of 3600: 38 s
+	ck_assert_int_eq(predictor.predict(1, 3600), 38);
+}
+END_TEST
+
 namespace
 {
 
@@ -89,6 +103,18 @@ START_TEST(test_recent_runs_count_instead_of_limits)
 	expect_near(explain(ranking, 2).key, 100 + 120, "user 1's C~");
 	expect_near(explain(ranking, 3).key, 100 + 1178, "user 2's C~");
 	ck_assert_uint_eq(ranking.order.front(), 2);
+}
+END_TEST
+
+// With work_estimate_floor_s=10 user 1's job counts 10 s, its run, not the minute: 40 / 2 = 20 s.
+// User 2's estimate (589 s) is above either floor and does not move.
+START_TEST(test_recent_runs_with_a_floor_of_tau)
+{
+	CampaignCore core = make_core("policy=ostrich,work_estimate=recent,work_estimate_floor_s=10");
+	const Ranking ranking = short_runs_long_limits(core);
+	expect_near(explain(ranking, 2).key, 100 + 20, "user 1's C~");
+	expect_near(explain(ranking, 3).key, 100 + 1178, "user 2's C~");
+	ck_assert_int_eq(core.expected_run_s(2), 10);
 }
 END_TEST
 
@@ -152,6 +178,8 @@ int main()
 	tcase_add_test(tc, test_predictor_mean_of_last_two_runs);
 	tcase_add_test(tc, test_predictor_newcomer_gets_all_users_fraction);
 	tcase_add_test(tc, test_predictor_floor_of_a_minute);
+	tcase_add_test(tc, test_predictor_floor_as_given);
+	tcase_add_test(tc, test_recent_runs_with_a_floor_of_tau);
 	tcase_add_test(tc, test_limits_by_default);
 	tcase_add_test(tc, test_recent_runs_count_instead_of_limits);
 	tcase_add_test(tc, test_work_corrected_at_the_end);

@@ -95,6 +95,21 @@ START_TEST(test_plugin_reads_the_stretch_guard_keys)
 }
 END_TEST
 
+// The recent-runs prediction's floor likewise; 0 is refused (a job would count no work).
+START_TEST(test_plugin_reads_the_work_estimate_floor)
+{
+	const CampaignCore core = core_of("calc_period=60,work_estimate=recent,work_estimate_floor_s=10");
+	ck_assert_int_eq(core.config().work_estimate_floor_s, 10);
+	ck_assert_int_eq(core_of("calc_period=60").config().work_estimate_floor_s, 60);
+	ck_assert(core_identity(parsed("work_estimate_floor_s=10")) !=
+	          core_identity(parsed("policy=ostrich")));
+	auto bad = priority_parameter_schema().parse("calc_period=60,work_estimate_floor_s=0");
+	ck_assert(!bad.ok());
+	ck_assert_msg(bad.error().find("work_estimate_floor_s") != std::string::npos, "%s",
+	              bad.error().c_str());
+}
+END_TEST
+
 START_TEST(test_core_rejects_plugin_keys_alone)
 {
 	ck_assert(!CampaignCore::create("calc_period=5").ok()); // the core's schema: core keys
@@ -193,6 +208,7 @@ int main()
 	tcase_add_test(tc, test_core_rejects_plugin_keys_alone);
 	tcase_add_test(tc, test_plugin_reads_the_fair_guard_keys);
 	tcase_add_test(tc, test_plugin_reads_the_stretch_guard_keys);
+	tcase_add_test(tc, test_plugin_reads_the_work_estimate_floor);
 	tcase_add_test(tc, test_state_of_first_release_restores_with_other_plugin_keys);
 	tcase_add_test(tc, test_saved_core_parameters_drops_plugin_keys_only);
 	tcase_add_test(tc, test_channel_settings_read_through_the_schema);

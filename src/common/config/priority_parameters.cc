@@ -79,7 +79,12 @@ ParameterSchema core_parameter_schema()
 	          "how strongly usage scales a share: 2^(-usage_weight * usage / share)"),
 	     choice("work_estimate", "limit", {"limit", "recent"},
 	            "OStrich work of a job not yet ended: its limit, or its user's recent run "
-	            "times (mean of the last two, at least a minute, at most the limit)"),
+	            "times (mean of the last two, at least work_estimate_floor_s, at most the "
+	            "limit)"),
+	     integer("work_estimate_floor_s", "60", 1, 86400,
+	             "the least run time a recent-runs prediction counts (a shorter limit still "
+	             "caps it): a run that failed at once must not make its user's jobs count "
+	             "as nothing; 10 is tau of bounded stretch"),
 	     choice(
 	         "overdue", "keep", {"keep", "clamp", "share"},
 	         "OStrich key of a campaign behind in V: kept (first if past), or at least now + "
@@ -152,6 +157,7 @@ Result<CoreConfig> core_config_from(const ParameterValues &values)
 	config.usage_halflife_s = values.integer("usage_halflife_s");
 	config.usage_weight = values.real("usage_weight");
 	config.recent_work_estimate = values.text("work_estimate") == "recent";
+	config.work_estimate_floor_s = values.integer("work_estimate_floor_s");
 	const std::string &overdue = values.text("overdue");
 	config.overdue = overdue == "clamp"   ? CoreConfig::Overdue::Clamp
 	                 : overdue == "share" ? CoreConfig::Overdue::Share

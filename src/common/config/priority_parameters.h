@@ -35,6 +35,9 @@ struct CoreConfig {
 	int64_t usage_halflife_s = 0; // 0: shares do not depend on past usage
 	double usage_weight = 1;
 	bool recent_work_estimate = false; // work_estimate=recent: RuntimePredictor, not the limit
+	// The least run time a prediction counts (a limit below it still caps): a minute, Slurm's
+	// smallest limit, or down to 1 s (10 s: tau of bounded stretch)
+	int64_t work_estimate_floor_s = 60;
 	enum class Overdue : uint8_t { Keep, Clamp, Share };
 	Overdue overdue = Overdue::Keep; // OStrich key of a campaign late in V (overdue=)
 	double overdue_slide = 0;        // how fast a postponed campaign's bound moves later

@@ -9,7 +9,8 @@ namespace campaign
 {
 
 CampaignCore::CampaignCore(CoreConfig config)
-    : config_(std::move(config)), detector_(config_.rule), deadlines_(config_.faircamp_mode)
+    : config_(std::move(config)), detector_(config_.rule), deadlines_(config_.faircamp_mode),
+      predictor_(config_.work_estimate_floor_s)
 {
 }
 

@@ -17,7 +17,7 @@ int64_t RuntimePredictor::predict(uint32_t user_id, int64_t limit_s) const
 	}
 	const auto predicted_s =
 	    static_cast<int64_t>(std::ceil(fraction * static_cast<double>(limit_s)));
-	return std::min(limit_s, std::max(predicted_s, kFloorS));
+	return std::min(limit_s, std::max(predicted_s, floor_s_));
 }
 
 void RuntimePredictor::record(uint32_t user_id, int64_t runtime_s, int64_t limit_s)

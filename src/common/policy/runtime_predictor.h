@@ -2,7 +2,8 @@
 // limit: the mean of its user's last two runs' fractions (run time / limit), or, for a user with
 // no finished run yet, the fraction over every user's recent runs (a moving average), so that a
 // newcomer is not counted at the full limit while known users are counted at their runs. Never
-// above the limit, never below a minute (or the limit, if shorter). OStrich counts it as a job's
+// above the limit, never below a floor (work_estimate_floor_s, default a minute; or the limit, if
+// shorter). OStrich counts it as a job's
 // virtual work with work_estimate=recent: users set limits far above their run times, and a burst
 // of short jobs with long limits would otherwise be counted as hours of work. The work is
 // corrected to the actual run time at the end, as the thesis corrects it. No Slurm types.
@@ -17,8 +18,8 @@ namespace campaign
 class RuntimePredictor
 {
 public:
-	// A prediction below a minute (Slurm's smallest limit) is raised to it: a run that failed
-	// at once must not make its user's next jobs count as nothing.
+	// By default a prediction below a minute (Slurm's smallest limit) is raised to it: a run
+	// that failed at once must not make its user's next jobs count as nothing.
 	static constexpr int64_t kFloorS = 60;
 	// Weight of one run in the all-users average: about the last 50 runs count.
 	static constexpr double kAllUsersWeight = 0.02;
@@ -27,6 +28,8 @@ public:
 		double latest = 0, previous = 0; // run time / limit, in [0, 1]
 		uint32_t runs = 0;               // finished runs seen, capped at 2
 	};
+
+	explicit RuntimePredictor(int64_t floor_s = kFloorS) : floor_s_(floor_s) {}
 
 	int64_t predict(uint32_t user_id, int64_t limit_s) const;
 	void record(uint32_t user_id, int64_t runtime_s, int64_t limit_s);
@@ -37,6 +40,7 @@ public:
 	void restore_all_users_fraction(double fraction) { all_users_ = fraction; }
 
 private:
+	int64_t floor_s_;
 	std::unordered_map<uint32_t, Recent> users_;
 	double all_users_ = 1; // no run seen yet: the limit
 };
