@@ -118,6 +118,22 @@ START_TEST(test_recent_runs_with_a_floor_of_tau)
 }
 END_TEST
 
+// work_estimate_below: user 1's runs used 10 / 3600 of their limits, under 0.1: predicted as
+// before (120 s). User 2 has no run yet and gets the all-users fraction (0.98), not under 0.1:
+// its limit counts (600 s x 4 CPUs / 2 = 1200 s), as by default.
+START_TEST(test_prediction_only_far_below_the_limits)
+{
+	CampaignCore core =
+	    make_core("policy=ostrich,work_estimate=recent,work_estimate_below=0.1");
+	const Ranking ranking = short_runs_long_limits(core);
+	expect_near(explain(ranking, 2).key, 100 + 120, "user 1's C~");
+	expect_near(explain(ranking, 3).key, 100 + 1200, "user 2's C~");
+	// At 0.99 the all-users fraction is under it as well: both predicted, as with 1.
+	CampaignCore every = make_core("policy=ostrich,work_estimate=recent,work_estimate_below=0.99");
+	expect_near(explain(short_runs_long_limits(every), 3).key, 100 + 1178, "user 2's C~ at 0.99");
+}
+END_TEST
+
 // A job that runs longer than predicted is corrected at its end: the predictor then holds its run,
 // and the user's next job counts the mean of 10 / 3600 and 1800 / 3600 of its limit, 905 s.
 START_TEST(test_work_corrected_at_the_end)
@@ -180,6 +196,7 @@ int main()
 	tcase_add_test(tc, test_predictor_floor_of_a_minute);
 	tcase_add_test(tc, test_predictor_floor_as_given);
 	tcase_add_test(tc, test_recent_runs_with_a_floor_of_tau);
+	tcase_add_test(tc, test_prediction_only_far_below_the_limits);
 	tcase_add_test(tc, test_limits_by_default);
 	tcase_add_test(tc, test_recent_runs_count_instead_of_limits);
 	tcase_add_test(tc, test_work_corrected_at_the_end);

@@ -95,7 +95,8 @@ START_TEST(test_plugin_reads_the_stretch_guard_keys)
 }
 END_TEST
 
-// The recent-runs prediction's floor likewise; 0 is refused (a job would count no work).
+// The recent-runs prediction's floor and threshold likewise; a floor of 0 is refused (a job
+// would count no work), a threshold of 0 or above 1 too.
 START_TEST(test_plugin_reads_the_work_estimate_floor)
 {
 	const CampaignCore core = core_of("calc_period=60,work_estimate=recent,work_estimate_floor_s=10");
@@ -107,6 +108,15 @@ START_TEST(test_plugin_reads_the_work_estimate_floor)
 	ck_assert(!bad.ok());
 	ck_assert_msg(bad.error().find("work_estimate_floor_s") != std::string::npos, "%s",
 	              bad.error().c_str());
+	ck_assert(core_of("calc_period=60,work_estimate_below=0.1").config().work_estimate_below ==
+	          0.1);
+	for (const char *value : {"0", "1.5"}) {
+		auto refused = priority_parameter_schema().parse(
+		    std::string("calc_period=60,work_estimate_below=") + value);
+		ck_assert(!refused.ok());
+		ck_assert_msg(refused.error().find("work_estimate_below") != std::string::npos, "%s",
+		              refused.error().c_str());
+	}
 }
 END_TEST
 

@@ -81,6 +81,9 @@ ParameterSchema core_parameter_schema()
 	            "OStrich work of a job not yet ended: its limit, or its user's recent run "
 	            "times (mean of the last two, at least work_estimate_floor_s, at most the "
 	            "limit)"),
+	     real("work_estimate_below", "1", 1e-6, 1,
+	          "work_estimate=recent: a user's prediction counts only if their recent runs used "
+	          "less than this part of their limits, else the limit (1: always)"),
 	     integer("work_estimate_floor_s", "60", 1, 86400,
 	             "the least run time a recent-runs prediction counts (a shorter limit still "
 	             "caps it): a run that failed at once must not make its user's jobs count "
@@ -158,6 +161,7 @@ Result<CoreConfig> core_config_from(const ParameterValues &values)
 	config.usage_weight = values.real("usage_weight");
 	config.recent_work_estimate = values.text("work_estimate") == "recent";
 	config.work_estimate_floor_s = values.integer("work_estimate_floor_s");
+	config.work_estimate_below = values.real("work_estimate_below");
 	const std::string &overdue = values.text("overdue");
 	config.overdue = overdue == "clamp"   ? CoreConfig::Overdue::Clamp
 	                 : overdue == "share" ? CoreConfig::Overdue::Share

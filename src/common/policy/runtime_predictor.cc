@@ -7,16 +7,19 @@
 namespace campaign
 {
 
-int64_t RuntimePredictor::predict(uint32_t user_id, int64_t limit_s) const
+double RuntimePredictor::fraction(uint32_t user_id) const
 {
 	const auto found = users_.find(user_id);
-	double fraction = all_users_;
-	if (found != users_.end() && found->second.runs > 0) {
-		const Recent &recent = found->second;
-		fraction = recent.runs == 1 ? recent.latest : (recent.latest + recent.previous) / 2;
-	}
+	if (found == users_.end() || found->second.runs == 0)
+		return all_users_;
+	const Recent &recent = found->second;
+	return recent.runs == 1 ? recent.latest : (recent.latest + recent.previous) / 2;
+}
+
+int64_t RuntimePredictor::predict(uint32_t user_id, int64_t limit_s) const
+{
 	const auto predicted_s =
-	    static_cast<int64_t>(std::ceil(fraction * static_cast<double>(limit_s)));
+	    static_cast<int64_t>(std::ceil(fraction(user_id) * static_cast<double>(limit_s)));
 	return std::min(limit_s, std::max(predicted_s, floor_s_));
 }
 
