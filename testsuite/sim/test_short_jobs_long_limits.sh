@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Issue 12's regression case: light users submit bursts of 1-9 s jobs with 4-hour limits while
 # heavy users keep the machine full (seen on a real log: 91x fair-share's light-user p95 stretch).
-# OStrich counting limits holds the bursts for hours (each burst is 320 CPU-hours in V); with
-# work_estimate=recent they count their users' recent runs and wait about as long as under Slurm's
-# fair-share. 64 CPUs, one day: three heavy users each submit a 16-CPU, 1-hour job (2-hour limit)
+# OStrich counting limits (work_estimate=limit) holds the bursts for hours (each burst is 320
+# CPU-hours in V); the default (work_estimate=recent, work_estimate_below=0.1: a prediction for
+# users whose runs use under a tenth of their limits) and work_estimate=recent for every user count
+# their users' recent runs, and the bursts wait about as long as under Slurm's fair-share. 64 CPUs, one day: three heavy users each submit a 16-CPU, 1-hour job (2-hour limit)
 # every 2600 s; three light users each submit 20 4-CPU jobs every 3 hours. CAMPSIM is set by make
 # check.
 set -uo pipefail
@@ -29,19 +30,23 @@ metric() { awk -v name="$2" -v column="$3" '$1 == name { print $(column + 1) }' 
 ratio_at_most() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { exit !(b > 0 && a <= r * b) }'; }
 ratio_at_least() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { exit !(b > 0 && a >= r * b) }'; }
 
-check "campsim runs the workload by limits" run limits
-check "and with work_estimate=recent" run recent work_estimate=recent
+check "campsim runs the workload by limits" run limits work_estimate=limit
+check "with the default parameters" run default
+check "and with work_estimate=recent for every user" run recent work_estimate=recent,work_estimate_below=1
 light=bounded_campaign_stretch.light_cpu.p95
-fair=$(metric limits $light 1) by_limits=$(metric limits $light 2) by_runs=$(metric recent $light 2)
-echo "  light users' p95 bounded stretch: fair-share $fair, OStrich by limits $by_limits, by recent runs $by_runs"
+heavy=bounded_campaign_stretch.heavy_cpu.p95
+fair=$(metric limits $light 1) by_limits=$(metric limits $light 2)
+echo "  light users' p95 bounded stretch: fair-share $fair, OStrich by limits $by_limits," \
+	"default $(metric default $light 2), by recent runs $(metric recent $light 2)"
 check "by limits, OStrich holds the bursts: at least 10x fair-share's ($by_limits against $fair)" \
 	ratio_at_least "$by_limits" "$fair" 10
-check "by recent runs, within 1.1x of fair-share's ($by_runs against $fair)" \
-	ratio_at_most "$by_runs" "$fair" 1.1
-heavy=bounded_campaign_stretch.heavy_cpu.p95
-check "heavy users' p95 by recent runs within 1.1x of fair-share's ($(metric recent $heavy 2) against $(metric recent $heavy 1))" \
-	ratio_at_most "$(metric recent $heavy 2)" "$(metric recent $heavy 1)" 1.1
-utilization_kept() { awk -v a="$(metric recent utilization 2)" -v b="$(metric recent utilization 1)" 'BEGIN { exit !(a >= b - 0.01) }'; }
-check "utilization by recent runs within a point of fair-share's ($(metric recent utilization 2) against $(metric recent utilization 1))" \
-	utilization_kept
+utilization_kept() { awk -v a="$(metric "$1" utilization 2)" -v b="$(metric "$1" utilization 1)" 'BEGIN { exit !(a >= b - 0.01) }'; }
+for name in default recent; do
+	check "$name: light users within 1.1x of fair-share's ($(metric $name $light 2) against $fair)" \
+		ratio_at_most "$(metric $name $light 2)" "$fair" 1.1
+	check "$name: heavy users' p95 within 1.1x of fair-share's ($(metric $name $heavy 2) against $(metric $name $heavy 1))" \
+		ratio_at_most "$(metric $name $heavy 2)" "$(metric $name $heavy 1)" 1.1
+	check "$name: utilization within a point of fair-share's ($(metric $name utilization 2) against $(metric $name utilization 1))" \
+		utilization_kept $name
+done
 finish

@@ -1,7 +1,8 @@
 // work_estimate=recent: OStrich counts a job's work from recent run times as fractions of the
 // limit (its user's last two, or all users' moving average for a newcomer; at least a minute or
-// work_estimate_floor_s, at most the limit) instead of its limit; off by default; saved and
-// restored with the state.
+// work_estimate_floor_s, at most the limit) instead of its limit; by default only for users whose
+// runs used less than a tenth of their limits (work_estimate_below=0.1); saved and restored with
+// the state.
 #include "core_fixtures.h"
 #include "policy/runtime_predictor.h"
 #include "state/core_state_json.h"
@@ -83,9 +84,9 @@ Ranking short_runs_long_limits(CampaignCore &core)
 } // namespace
 
 // By limits user 2 comes first: 2400 / 2 CPUs = 1200 s against 14400 / 2 = 7200 s.
-START_TEST(test_limits_by_default)
+START_TEST(test_limits_with_work_estimate_limit)
 {
-	CampaignCore core = make_core("policy=ostrich");
+	CampaignCore core = make_core("policy=ostrich,work_estimate=limit");
 	const Ranking ranking = short_runs_long_limits(core);
 	expect_near(explain(ranking, 2).key, 100 + 7200, "user 1's C~");
 	expect_near(explain(ranking, 3).key, 100 + 1200, "user 2's C~");
@@ -98,7 +99,7 @@ END_TEST
 // is 589 s (rounded up), 4 CPUs, 2 CPUs each: 1178 s.
 START_TEST(test_recent_runs_count_instead_of_limits)
 {
-	CampaignCore core = make_core("policy=ostrich,work_estimate=recent");
+	CampaignCore core = make_core("policy=ostrich,work_estimate=recent,work_estimate_below=1");
 	const Ranking ranking = short_runs_long_limits(core);
 	expect_near(explain(ranking, 2).key, 100 + 120, "user 1's C~");
 	expect_near(explain(ranking, 3).key, 100 + 1178, "user 2's C~");
@@ -110,7 +111,8 @@ END_TEST
 // User 2's estimate (589 s) is above either floor and does not move.
 START_TEST(test_recent_runs_with_a_floor_of_tau)
 {
-	CampaignCore core = make_core("policy=ostrich,work_estimate=recent,work_estimate_floor_s=10");
+	CampaignCore core = make_core(
+	    "policy=ostrich,work_estimate=recent,work_estimate_below=1,work_estimate_floor_s=10");
 	const Ranking ranking = short_runs_long_limits(core);
 	expect_near(explain(ranking, 2).key, 100 + 20, "user 1's C~");
 	expect_near(explain(ranking, 3).key, 100 + 1178, "user 2's C~");
@@ -134,11 +136,23 @@ START_TEST(test_prediction_only_far_below_the_limits)
 }
 END_TEST
 
+// The default (work_estimate=recent, work_estimate_below=0.1): user 1's 10 s run under a one-hour
+// limit predicts a minute (120 s in V); user 2, without a run, counts its limit (1200 s).
+START_TEST(test_default_predicts_only_far_below_the_limits)
+{
+	CampaignCore core = make_core("policy=ostrich");
+	const Ranking ranking = short_runs_long_limits(core);
+	expect_near(explain(ranking, 2).key, 100 + 120, "user 1's C~");
+	expect_near(explain(ranking, 3).key, 100 + 1200, "user 2's C~");
+	ck_assert_uint_eq(ranking.order.front(), 2);
+}
+END_TEST
+
 // A job that runs longer than predicted is corrected at its end: the predictor then holds its run,
 // and the user's next job counts the mean of 10 / 3600 and 1800 / 3600 of its limit, 905 s.
 START_TEST(test_work_corrected_at_the_end)
 {
-	CampaignCore core = make_core("policy=ostrich,work_estimate=recent");
+	CampaignCore core = make_core("policy=ostrich,work_estimate=recent,work_estimate_below=1");
 	short_runs_long_limits(core);
 	ok(core.start(2, 100));
 	ok(core.end(2, 1900));                           // ran 1800 s, predicted 60
@@ -197,7 +211,8 @@ int main()
 	tcase_add_test(tc, test_predictor_floor_as_given);
 	tcase_add_test(tc, test_recent_runs_with_a_floor_of_tau);
 	tcase_add_test(tc, test_prediction_only_far_below_the_limits);
-	tcase_add_test(tc, test_limits_by_default);
+	tcase_add_test(tc, test_limits_with_work_estimate_limit);
+	tcase_add_test(tc, test_default_predicts_only_far_below_the_limits);
 	tcase_add_test(tc, test_recent_runs_count_instead_of_limits);
 	tcase_add_test(tc, test_work_corrected_at_the_end);
 	tcase_add_test(tc, test_pending_jobs_re_estimated_when_a_run_ends);

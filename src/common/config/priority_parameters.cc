@@ -77,11 +77,11 @@ ParameterSchema core_parameter_schema()
 	             "(0: off; with Slurm accounting the usage is RawUsage, decayed by Slurm)"),
 	     real("usage_weight", "1", 0, 1000,
 	          "how strongly usage scales a share: 2^(-usage_weight * usage / share)"),
-	     choice("work_estimate", "limit", {"limit", "recent"},
+	     choice("work_estimate", "recent", {"limit", "recent"},
 	            "OStrich work of a job not yet ended: its limit, or its user's recent run "
 	            "times (mean of the last two, at least work_estimate_floor_s, at most the "
 	            "limit)"),
-	     real("work_estimate_below", "1", 1e-6, 1,
+	     real("work_estimate_below", "0.1", 1e-6, 1,
 	          "work_estimate=recent: a user's prediction counts only if their recent runs used "
 	          "less than this part of their limits, else the limit (1: always)"),
 	     integer("work_estimate_floor_s", "60", 1, 86400,

@@ -34,13 +34,13 @@ struct CoreConfig {
 	int64_t limit_cap_s = kDefaultLimitCapS;
 	int64_t usage_halflife_s = 0; // 0: shares do not depend on past usage
 	double usage_weight = 1;
-	bool recent_work_estimate = false; // work_estimate=recent: RuntimePredictor, not the limit
+	bool recent_work_estimate = true; // work_estimate=recent: RuntimePredictor, not the limit
 	// The least run time a prediction counts (a limit below it still caps): a minute, Slurm's
 	// smallest limit, or down to 1 s (10 s: tau of bounded stretch)
 	int64_t work_estimate_floor_s = 60;
 	// work_estimate=recent counts a prediction only for users whose recent runs used less than
 	// this part of their limits (1: always); the others count their limits
-	double work_estimate_below = 1;
+	double work_estimate_below = 0.1;
 	enum class Overdue : uint8_t { Keep, Clamp, Share };
 	Overdue overdue = Overdue::Keep; // OStrich key of a campaign late in V (overdue=)
 	double overdue_slide = 0;        // how fast a postponed campaign's bound moves later
