@@ -303,51 +303,6 @@ START_TEST(test_short_room_blocked_opens_the_room_for_a_blocked_short_job)
 }
 END_TEST
 
-// The window passes in a kept plan too: blocked short C opens the room at 0 (as above), starts,
-// runs and ends at 50; no plan is made afresh after it (a quiet machine). At 500 the room is
-// still kept and long B waits; at 700 the window has passed with no short job asking, the room
-// closes and B starts beside A. Before, a kept plan kept the last room made afresh for ever (the
-// drain of SDSC-SP2 at 0.85: one 64-CPU job at a time on 128 CPUs for 75 days).
-START_TEST(test_short_room_closes_in_a_kept_plan_when_the_window_passes)
-{
-	PlannerConfig blocked = room_config(ReservationMode::conservative);
-	blocked.short_room_recent_s = 600;
-	blocked.short_room_demand = _i == 0 ? ShortRoomDemand::blocked : ShortRoomDemand::pending;
-	Planner planner(blocked);
-	check_ok(planner.rebuild(uniform_cluster(1, 10), {running(1, 0, 8, 5000)},
-	                         {job(2, 1, 1000), job(3, 2, 50)}, 0));
-	ck_assert(planner.plan(0).starts_now == std::vector<JobId>{3});
-	ck_assert_int_eq(planner.short_room_cpus(), 2);
-	check_ok(planner.job_started(running(3, 0, 2, 50), 0));
-	check_ok(planner.job_ended(3, 50));
-	Plan plan = planner.plan(500);
-	ck_assert(plan.starts_now.empty());
-	ck_assert_int_eq(plan.planned.at(2).start_s, 5000);
-	ck_assert(planner.plan(700).starts_now == std::vector<JobId>{2});
-	ck_assert_int_eq(planner.short_room_cpus(), 0);
-}
-END_TEST
-
-// Short jobs still asking keep it: short D (3 CPUs, of the 2 free) is submitted at 650 and
-// blocked; at 700 the window's oldest demand has expired, D is counted, the room stays and long
-// B (1 CPU) keeps waiting. Sized without counting D, the room would close and B start.
-START_TEST(test_short_room_stays_in_a_kept_plan_while_short_jobs_ask)
-{
-	PlannerConfig blocked = room_config(ReservationMode::conservative);
-	blocked.short_room_recent_s = 600;
-	blocked.short_room_demand = ShortRoomDemand::blocked;
-	Planner planner(blocked);
-	check_ok(planner.rebuild(uniform_cluster(1, 10), {running(1, 0, 8, 5000)},
-	                         {job(2, 1, 1000), job(3, 2, 50)}, 0));
-	ck_assert(planner.plan(0).starts_now == std::vector<JobId>{3});
-	check_ok(planner.job_started(running(3, 0, 2, 50), 0));
-	check_ok(planner.job_ended(3, 50));
-	check_ok(planner.job_submitted(job(4, 3, 50), 650));
-	ck_assert(planner.plan(700).starts_now.empty());
-	ck_assert_int_eq(planner.short_room_cpus(), 2);
-}
-END_TEST
-
 // A short job that cannot start now whatever the room asks for none: its begin time is ahead
 // (sched/campaign plans jobs submitted with --begin at their begin time; the replays submit every
 // job two minutes early so) or it waits for another job. Long A (8 CPUs) runs; long B (1 CPU)
@@ -467,8 +422,6 @@ int main()
 	tcase_add_test(tc, test_short_room_bound_holds_on_random_instances);
 	tcase_add_test(tc, test_short_room_recent_follows_the_short_demand);
 	tcase_add_test(tc, test_short_room_recent_keeps_the_room_for_the_window);
-	tcase_add_loop_test(tc, test_short_room_closes_in_a_kept_plan_when_the_window_passes, 0, 2);
-	tcase_add_test(tc, test_short_room_stays_in_a_kept_plan_while_short_jobs_ask);
 	tcase_add_test(tc, test_short_room_rounds_down_to_whole_cpus);
 	tcase_add_test(tc, test_short_room_fitting_ignores_short_jobs_wider_than_the_room);
 	tcase_add_test(tc, test_short_room_blocked_stays_off_where_short_jobs_start);

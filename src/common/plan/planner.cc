@@ -895,7 +895,6 @@ Status Planner::cluster_changed(const Cluster &cluster, int64_t now_s)
 Plan Planner::plan(int64_t now_s, PlanDetail detail)
 {
 	(void)catch_up(std::max(now_s, now_s_), "plan");
-	close_expired_room();
 	note_slips(); // the starts the caller sees are the ones a freeze compares
 	Plan result;
 	result.now_s = now_s_;

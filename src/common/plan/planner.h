@@ -180,11 +180,6 @@ private:
 	// not start now and, where that grows the room, plans again with it
 	// (planner_short_demand.cc).
 	void keep_room_for_blocked_short_jobs();
-	// An adaptive room is sized at plans made afresh; once its window's oldest demand has
-	// expired, counts the demand now and, where the room shrinks, plans again with it (a kept
-	// plan would otherwise keep the room open with no short job left: planner_short_demand.cc).
-	void close_expired_room();
-	int64_t short_demand_now() const; // the short CPUs asking for room now, as the mode counts
 	int64_t short_cpus(const PendingJob &job) const;
 	int64_t room_length_s(const PendingJob &job) const; // the length the room judges
 	Status check_running(const RunningJob &job) const;

@@ -16,54 +16,21 @@ void Planner::keep_room_for_blocked_short_jobs()
 	// while its CPUs idled and 5- to 16-CPU long jobs waited up to 6 days; but the room also
 	// helps such jobs start when long jobs end, so fitting loses light users' gains on
 	// KTH-SP2 and SDSC-SP2 (doc/fairness-results.md).
-	record_short_demand(short_demand_now());
+	const bool fitting_only = config_.short_room_demand == ShortRoomDemand::fitting;
+	int64_t blocked_cpus = 0;
+	for (const Entry &entry : queue_)
+		if (entry.status == JobStatus::reserved || entry.status == JobStatus::waiting ||
+		    entry.status == JobStatus::beyond_horizon || entry.status == JobStatus::blocked)
+			if (const int64_t cpus = short_cpus(entry.job);
+			    !fitting_only || cpus <= room_cap_cpus_)
+				blocked_cpus += cpus;
+	record_short_demand(blocked_cpus);
 	const int64_t room_before = short_room_cpus_;
 	size_room();
 	if (short_room_cpus_ <= room_before || config_.starts_only)
 		return;
 	// The room grew: plan again so the blocked short jobs may start in it now, not a pass
 	// later.
-	for (Entry &entry : queue_)
-		entry.long_cpus_limit = long_cpus_limit_of(entry.job);
-	plan_from(0);
-}
-
-int64_t Planner::short_demand_now() const
-{
-	int64_t cpus_asking = 0;
-	if (config_.short_room_demand == ShortRoomDemand::pending) {
-		for (const Entry &entry : queue_)
-			cpus_asking += short_cpus(entry.job);
-		return cpus_asking;
-	}
-	const bool fitting_only = config_.short_room_demand == ShortRoomDemand::fitting;
-	for (const Entry &entry : queue_)
-		if (entry.status == JobStatus::reserved || entry.status == JobStatus::waiting ||
-		    entry.status == JobStatus::beyond_horizon || entry.status == JobStatus::blocked)
-			if (const int64_t cpus = short_cpus(entry.job);
-			    !fitting_only || cpus <= room_cap_cpus_)
-				cpus_asking += cpus;
-	return cpus_asking;
-}
-
-// Plans made afresh size the room; between them a kept plan is updated in place. On a quiet
-// machine (the drain after a log's last submission) no plan is made afresh for days, and the
-// room kept the size of the last one: SDSC-SP2 at 0.85 ran one 64-CPU job at a time on 128
-// CPUs for 75 days, a room of 6 CPUs kept with no short job left. So once the window's oldest
-// demand is older than the window, the demand now is counted and the room sized again; a
-// smaller room gives long jobs CPUs, and the plan is made again with them (a larger one is left
-// to the next plan made afresh, as before).
-void Planner::close_expired_room()
-{
-	if (config_.short_room_recent_s <= 0 || room_cap_cpus_ == 0 || short_room_cpus_ == 0 ||
-	    config_.starts_only || short_demand_.empty() ||
-	    short_demand_.front().first >= now_s_ - config_.short_room_recent_s)
-		return;
-	record_short_demand(short_demand_now());
-	const int64_t room_before = short_room_cpus_;
-	size_room();
-	if (short_room_cpus_ >= room_before)
-		return;
 	for (Entry &entry : queue_)
 		entry.long_cpus_limit = long_cpus_limit_of(entry.job);
 	plan_from(0);
