@@ -60,7 +60,7 @@ START_TEST(test_predictor_floor_as_given)
 	predictor.record(1, 4, 3600);
 	ck_assert_int_eq(predictor.predict(1, 3600), 10);
 	ck_assert_int_eq(predictor.predict(1, 5), 5); // a limit below the floor still caps
-	predictor.record(1, 72, 3600);                 // (4 + 72) / 2 s of 3600: 38 s
+	predictor.record(1, 72, 3600);                // (4 + 72) / 2 s of 3600: 38 s
 	ck_assert_int_eq(predictor.predict(1, 3600), 38);
 }
 END_TEST
@@ -131,8 +131,10 @@ START_TEST(test_prediction_only_far_below_the_limits)
 	expect_near(explain(ranking, 2).key, 100 + 120, "user 1's C~");
 	expect_near(explain(ranking, 3).key, 100 + 1200, "user 2's C~");
 	// At 0.99 the all-users fraction is under it as well: both predicted, as with 1.
-	CampaignCore every = make_core("policy=ostrich,work_estimate=recent,work_estimate_below=0.99");
-	expect_near(explain(short_runs_long_limits(every), 3).key, 100 + 1178, "user 2's C~ at 0.99");
+	CampaignCore every =
+	    make_core("policy=ostrich,work_estimate=recent,work_estimate_below=0.99");
+	expect_near(explain(short_runs_long_limits(every), 3).key, 100 + 1178,
+	            "user 2's C~ at 0.99");
 }
 END_TEST
 

@@ -99,7 +99,8 @@ END_TEST
 // would count no work), a threshold of 0 or above 1 too.
 START_TEST(test_plugin_reads_the_work_estimate_floor)
 {
-	const CampaignCore core = core_of("calc_period=60,work_estimate=recent,work_estimate_floor_s=10");
+	const CampaignCore core =
+	    core_of("calc_period=60,work_estimate=recent,work_estimate_floor_s=10");
 	ck_assert_int_eq(core.config().work_estimate_floor_s, 10);
 	ck_assert_int_eq(core_of("calc_period=60").config().work_estimate_floor_s, 60);
 	ck_assert(core_identity(parsed("work_estimate_floor_s=10")) !=
@@ -114,8 +115,8 @@ START_TEST(test_plugin_reads_the_work_estimate_floor)
 		auto refused = priority_parameter_schema().parse(
 		    std::string("calc_period=60,work_estimate_below=") + value);
 		ck_assert(!refused.ok());
-		ck_assert_msg(refused.error().find("work_estimate_below") != std::string::npos, "%s",
-		              refused.error().c_str());
+		ck_assert_msg(refused.error().find("work_estimate_below") != std::string::npos,
+		              "%s", refused.error().c_str());
 	}
 }
 END_TEST

@@ -39,7 +39,8 @@ void expect_same_text(const std::string &a, const std::string &b, const std::str
 START_TEST(test_state_roundtrip_gives_identical_order_random)
 {
 	const char *configurations[] = {
-	    "policy=ostrich", "policy=ostrich,work_estimate=recent,work_estimate_below=1",
+	    "policy=ostrich",
+	    "policy=ostrich,work_estimate=recent,work_estimate_below=1",
 	    "policy=ostrich,work_estimate=limit",
 	    "policy=ostrich,mode=strict,resizing=yes,shares=weighted",
 	    "policy=faircamp,rule=window,window_s=15",

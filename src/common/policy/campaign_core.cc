@@ -143,11 +143,10 @@ void CampaignCore::resolve_job(Job &job)
 double CampaignCore::job_work_cpu_s(const Job &job) const
 {
 	// work_estimate_below: a prediction counts only where the user's runs fell far short of
-	// their limits; elsewhere the limit, as by default.
-	const bool predicted =
-	    config_.recent_work_estimate &&
-	    (config_.work_estimate_below >= 1 ||
-	     predictor_.fraction(job.user_id) < config_.work_estimate_below);
+	// their limits; elsewhere the limit.
+	const bool predicted = config_.recent_work_estimate &&
+	                       (config_.work_estimate_below >= 1 ||
+	                        predictor_.fraction(job.user_id) < config_.work_estimate_below);
 	const int64_t one_run_s =
 	    predicted ? predictor_.predict(job.user_id, job.limit_s) : job.limit_s;
 	const double length_s = job.state == JobState::Running

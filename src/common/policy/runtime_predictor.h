@@ -32,7 +32,7 @@ public:
 	explicit RuntimePredictor(int64_t floor_s = kFloorS) : floor_s_(floor_s) {}
 
 	int64_t predict(uint32_t user_id, int64_t limit_s) const;
-	// The part of its limit a job of this user is predicted to run, in [0, 1] (before the floor).
+	// The predicted part of its limit a job of this user runs, in [0, 1], before the floor.
 	double fraction(uint32_t user_id) const;
 	void record(uint32_t user_id, int64_t runtime_s, int64_t limit_s);
 

@@ -254,8 +254,9 @@ void CoreStateCodec::Reader::registry(Core &core, const JsonReader &in)
 		        "run fraction must lie in [0, 1]");
 		core.predictor_.restore_all_users_fraction(all_users);
 	}
-	// Whether a run ended since pending jobs' estimates were last made is not saved: re-estimate
-	// at the next ranking (it changes only the estimates that differ from the predictions).
+	// Whether a run ended since pending jobs' estimates were last made is not saved:
+	// re-estimate at the next ranking (it changes only the estimates that differ from the
+	// predictions).
 	core.estimates_stale_ = true;
 	const JsonReader activations = in.field("activations");
 	for (size_t index = 0; index < activations.size(); index++) {
