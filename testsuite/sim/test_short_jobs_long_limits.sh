@@ -4,9 +4,9 @@
 # OStrich counting limits (work_estimate=limit) holds the bursts for hours (each burst is 320
 # CPU-hours in V); the default (work_estimate=recent, work_estimate_below=0.1: a prediction for
 # users whose runs use under a tenth of their limits) and work_estimate=recent for every user count
-# their users' recent runs, and the bursts wait about as long as under Slurm's fair-share. 64 CPUs, one day: three heavy users each submit a 16-CPU, 1-hour job (2-hour limit)
-# every 2600 s; three light users each submit 20 4-CPU jobs every 3 hours. CAMPSIM is set by make
-# check.
+# their users' recent runs, and the bursts wait about as long as under Slurm's fair-share. 64 CPUs,
+# one day: three heavy users each submit a 16-CPU, 1-hour job (2-hour limit) every 2600 s; three
+# light users each submit 20 4-CPU jobs every 3 hours. CAMPSIM is set by make check.
 set -uo pipefail
 campsim=${CAMPSIM:-../../build/src/sim/campsim}
 work=$(mktemp -d)

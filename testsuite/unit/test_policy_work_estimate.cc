@@ -120,33 +120,25 @@ START_TEST(test_recent_runs_with_a_floor_of_tau)
 }
 END_TEST
 
-// work_estimate_below: user 1's runs used 10 / 3600 of their limits, under 0.1: predicted as
-// before (120 s). User 2 has no run yet and gets the all-users fraction (0.98), not under 0.1:
-// its limit counts (600 s x 4 CPUs / 2 = 1200 s), as by default.
+// work_estimate_below, given and as the default (work_estimate=recent, work_estimate_below=0.1):
+// user 1's runs used 10 / 3600 of their limits, under 0.1: predicted, a minute (120 s in V).
+// User 2 has no run yet and gets the all-users fraction (0.98), not under 0.1: its limit counts
+// (600 s x 4 CPUs / 2 = 1200 s).
 START_TEST(test_prediction_only_far_below_the_limits)
 {
-	CampaignCore core =
-	    make_core("policy=ostrich,work_estimate=recent,work_estimate_below=0.1");
-	const Ranking ranking = short_runs_long_limits(core);
-	expect_near(explain(ranking, 2).key, 100 + 120, "user 1's C~");
-	expect_near(explain(ranking, 3).key, 100 + 1200, "user 2's C~");
+	for (const char *parameters :
+	     {"policy=ostrich,work_estimate=recent,work_estimate_below=0.1", "policy=ostrich"}) {
+		CampaignCore core = make_core(parameters);
+		const Ranking ranking = short_runs_long_limits(core);
+		expect_near(explain(ranking, 2).key, 100 + 120, "user 1's C~");
+		expect_near(explain(ranking, 3).key, 100 + 1200, "user 2's C~");
+		ck_assert_uint_eq(ranking.order.front(), 2);
+	}
 	// At 0.99 the all-users fraction is under it as well: both predicted, as with 1.
 	CampaignCore every =
 	    make_core("policy=ostrich,work_estimate=recent,work_estimate_below=0.99");
 	expect_near(explain(short_runs_long_limits(every), 3).key, 100 + 1178,
 	            "user 2's C~ at 0.99");
-}
-END_TEST
-
-// The default (work_estimate=recent, work_estimate_below=0.1): user 1's 10 s run under a one-hour
-// limit predicts a minute (120 s in V); user 2, without a run, counts its limit (1200 s).
-START_TEST(test_default_predicts_only_far_below_the_limits)
-{
-	CampaignCore core = make_core("policy=ostrich");
-	const Ranking ranking = short_runs_long_limits(core);
-	expect_near(explain(ranking, 2).key, 100 + 120, "user 1's C~");
-	expect_near(explain(ranking, 3).key, 100 + 1200, "user 2's C~");
-	ck_assert_uint_eq(ranking.order.front(), 2);
 }
 END_TEST
 
@@ -214,7 +206,6 @@ int main()
 	tcase_add_test(tc, test_recent_runs_with_a_floor_of_tau);
 	tcase_add_test(tc, test_prediction_only_far_below_the_limits);
 	tcase_add_test(tc, test_limits_with_work_estimate_limit);
-	tcase_add_test(tc, test_default_predicts_only_far_below_the_limits);
 	tcase_add_test(tc, test_recent_runs_count_instead_of_limits);
 	tcase_add_test(tc, test_work_corrected_at_the_end);
 	tcase_add_test(tc, test_pending_jobs_re_estimated_when_a_run_ends);

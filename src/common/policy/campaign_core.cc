@@ -144,11 +144,12 @@ double CampaignCore::job_work_cpu_s(const Job &job) const
 {
 	// work_estimate_below: a prediction counts only where the user's runs fell far short of
 	// their limits; elsewhere the limit.
-	const bool predicted = config_.recent_work_estimate &&
-	                       (config_.work_estimate_below >= 1 ||
-	                        predictor_.fraction(job.user_id) < config_.work_estimate_below);
-	const int64_t one_run_s =
-	    predicted ? predictor_.predict(job.user_id, job.limit_s) : job.limit_s;
+	int64_t one_run_s = job.limit_s;
+	if (config_.recent_work_estimate) {
+		const double fraction = predictor_.fraction(job.user_id);
+		if (config_.work_estimate_below >= 1 || fraction < config_.work_estimate_below)
+			one_run_s = predictor_.of_limit(fraction, job.limit_s);
+	}
 	const double length_s = job.state == JobState::Running
 	                            ? static_cast<double>(one_run_s)
 	                            : static_cast<double>(one_run_s) * job.tasks;

@@ -16,10 +16,10 @@ double RuntimePredictor::fraction(uint32_t user_id) const
 	return recent.runs == 1 ? recent.latest : (recent.latest + recent.previous) / 2;
 }
 
-int64_t RuntimePredictor::predict(uint32_t user_id, int64_t limit_s) const
+int64_t RuntimePredictor::of_limit(double fraction, int64_t limit_s) const
 {
 	const auto predicted_s =
-	    static_cast<int64_t>(std::ceil(fraction(user_id) * static_cast<double>(limit_s)));
+	    static_cast<int64_t>(std::ceil(fraction * static_cast<double>(limit_s)));
 	return std::min(limit_s, std::max(predicted_s, floor_s_));
 }
 

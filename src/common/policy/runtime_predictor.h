@@ -3,10 +3,10 @@
 // no finished run yet, the fraction over every user's recent runs (a moving average), so that a
 // newcomer is not counted at the full limit while known users are counted at their runs. Never
 // above the limit, never below a floor (work_estimate_floor_s, default a minute; or the limit, if
-// shorter). OStrich counts it as a job's
-// virtual work with work_estimate=recent: users set limits far above their run times, and a burst
-// of short jobs with long limits would otherwise be counted as hours of work. The work is
-// corrected to the actual run time at the end, as the thesis corrects it. No Slurm types.
+// shorter). OStrich counts it as a job's virtual work with work_estimate=recent: users set limits
+// far above their run times, and a burst of short jobs with long limits would otherwise be counted
+// as hours of work. The work is corrected to the actual run time at the end, as the thesis
+// corrects it. No Slurm types.
 #pragma once
 
 #include <cstdint>
@@ -31,9 +31,14 @@ public:
 
 	explicit RuntimePredictor(int64_t floor_s = kFloorS) : floor_s_(floor_s) {}
 
-	int64_t predict(uint32_t user_id, int64_t limit_s) const;
+	int64_t predict(uint32_t user_id, int64_t limit_s) const
+	{
+		return of_limit(fraction(user_id), limit_s);
+	}
 	// The predicted part of its limit a job of this user runs, in [0, 1], before the floor.
 	double fraction(uint32_t user_id) const;
+	// That part of limit_s, between the floor and the limit: what predict gives for it.
+	int64_t of_limit(double fraction, int64_t limit_s) const;
 	void record(uint32_t user_id, int64_t runtime_s, int64_t limit_s);
 
 	const std::unordered_map<uint32_t, Recent> &users() const { return users_; }
