@@ -26,7 +26,10 @@
 # (--depth 500 --horizon 86400 --bf-resolution 60; the resolution acts only with
 # SITE_BACKFILL=slurm_backfill, campsim's sched/backfill model), in runs of their own (rows
 # fairshare/site and fairtree/site), and a column l95/site: light users' p95 over the better of
-# the two.
+# the two. HALF_LIFE_1D=yes adds the sensitivity lines for a one-day half-life: fairshare/easy and
+# fairtree/easy with PriorityDecayHalfLife=1-0 (--fs-half-life 86400), in runs of their own (rows
+# fairshare/easy-1d and fairtree/easy-1d), and columns l95/1d and a95/1d: light users' and all
+# campaigns' p95 over the better of the two.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$repo/build}
@@ -58,6 +61,8 @@ IFS=, read -r -a policy_list <<<"$policies"
 site_backfill=${SITE_BACKFILL:-conservative}
 site_policies=("fairshare/$site_backfill" "fairtree/$site_backfill")
 site_args=(--depth 500 --horizon 86400 --bf-resolution 60)
+day_policies=(fairshare/easy fairtree/easy)
+day_args=(--fs-half-life 86400)
 declare -a queue # "COST<TAB>DIR<TAB>arguments separated by the unit separator"
 sep=$'\x1f'
 # cost TRACE LOAD POLICY: a rough order of a run's cost, for running the costliest first.
@@ -97,6 +102,18 @@ for trace in "${traces[@]+"${traces[@]}"}"; do
 		for index in "${!site_policies[@]}"; do
 			enqueue "$dir/p$index" "$(cost "$trace" "$load" "${site_policies[$index]}")" \
 				run --swf "$trace" --policy "${site_policies[$index]}" "${site_args[@]}" \
+				"${load_option[@]}" "${extra[@]}"
+		done
+	done
+	[ "${HALF_LIFE_1D:-no}" = yes ] || continue
+	for load in "${loads[@]}"; do
+		load_option=()
+		[ "$load" = log ] || load_option=(--load "$load")
+		dir=$out/halflife1d/$name@$load
+		run_dirs+=("$dir:$(IFS=,; echo "${day_policies[*]}")")
+		for index in "${!day_policies[@]}"; do
+			enqueue "$dir/p$index" "$(cost "$trace" "$load" "${day_policies[$index]}")" \
+				run --swf "$trace" --policy "${day_policies[$index]}" "${day_args[@]}" \
 				"${load_option[@]}" "${extra[@]}"
 		done
 	done
@@ -210,10 +227,18 @@ def read_runs(folder):
     return found
 
 runs = read_runs("runs")
-site = read_runs("site") if os.path.isdir(os.path.join(out, "site")) else []
-for run in site:
-    run["policy"] = run["policy"].split("/")[0] + "/site"
-runs += site
+# The extra baseline sets, each in runs of its own: folder, the suffix its rows' policies get.
+extra_sets = [("site", "/site"), ("halflife1d", "/easy-1d")]
+present = {}
+for folder, suffix in extra_sets:
+    found = read_runs(folder) if os.path.isdir(os.path.join(out, folder)) else []
+    for run in found:
+        run["policy"] = run["policy"].split("/")[0] + suffix
+    present[folder] = bool(found)
+    runs += found
+site = present["site"]
+def is_extra(policy):
+    return any(policy.endswith(suffix) for _, suffix in extra_sets)
 
 runs.sort(key=lambda r: (r["trace"], loads.index(r["load"]) if r["load"] in loads else len(loads)))
 
@@ -226,7 +251,7 @@ def value(trace, load, policy, metric):
 
 def baseline(run, prefix, metric):
     policy = next((p for p in sorted({r["policy"] for r in runs})
-                   if p.split("/")[0] == prefix and not p.endswith("/site")), None)
+                   if p.split("/")[0] == prefix and not is_extra(p)), None)
     base = value(run["trace"], run["load"], policy, metric) if policy else None
     ours = run["metrics"][metric]
     return ours / base if ours is not None and base else None
@@ -236,12 +261,19 @@ for run in runs:
     run["ratios"] = {f"{name}_vs_{prefix}": baseline(run, prefix, metric)
                      for name, metric in (("light95", light), ("all95", allc))
                      for prefix in ("fairshare", "fairtree")}
-    bases = [value(run["trace"], run["load"], p, light) for p in ("fairshare/site", "fairtree/site")]
-    bases = [b for b in bases if b]
-    ours = run["metrics"][light]
-    run["ratios"]["light95_vs_site"] = ours / min(bases) if bases and ours is not None else None
-ratio_columns = ["light95_vs_fairshare", "light95_vs_fairtree", "all95_vs_fairshare",
-                 "all95_vs_fairtree"] + (["light95_vs_site"] if site else [])
+    for name, metric, suffix, key in (("light95", light, "/site", "site"),
+                                      ("light95", light, "/easy-1d", "1d"),
+                                      ("all95", allc, "/easy-1d", "1d")):
+        bases = [value(run["trace"], run["load"], p + suffix, metric) for p in ("fairshare", "fairtree")]
+        bases = [b for b in bases if b]
+        ours = run["metrics"][metric]
+        run["ratios"][f"{name}_vs_{key}"] = ours / min(bases) if bases and ours is not None else None
+ratio_columns = [("l95/fs", "light95_vs_fairshare"), ("l95/ft", "light95_vs_fairtree"),
+                 ("a95/fs", "all95_vs_fairshare"), ("a95/ft", "all95_vs_fairtree")]
+if site:
+    ratio_columns.append(("l95/site", "light95_vs_site"))
+if present["halflife1d"]:
+    ratio_columns += [("l95/1d", "light95_vs_1d"), ("a95/1d", "all95_vs_1d")]
 
 def cell(number, width):
     if number is None:
@@ -251,19 +283,21 @@ def cell(number, width):
     return f"{number:.3g}".rjust(width)
 
 header = f"{'trace':<26} {'load':>5} {'policy':<22}" + "".join(f"{h:>11}" for h, _ in columns)
-header += "".join(f"{h:>9}" for h in ("l95/fs", "l95/ft", "a95/fs", "a95/ft", "l95/site")[:len(ratio_columns)])
+header += "".join(f"{h:>9}" for h, _ in ratio_columns)
 lines = [header]
 for run in runs:
     line = f"{run['trace'][:26]:<26} {run['load']:>5} {run['policy'][:22]:<22}"
     line += "".join(cell(run["metrics"][m], 11) for _, m in columns)
-    line += "".join(cell(run["ratios"][k], 9) for k in ratio_columns)
+    line += "".join(cell(run["ratios"][k], 9) for _, k in ratio_columns)
     lines.append(line)
 legend = ("columns: bounded campaign stretch (tau 10 s) p50/p95/max of all campaigns (all), light "
           "users by CPU-seconds (light) and by job count (ljobs), heavy users (heavy); worst95: p95 "
           "over users of their worst campaign; plain95: plain campaign stretch p95; l95/fs: light "
           "p95 ours / fairshare, ft: / fairtree; a95: all campaigns' p95" +
           ("; l95/site: light p95 ours / the better of fairshare/site and fairtree/site "
-           "(sched/backfill's defaults)" if site else ""))
+           "(sched/backfill's defaults)" if site else "") +
+          ("; l95/1d, a95/1d: light and all campaigns' p95 ours / the better of fairshare/easy-1d "
+           "and fairtree/easy-1d (a one-day half-life)" if present["halflife1d"] else ""))
 # Synthetic workloads: mean and 95 % interval over the seeds (Student's t, n - 1 degrees).
 T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
 synthetic = []
@@ -315,7 +349,7 @@ for load in loads:
                 run = next(r for r in runs if (r["trace"], r["load"], r["policy"]) == (trace, load, policy))
                 best = None
                 bases = [value(trace, load, p, light) for p in policies
-                         if p.split("/")[0] in ("fairshare", "fairtree") and not p.endswith("/site")]
+                         if p.split("/")[0] in ("fairshare", "fairtree") and not is_extra(p)]
                 bases = [b for b in bases if b]
                 if bases and run["metrics"][light] is not None:
                     best = run["metrics"][light] / min(bases)
@@ -348,7 +382,7 @@ print(f"compare: stages: campsim runs {simulated - started:.1f} s ({jobs} at onc
       f"merge and table {tabled - simulated:.1f} s, plots {ended - tabled:.1f} s; "
       f"total {ended - started:.1f} s")
 total_cpu = 0.0
-for folder in ("runs", "site", "synthetic"):
+for folder in ("runs", "site", "halflife1d", "synthetic"):
     if not os.path.isdir(os.path.join(out, folder)):
         continue
     for entry in sorted(os.listdir(os.path.join(out, folder))):

@@ -6,9 +6,12 @@
 #   light users' p95 bounded campaign stretch <= 0.7x where that baseline is above 1.5, else 1.1x
 #   (light: bottom half of users by CPU-seconds); all campaigns' p95 and max <= 1.1x; heavy users'
 #   (top 10 %) p95 <= 1.25x; utilization within 1 point.
-# Baseline sets (BASELINE=easy|site|both, default both; with both every candidate is judged
-# against each set, one block of lines per set):
-#   easy  fairshare/easy and fairtree/easy (one reservation, campsim's defaults);
+# Baseline sets (BASELINE=easy|site|both|easy1d|all, default both = easy site; all = easy site
+# easy1d; every candidate is judged against each set, one block of lines per set):
+#   easy  fairshare/easy and fairtree/easy (one reservation, campsim's defaults: a 7-day
+#         half-life);
+#   easy1d the same with a one-day half-life (PriorityDecayHalfLife=1-0, --fs-half-life 86400):
+#         the sensitivity set of issue 12 point 1;
 #   site  fairshare/conservative and fairtree/conservative planned as a site's sched/backfill
 #         with Slurm 22.05's defaults (backfill.c): bf_max_job_test=500 (--depth 500),
 #         bf_window=1440 min (--horizon 86400); bf_interval=30 only with SITE_SCHED_PERIOD=30
@@ -52,8 +55,10 @@ case $baseline in
 easy) sets=(easy) ;;
 site) sets=(site) ;;
 both) sets=(easy site) ;;
+easy1d) sets=(easy1d) ;;
+all) sets=(easy site easy1d) ;;
 *)
-	echo "fairness_goal: BASELINE='$baseline' is not easy, site or both" >&2
+	echo "fairness_goal: BASELINE='$baseline' is not easy, site, both, easy1d or all" >&2
 	exit 2
 	;;
 esac
@@ -91,8 +96,9 @@ judge() {
 
 passes=0
 fails=0
-declare -A set_passes=([easy]=0 [site]=0) set_fails=([easy]=0 [site]=0)
+declare -A set_passes=([easy]=0 [site]=0 [easy1d]=0) set_fails=([easy]=0 [site]=0 [easy1d]=0)
 declare -A set_label=([easy]="fairshare/easy and fairtree/easy"
+	[easy1d]="fairshare/easy and fairtree/easy with a one-day half-life"
 	[site]="the site's sched/backfill (fairshare/$site_backfill, fairtree/$site_backfill; depth 500, horizon 1 d, bf_resolution 60 s, sched period $site_sched_period s)")
 # count STATUS SET: one judged line of SET.
 count() {
@@ -146,6 +152,8 @@ for trace in "${traces[@]}"; do
 			mkdir -p "$base"
 			if [ "$set" = easy ]; then
 				run=(--policy "fairshare/easy,fairtree/easy")
+			elif [ "$set" = easy1d ]; then
+				run=(--policy "fairshare/easy,fairtree/easy" --fs-half-life 86400)
 			else
 				run=(--policy "fairshare/$site_backfill,fairtree/$site_backfill" --depth 500
 					--horizon 86400 --bf-resolution 60 --sched-period "$site_sched_period")

@@ -58,9 +58,10 @@ check "the merged comparison.csv is the one run's" \
 check "timing.txt gives the stages and every run's wall time" \
 	grep -q "runs/SDSC-SP2-1998-4.2-cln@0.9: .*ostrich/conservative" "$work/out/timing.txt"
 # SITE=yes: the site's sched/backfill baselines in runs of their own, two more rows per load, and
-# light users' p95 over the better of them (1 for that one).
+# light users' p95 over the better of them (1 for that one). HALF_LIFE_1D=yes likewise: the
+# fair-share baselines with a one-day half-life, two more rows and the l95/1d, a95/1d columns.
 site_compare() {
-	SITE=yes CAMPSIM=$campsim OUT=$work/site LOADS="log" POLICIES="fairshare/easy,ostrich/conservative" \
+	SITE=yes HALF_LIFE_1D=yes CAMPSIM=$campsim OUT=$work/site LOADS="log" POLICIES="fairshare/easy,ostrich/conservative" \
 		CAMPSIM_ARGS="--from 1428000 --to 1773600" \
 		bash "$here/../../bench/compare.sh" "$here/../../data/traces/SDSC-SP2-1998-4.2-cln.swf.gz" >"$work/site-stdout" 2>&1
 }
@@ -69,16 +70,35 @@ site_check() {
 	python3 - "$work/site/compare.json" <<'PY'
 import json, sys
 runs = json.load(open(sys.argv[1]))["runs"]
-assert sorted(r["policy"] for r in runs) == ["fairshare/easy", "fairshare/site", "fairtree/site",
+assert sorted(r["policy"] for r in runs) == ["fairshare/easy", "fairshare/easy-1d", "fairshare/site",
+                                             "fairtree/easy-1d", "fairtree/site",
                                              "ostrich/conservative"], runs
 site = [r["ratios"]["light95_vs_site"] for r in runs if r["policy"].endswith("/site")]
 assert all(x is not None for x in site) and abs(min(site) - 1) < 1e-9, site
+for key in ("light95_vs_1d", "all95_vs_1d"):
+    day = [r["ratios"][key] for r in runs if r["policy"].endswith("/easy-1d")]
+    assert all(x is not None for x in day) and abs(min(day) - 1) < 1e-9, (key, day)
 fairshare_easy = next(r for r in runs if r["policy"] == "fairshare/easy")
 assert abs(fairshare_easy["ratios"]["light95_vs_fairshare"] - 1) < 1e-9, fairshare_easy
 PY
 }
 check "SITE=yes adds fairshare/site and fairtree/site, the better of them 1 in l95/site" site_check
 check "compare.txt has the l95/site column" grep -q "l95/site" "$work/site/compare.txt"
+check "compare.txt has the l95/1d and a95/1d columns" grep -q "l95/1d *a95/1d" "$work/site/compare.txt"
+# The one-day rows are campsim's fair-share with --fs-half-life 86400: the same schedules as a run
+# of its own with it, and not those of the default 7 days (they differ in this window).
+day_run() { # HALF_LIFE_S DIR
+	"$campsim" run --swf "$here/../../data/traces/SDSC-SP2-1998-4.2-cln.swf.gz" \
+		--policy fairshare/easy,fairtree/easy --fs-half-life "$1" --from 1428000 --to 1773600 \
+		--out "$2" >/dev/null 2>&1
+}
+check "campsim runs the fair-share pair with a 1-day and a 7-day half-life" \
+	eval 'day_run 86400 "$work/day" && day_run 604800 "$work/week"'
+day_merged=$work/site/halflife1d/SDSC-SP2-1998-4.2-cln@log/comparison.csv
+check "the easy-1d rows are the one-day half-life's schedules" \
+	cmp <(schedule_rows "$work/day/comparison.csv") <(schedule_rows "$day_merged")
+check "and not the seven-day half-life's" not \
+	cmp -s <(schedule_rows "$work/week/comparison.csv") <(schedule_rows "$day_merged")
 if command -v gnuplot >/dev/null; then
 	check "a PNG per load" test -s "$work/out/compare-log.png" -a -s "$work/out/compare-0.9.png"
 fi
