@@ -82,40 +82,31 @@ enqueue() { # DIR COST ARGUMENTS...
 	queue+=("$weight	$dir	$joined")
 }
 run_dirs=()
+# enqueue_set FOLDER TRACE NAME LOAD POLICY,... [OPTION...]: one run per policy of a set into
+# OUT/FOLDER/NAME@LOAD, with the set's own campsim options.
+enqueue_set() {
+	local folder=$1 trace=$2 name=$3 load=$4 set_policies=$5 index
+	shift 5
+	local load_option=() list
+	[ "$load" = log ] || load_option=(--load "$load")
+	IFS=, read -r -a list <<<"$set_policies"
+	local dir=$out/$folder/$name@$load
+	run_dirs+=("$dir:$set_policies")
+	for index in "${!list[@]}"; do
+		enqueue "$dir/p$index" "$(cost "$trace" "$load" "${list[$index]}")" \
+			run --swf "$trace" --policy "${list[$index]}" "$@" "${load_option[@]}" "${extra[@]}"
+	done
+}
 for trace in "${traces[@]+"${traces[@]}"}"; do
 	name=$(basename "$trace")
 	name=${name%.gz}
 	name=${name%.swf}
 	for load in "${loads[@]}"; do
-		load_option=()
-		[ "$load" = log ] || load_option=(--load "$load")
-		dir=$out/runs/$name@$load
-		run_dirs+=("$dir:$policies")
-		for index in "${!policy_list[@]}"; do
-			enqueue "$dir/p$index" "$(cost "$trace" "$load" "${policy_list[$index]}")" \
-				run --swf "$trace" --policy "${policy_list[$index]}" "${load_option[@]}" \
-				${PARAMETERS:+--parameters "$PARAMETERS"} "${extra[@]}"
-		done
-		[ "${SITE:-no}" = yes ] || continue
-		dir=$out/site/$name@$load
-		run_dirs+=("$dir:$(IFS=,; echo "${site_policies[*]}")")
-		for index in "${!site_policies[@]}"; do
-			enqueue "$dir/p$index" "$(cost "$trace" "$load" "${site_policies[$index]}")" \
-				run --swf "$trace" --policy "${site_policies[$index]}" "${site_args[@]}" \
-				"${load_option[@]}" "${extra[@]}"
-		done
-	done
-	[ "${HALF_LIFE_1D:-no}" = yes ] || continue
-	for load in "${loads[@]}"; do
-		load_option=()
-		[ "$load" = log ] || load_option=(--load "$load")
-		dir=$out/halflife1d/$name@$load
-		run_dirs+=("$dir:$(IFS=,; echo "${day_policies[*]}")")
-		for index in "${!day_policies[@]}"; do
-			enqueue "$dir/p$index" "$(cost "$trace" "$load" "${day_policies[$index]}")" \
-				run --swf "$trace" --policy "${day_policies[$index]}" "${day_args[@]}" \
-				"${load_option[@]}" "${extra[@]}"
-		done
+		enqueue_set runs "$trace" "$name" "$load" "$policies" ${PARAMETERS:+--parameters "$PARAMETERS"}
+		[ "${SITE:-no}" = yes ] &&
+			enqueue_set site "$trace" "$name" "$load" "$(IFS=,; echo "${site_policies[*]}")" "${site_args[@]}"
+		[ "${HALF_LIFE_1D:-no}" = yes ] &&
+			enqueue_set halflife1d "$trace" "$name" "$load" "$(IFS=,; echo "${day_policies[*]}")" "${day_args[@]}"
 	done
 done
 # Synthetic workloads (closed loop, the log's load does not apply): every seed, for intervals.
