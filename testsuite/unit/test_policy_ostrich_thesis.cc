@@ -87,6 +87,19 @@ START_TEST(test_ostrich_thesis_fig51_t5_second_campaign_waits)
 }
 END_TEST
 
+// queued_campaigns=by_completion: still work-conserving, but the queued campaign ranks by its C~
+// (11) ahead of user 1's started one (23), as strict mode orders them, and may start.
+START_TEST(test_ostrich_queued_campaigns_by_completion)
+{
+	CampaignCore core = make_core("policy=ostrich,queued_campaigns=by_completion");
+	const Ranking ranking = run_example(core, 5);
+	const std::vector<uint32_t> expected = {36, 1};
+	ck_assert(ranking.order == expected);
+	ck_assert(explain(ranking, 36).may_start);
+	expect_near(explain(ranking, 36).virtual_start_s, 7, "still queued in V");
+}
+END_TEST
+
 START_TEST(test_ostrich_thesis_fig51_t8)
 {
 	CampaignCore core = make_core("policy=ostrich");
@@ -116,6 +129,7 @@ int main()
 	tcase_add_test(tc, test_ostrich_thesis_fig51_t0);
 	tcase_add_test(tc, test_ostrich_thesis_fig51_t2_third_user_arrives);
 	tcase_add_test(tc, test_ostrich_thesis_fig51_t5_second_campaign_waits);
+	tcase_add_test(tc, test_ostrich_queued_campaigns_by_completion);
 	tcase_add_test(tc, test_ostrich_thesis_fig51_t8);
 	tcase_add_test(tc, test_ostrich_strict_mode_orders_by_key_and_blocks_waiting);
 	suite_add_tcase(suite, tc);

@@ -116,6 +116,17 @@ START_TEST(test_plugin_reads_the_work_estimate_floor)
 }
 END_TEST
 
+// Where a campaign queued in V behind its unit's earlier one ranks: last by default.
+START_TEST(test_plugin_reads_queued_campaigns)
+{
+	ck_assert(core_of("calc_period=60").config().queued_last);
+	ck_assert(!core_of("calc_period=60,queued_campaigns=by_completion").config().queued_last);
+	ck_assert(core_identity(parsed("queued_campaigns=by_completion")) !=
+	          core_identity(parsed("policy=ostrich")));
+	expect_refused("calc_period=60,queued_campaigns=first", "queued_campaigns");
+}
+END_TEST
+
 START_TEST(test_core_rejects_plugin_keys_alone)
 {
 	ck_assert(!CampaignCore::create("calc_period=5").ok()); // the core's schema: core keys
@@ -211,6 +222,7 @@ int main()
 	TCase *tc = tcase_create("keys");
 	tcase_add_test(tc, test_plugin_keys_are_not_part_of_core_identity);
 	tcase_add_test(tc, test_channel_per_controller_and_slurmctld_host_addresses);
+	tcase_add_test(tc, test_plugin_reads_queued_campaigns);
 	tcase_add_test(tc, test_core_rejects_plugin_keys_alone);
 	tcase_add_test(tc, test_plugin_reads_the_fair_guard_keys);
 	tcase_add_test(tc, test_plugin_reads_the_stretch_guard_keys);

@@ -59,6 +59,10 @@ ParameterSchema core_parameter_schema()
 	            "one virtual schedule per partition or one for the cluster"),
 	     choice("mode", "work_conserving", {"work_conserving", "strict"},
 	            "strict: no job starts before its campaign's virtual start"),
+	     choice("queued_campaigns", "last", {"last", "by_completion"},
+	            "work_conserving: a campaign queued in V behind its unit's earlier one ranks "
+	            "after every campaign started there (last) or by its projected completion, "
+	            "as a started one does (by_completion)"),
 	     choice("intra", "lpt", {"lpt", "spt", "fifo"}, "order of jobs inside a campaign"),
 	     choice("shares", "equal", {"equal", "weighted"},
 	            "OStrich shares: equal, or by the weights the plugin sets per unit"),
@@ -146,6 +150,7 @@ Result<CoreConfig> core_config_from(const ParameterValues &values)
 	config.unit_is_account = values.text("unit") == "account";
 	config.domain_is_cluster = values.text("domain") == "cluster";
 	config.strict = values.text("mode") == "strict";
+	config.queued_last = values.text("queued_campaigns") == "last";
 	const std::string &intra = values.text("intra");
 	config.intra = intra == "spt"    ? IntraOrder::Spt
 	               : intra == "fifo" ? IntraOrder::Fifo

@@ -26,6 +26,9 @@ struct CoreConfig {
 	bool unit_is_account = false;   // unit=account
 	bool domain_is_cluster = false; // domain=cluster
 	bool strict = false;            // mode=strict
+	// queued_campaigns=last: in work_conserving mode a campaign queued in V behind its unit's
+	// earlier one ranks after every started campaign; by_completion: by its projected C~
+	bool queued_last = true;
 	IntraOrder intra = IntraOrder::Lpt;
 	bool weighted_shares = false; // shares=weighted: set_unit_weight() values count
 	bool resizing = false;

@@ -165,7 +165,7 @@ std::vector<CampaignCore::CampaignKey> CampaignCore::campaign_keys(std::vector<u
 		return keys;
 	if (config_.starve_after_s > 0 && !config_.starve_jobs)
 		mark_starved_campaigns(keys);
-	const bool waiting_last = !config_.strict;
+	const bool waiting_last = !config_.strict && config_.queued_last;
 	std::sort(live.begin(), live.end(), [&](uint32_t a, uint32_t b) {
 		const bool a_starved = keys[a].starved_since_s != kNoTime;
 		if (a_starved != (keys[b].starved_since_s != kNoTime))
