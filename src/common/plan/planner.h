@@ -202,10 +202,10 @@ private:
 	bool may_start_now_giving_back(const Entry &entry) const;
 	static int64_t held_long_cpus(const Entry &entry);
 	std::optional<Placement> search_in_place(const Entry &entry, const Placement &placement,
-	                                         std::vector<TimeRange> ranges,
+	                                         std::vector<TimeRange> &ranges,
 	                                         int64_t not_before_s) const;
 	std::optional<Placement> search_in_place_holding(const Entry &entry,
-	                                                 std::vector<TimeRange> ranges,
+	                                                 std::vector<TimeRange> &ranges,
 	                                                 int64_t not_before_s) const;
 	void book(Entry &entry, Placement placement);
 	FreedRegion unplace(Entry &entry);
@@ -223,15 +223,33 @@ private:
 	std::optional<Placement> earliest_in_sets(const Entry &entry, int64_t from_s,
 	                                          int64_t until_s, int64_t long_cpus_limit = -1,
 	                                          MinimaCache *minima = nullptr) const;
-	static std::vector<TimeRange> merged(std::vector<TimeRange> ranges, int64_t not_before_s);
-	std::optional<Placement> search_ranges(const Entry &entry, std::vector<TimeRange> ranges,
+	static void merge_ranges(std::vector<TimeRange> &ranges, int64_t not_before_s);
+	// ranges merged in place, then searched in time order.
+	std::optional<Placement> search_ranges(const Entry &entry, std::vector<TimeRange> &ranges,
 	                                       int64_t not_before_s) const;
-	std::vector<TimeRange> freed_ranges(const Entry &entry,
-	                                    const std::vector<FreedRegion> &freed,
-	                                    int64_t until_s) const;
-	std::vector<TimeRange> freed_ranges(const std::vector<NodeIndex> &candidates,
-	                                    int64_t limit_s, const std::vector<FreedRegion> &freed,
-	                                    int64_t until_s) const;
+	// Append to ranges (not merged: a range may come more than once).
+	void freed_ranges(const Entry &entry, const std::vector<FreedRegion> &freed,
+	                  int64_t until_s, std::vector<TimeRange> &ranges) const;
+	void freed_ranges(const std::vector<NodeIndex> &candidates, int64_t limit_s,
+	                  const std::vector<FreedRegion> &freed, int64_t until_s,
+	                  std::vector<TimeRange> &ranges) const;
+	bool any_freed_range(const Entry &entry, const std::vector<FreedRegion> &freed,
+	                     int64_t until_s);
+	// While alive, ranges is the planner's kept buffer, emptied (a compression fills one per
+	// reservation it looks at: their allocations were a tenth of malloc's calls); a nested
+	// borrower gets a buffer of its own.
+	struct ScratchRanges {
+		explicit ScratchRanges(Planner &planner)
+		    : planner(planner), ranges(std::move(planner.scratch_ranges_))
+		{
+			ranges.clear();
+		}
+		~ScratchRanges() { planner.scratch_ranges_ = std::move(ranges); }
+		ScratchRanges(const ScratchRanges &) = delete;
+		ScratchRanges &operator=(const ScratchRanges &) = delete;
+		Planner &planner;
+		mutable std::vector<TimeRange> ranges;
+	};
 	bool held_by_refusal(const Entry &entry) const;
 	int64_t not_before_s(const Entry &entry) const;
 	// until_s, or earlier for a job of a window: the last start that ends by the window's end.
@@ -304,7 +322,8 @@ private:
 	std::unordered_set<JobId> pending_ids_;
 	NodePool<std::unordered_set<JobId>> pending_ids_pool_; // its nodes, for a plan afresh
 	std::vector<JobId> scratch_ids_; // replan's sorted snapshot ids, kept for its capacity
-	std::vector<NodeIndex> scratch_nodes_; // move_earlier's own nodes, kept for its capacity
+	std::vector<NodeIndex> scratch_nodes_;  // move_earlier's own nodes, kept for its capacity
+	std::vector<TimeRange> scratch_ranges_; // ScratchRanges' buffer, kept for its capacity
 	// The regions compress gives back (indexed_freed_, only while it runs), by node: read by
 	// freed_ranges, which is const to its callers.
 	mutable FreedNodeIndex freed_index_;
