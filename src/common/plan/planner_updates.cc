@@ -78,24 +78,30 @@ void Planner::freed_ranges(const std::vector<NodeIndex> &candidates, int64_t lim
 			ranges.push_back({now_s_, until_s});
 		return;
 	}
-	const auto add_range = [&](const FreedRegion &region) {
-		const int64_t from_s = std::max(now_s_, region.start_s - limit_s + 1);
-		const int64_t to_s = std::min(region.end_s - 1, until_s);
-		if (region.end_s > region.start_s && from_s <= to_s)
+	// The starts whose window [t, t + limit_s) meets [start_s, end_s).
+	const auto add_range = [&](int64_t start_s, int64_t end_s) {
+		const int64_t from_s = std::max(now_s_, start_s - limit_s + 1);
+		const int64_t to_s = std::min(end_s - 1, until_s);
+		if (end_s > start_s && from_s <= to_s)
 			ranges.push_back({from_s, to_s});
 	};
-	// A region on several of the nodes comes more than once: the callers take the union.
-	if (&freed == indexed_freed_ && candidates.size() <= max_indexed_candidates) {
-		while (freed_index_.seen() < freed.size())
-			freed_index_.add(freed[freed_index_.seen()].nodes);
+	// A window meets a region on a node exactly when it meets the node's union of them (a
+	// window of a second at least). A span on several of the nodes comes more than once: the
+	// callers take the union.
+	if (&freed == indexed_freed_ && candidates.size() <= max_indexed_candidates &&
+	    limit_s > 0) {
+		while (freed_index_.seen() < freed.size()) {
+			const FreedRegion &region = freed[freed_index_.seen()];
+			freed_index_.add(region.nodes, region.start_s, region.end_s);
+		}
 		for (const NodeIndex node : candidates)
-			for (const uint32_t region : freed_index_.regions_on(node))
-				add_range(freed[region]);
+			for (const FreedNodeIndex::Span &span : freed_index_.given_back_on(node))
+				add_range(span.start_s, span.end_s);
 		return;
 	}
 	for (const FreedRegion &region : freed)
 		if (touches(candidates, region.nodes))
-			add_range(region);
+			add_range(region.start_s, region.end_s);
 }
 
 bool Planner::any_freed_range(const Entry &entry, const std::vector<FreedRegion> &freed,
