@@ -15,6 +15,7 @@
 #include "plan/stable_queue.h"
 #include "util/result.h"
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <functional>
@@ -251,14 +252,29 @@ private:
 		mutable std::vector<TimeRange> ranges;
 	};
 	bool held_by_refusal(const Entry &entry) const;
-	int64_t not_before_s(const Entry &entry) const;
+	// Inline, as waits_for_others: a compression asks them for every queued job (through the
+	// library's PLT when out of line); a job with no dependency and no window needs no more.
+	int64_t not_before_s(const Entry &entry) const
+	{
+		const int64_t from_s = std::max(now_s_, entry.job.earliest_start_s);
+		return entry.job.after.empty() && entry.window < 0
+		           ? from_s
+		           : not_before_bound_s(entry, from_s);
+	}
+	int64_t not_before_bound_s(const Entry &entry, int64_t from_s) const;
 	// until_s, or earlier for a job of a window: the last start that ends by the window's end.
 	int64_t latest_start_s(const Entry &entry, int64_t until_s) const;
 	Status bind_to_window(Entry &entry) const;
 	Status check_node_set(NodeSet &nodes);
 	// entry.limit_s, or what is left of its window from now if that is less.
 	int64_t limit_now_s(const Entry &entry) const;
-	bool waits_for_others(const Entry &entry) const;
+	// A job not free to start now for reasons other than resources: its searches are its own
+	// (a search memo records bounds that hold for every job of a shape).
+	bool waits_for_others(const Entry &entry) const
+	{
+		return !entry.job.after.empty() || entry.job.earliest_start_s > now_s_ ||
+		       entry.window >= 0;
+	}
 
 	// Places queue_[first_index..] again. With a deadline, stops once it has passed, the rest
 	// unplaced: false then (the caller restores the plan).
