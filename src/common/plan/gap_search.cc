@@ -320,7 +320,11 @@ std::optional<Placement> GapSearch::earliest_in_place_holding(
 	const int64_t long_limit = std::max(long_cpus_limit, cpus);
 	// Each node's change in effect at the slot looked at: the slots are looked at last first,
 	// so it only walks back (a search per slot and node was a sixth of fairshare/conservative).
-	std::vector<size_t> holder(allocations.size());
+	// On the stack for a few nodes: a vector was a malloc per search (campsim: one node).
+	constexpr size_t kFewNodes = 8;
+	size_t few_holders[kFewNodes];
+	std::vector<size_t> many_holders(allocations.size() > kFewNodes ? allocations.size() : 0);
+	size_t *const holder = allocations.size() > kFewNodes ? many_holders.data() : few_holders;
 	auto hold_from = [&](size_t slot) {
 		for (size_t index = 0; index < allocations.size(); ++index)
 			holder[index] = NodeTimelines::change_at(
