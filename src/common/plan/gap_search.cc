@@ -201,10 +201,13 @@ std::optional<int64_t> GapSearch::last_long_end(int64_t cpus, int64_t limit, int
                                                 int64_t end_s) const
 {
 	const size_t first = profile_.slot_at(start_s);
-	for (size_t slot = profile_.slot_at(end_s - 1) + 1; slot-- > first;)
-		if (profile_.long_cpus(slot) + cpus > limit)
-			return profile_.slot_end_s(slot);
-	return std::nullopt;
+	const size_t last = profile_.slot_at(end_s - 1);
+	if (last < first)
+		return std::nullopt;
+	const size_t slot = profile_.last_slot_long_over(first, last, limit - cpus);
+	if (slot == ResourceProfile::last_short_none)
+		return std::nullopt;
+	return profile_.slot_end_s(slot);
 }
 
 std::optional<Placement> GapSearch::try_window(const PendingJob &job, WindowMinima &minima,
