@@ -84,6 +84,34 @@ void check_last_short(const ResourceProfile &profile, uint64_t seed, int step)
 		    found, expected);
 	}
 }
+// last_slot_long_over likewise, on the long jobs' CPUs.
+void check_last_long(const ResourceProfile &profile, uint64_t seed, int step)
+{
+	plan_random::Random random(seed * 100'000 + 50'000 + static_cast<uint64_t>(step));
+	const auto slots = static_cast<int64_t>(profile.slot_count());
+	for (int probe = 0; probe < 40; ++probe) {
+		const auto first = static_cast<size_t>(random.between(0, slots - 1));
+		const auto last = static_cast<size_t>(
+		    random.between(static_cast<int64_t>(first),
+		                   std::min(slots - 1, static_cast<int64_t>(first) + 700)));
+		const auto pick = static_cast<size_t>(
+		    random.between(static_cast<int64_t>(first), static_cast<int64_t>(last)));
+		const int64_t cpus = profile.long_cpus(pick) + random.between(-2, 2);
+		size_t expected = ResourceProfile::last_short_none;
+		for (size_t slot = last + 1; slot-- > first;)
+			if (profile.long_cpus(slot) > cpus) {
+				expected = slot;
+				break;
+			}
+		const size_t found = profile.last_slot_long_over(first, last, cpus);
+		ck_assert_msg(
+		    found == expected,
+		    "seed %lu step %d: last slot with long CPUs over %ld in [%zu, %zu]: %zu, "
+		    "scan %zu",
+		    static_cast<unsigned long>(seed), step, static_cast<long>(cpus), first, last,
+		    found, expected);
+	}
+}
 } // namespace
 
 START_TEST(test_profile_sums_match_recount_random)
@@ -141,8 +169,10 @@ START_TEST(test_profile_sums_match_recount_random)
 			}
 			if (step % 250 == 0)
 				check_sums(profile, live, seed, step);
-			if (step % 50 == 0)
+			if (step % 50 == 0) {
 				check_last_short(profile, seed, step);
+				check_last_long(profile, seed, step);
+			}
 		}
 		ck_assert_msg(profile.slot_count() > 1000, "seed %lu: only %zu slots",
 		              static_cast<unsigned long>(seed), profile.slot_count());

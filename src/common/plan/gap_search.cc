@@ -201,10 +201,13 @@ std::optional<int64_t> GapSearch::last_long_end(int64_t cpus, int64_t limit, int
                                                 int64_t end_s) const
 {
 	const size_t first = profile_.slot_at(start_s);
-	for (size_t slot = profile_.slot_at(end_s - 1) + 1; slot-- > first;)
-		if (profile_.long_cpus(slot) + cpus > limit)
-			return profile_.slot_end_s(slot);
-	return std::nullopt;
+	const size_t last = profile_.slot_at(end_s - 1);
+	if (last < first)
+		return std::nullopt;
+	const size_t slot = profile_.last_slot_long_over(first, last, limit - cpus);
+	if (slot == ResourceProfile::last_short_none)
+		return std::nullopt;
+	return profile_.slot_end_s(slot);
 }
 
 std::optional<Placement> GapSearch::try_window(const PendingJob &job, WindowMinima &minima,
@@ -320,7 +323,11 @@ std::optional<Placement> GapSearch::earliest_in_place_holding(
 	const int64_t long_limit = std::max(long_cpus_limit, cpus);
 	// Each node's change in effect at the slot looked at: the slots are looked at last first,
 	// so it only walks back (a search per slot and node was a sixth of fairshare/conservative).
-	std::vector<size_t> holder(allocations.size());
+	// On the stack for a few nodes: a vector was a malloc per search (campsim: one node).
+	constexpr size_t kFewNodes = 8;
+	size_t few_holders[kFewNodes];
+	std::vector<size_t> many_holders(allocations.size() > kFewNodes ? allocations.size() : 0);
+	size_t *const holder = allocations.size() > kFewNodes ? many_holders.data() : few_holders;
 	auto hold_from = [&](size_t slot) {
 		for (size_t index = 0; index < allocations.size(); ++index)
 			holder[index] = NodeTimelines::change_at(

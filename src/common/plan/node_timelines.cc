@@ -50,14 +50,6 @@ bool NodeTimelines::changes_at(NodeIndex node, int64_t time_s) const
 	return index > 0 && changes[index].start_s == time_s;
 }
 
-bool NodeTimelines::merge_with_previous(std::vector<Change> &changes, size_t index)
-{
-	if (index == 0 || index >= changes.size() || changes[index].free != changes[index - 1].free)
-		return false;
-	changes.erase(changes.begin() + static_cast<std::ptrdiff_t>(index));
-	return true;
-}
-
 void NodeTimelines::advance_to(int64_t now_s)
 {
 	std::vector<FreeFromIndex::Entry> sorted(nodes_.size());

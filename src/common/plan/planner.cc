@@ -289,9 +289,9 @@ bool Planner::held_by_refusal(const Entry &entry) const
 // The earliest start the job's own rules allow: now, its earliest_start_s, and the end of each
 // job it waits for (after); never_s when one of those has no place. Linear in the queue for each
 // job waited for: dependent jobs are few.
-int64_t Planner::not_before_s(const Entry &entry) const
+// not_before_s of a job with a dependency or a window, from_s its own bound.
+int64_t Planner::not_before_bound_s(const Entry &entry, int64_t from_s) const
 {
-	int64_t from_s = std::max(now_s_, entry.job.earliest_start_s);
 	if (entry.window >= 0)
 		from_s = std::max(from_s, cluster_.unavailable[entry.window].start_s);
 	for (const JobId id : entry.job.after) {
@@ -306,13 +306,6 @@ int64_t Planner::not_before_s(const Entry &entry) const
 		from_s = std::max(from_s, before.placement.start_s + before.job.limit_s);
 	}
 	return from_s;
-}
-
-// A job not free to start now for reasons other than resources: its searches are its own (a
-// search memo records bounds that hold for every job of a shape).
-bool Planner::waits_for_others(const Entry &entry) const
-{
-	return !entry.job.after.empty() || entry.job.earliest_start_s > now_s_ || entry.window >= 0;
 }
 
 // A window that started (an active reservation) has only its rest left: Slurm ends its jobs at its

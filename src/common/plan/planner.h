@@ -15,6 +15,7 @@
 #include "plan/stable_queue.h"
 #include "util/result.h"
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <functional>
@@ -202,10 +203,10 @@ private:
 	bool may_start_now_giving_back(const Entry &entry) const;
 	static int64_t held_long_cpus(const Entry &entry);
 	std::optional<Placement> search_in_place(const Entry &entry, const Placement &placement,
-	                                         std::vector<TimeRange> ranges,
+	                                         std::vector<TimeRange> &ranges,
 	                                         int64_t not_before_s) const;
 	std::optional<Placement> search_in_place_holding(const Entry &entry,
-	                                                 std::vector<TimeRange> ranges,
+	                                                 std::vector<TimeRange> &ranges,
 	                                                 int64_t not_before_s) const;
 	void book(Entry &entry, Placement placement);
 	FreedRegion unplace(Entry &entry);
@@ -223,24 +224,57 @@ private:
 	std::optional<Placement> earliest_in_sets(const Entry &entry, int64_t from_s,
 	                                          int64_t until_s, int64_t long_cpus_limit = -1,
 	                                          MinimaCache *minima = nullptr) const;
-	static std::vector<TimeRange> merged(std::vector<TimeRange> ranges, int64_t not_before_s);
-	std::optional<Placement> search_ranges(const Entry &entry, std::vector<TimeRange> ranges,
+	static void merge_ranges(std::vector<TimeRange> &ranges, int64_t not_before_s);
+	// ranges merged in place, then searched in time order.
+	std::optional<Placement> search_ranges(const Entry &entry, std::vector<TimeRange> &ranges,
 	                                       int64_t not_before_s) const;
-	std::vector<TimeRange> freed_ranges(const Entry &entry,
-	                                    const std::vector<FreedRegion> &freed,
-	                                    int64_t until_s) const;
-	std::vector<TimeRange> freed_ranges(const std::vector<NodeIndex> &candidates,
-	                                    int64_t limit_s, const std::vector<FreedRegion> &freed,
-	                                    int64_t until_s) const;
+	// Append to ranges (not merged: a range may come more than once).
+	void freed_ranges(const Entry &entry, const std::vector<FreedRegion> &freed,
+	                  int64_t until_s, std::vector<TimeRange> &ranges) const;
+	void freed_ranges(const std::vector<NodeIndex> &candidates, int64_t limit_s,
+	                  const std::vector<FreedRegion> &freed, int64_t until_s,
+	                  std::vector<TimeRange> &ranges) const;
+	bool any_freed_range(const Entry &entry, const std::vector<FreedRegion> &freed,
+	                     int64_t until_s);
+	// While alive, ranges is the planner's kept buffer, emptied (a compression fills one per
+	// reservation it looks at: their allocations were a tenth of malloc's calls); a nested
+	// borrower gets a buffer of its own.
+	struct ScratchRanges {
+		explicit ScratchRanges(Planner &planner)
+		    : planner(planner), ranges(std::move(planner.scratch_ranges_))
+		{
+			ranges.clear();
+		}
+		~ScratchRanges() { planner.scratch_ranges_ = std::move(ranges); }
+		ScratchRanges(const ScratchRanges &) = delete;
+		ScratchRanges &operator=(const ScratchRanges &) = delete;
+		Planner &planner;
+		mutable std::vector<TimeRange> ranges;
+	};
 	bool held_by_refusal(const Entry &entry) const;
-	int64_t not_before_s(const Entry &entry) const;
+	// Inline, as waits_for_others: a compression asks them for every queued job (through the
+	// library's PLT when out of line); a job with no dependency and no window needs no more.
+	int64_t not_before_s(const Entry &entry) const
+	{
+		const int64_t from_s = std::max(now_s_, entry.job.earliest_start_s);
+		return entry.job.after.empty() && entry.window < 0
+		           ? from_s
+		           : not_before_bound_s(entry, from_s);
+	}
+	int64_t not_before_bound_s(const Entry &entry, int64_t from_s) const;
 	// until_s, or earlier for a job of a window: the last start that ends by the window's end.
 	int64_t latest_start_s(const Entry &entry, int64_t until_s) const;
 	Status bind_to_window(Entry &entry) const;
 	Status check_node_set(NodeSet &nodes);
 	// entry.limit_s, or what is left of its window from now if that is less.
 	int64_t limit_now_s(const Entry &entry) const;
-	bool waits_for_others(const Entry &entry) const;
+	// A job not free to start now for reasons other than resources: its searches are its own
+	// (a search memo records bounds that hold for every job of a shape).
+	bool waits_for_others(const Entry &entry) const
+	{
+		return !entry.job.after.empty() || entry.job.earliest_start_s > now_s_ ||
+		       entry.window >= 0;
+	}
 
 	// Places queue_[first_index..] again. With a deadline, stops once it has passed, the rest
 	// unplaced: false then (the caller restores the plan).
@@ -304,7 +338,8 @@ private:
 	std::unordered_set<JobId> pending_ids_;
 	NodePool<std::unordered_set<JobId>> pending_ids_pool_; // its nodes, for a plan afresh
 	std::vector<JobId> scratch_ids_; // replan's sorted snapshot ids, kept for its capacity
-	std::vector<NodeIndex> scratch_nodes_; // move_earlier's own nodes, kept for its capacity
+	std::vector<NodeIndex> scratch_nodes_;  // move_earlier's own nodes, kept for its capacity
+	std::vector<TimeRange> scratch_ranges_; // ScratchRanges' buffer, kept for its capacity
 	// The regions compress gives back (indexed_freed_, only while it runs), by node: read by
 	// freed_ranges, which is const to its callers.
 	mutable FreedNodeIndex freed_index_;

@@ -35,9 +35,9 @@ bool touches(const std::vector<NodeIndex> &sorted_candidates, const std::vector<
 
 } // namespace
 
-// The union of the ranges, from not_before_s on, in time order. In place: called for every
+// The union of the ranges, from not_before_s on, in time order, in place: called for every
 // reservation a compression looks at, a vector made per call was a tenth of it (LPC-EGEE).
-std::vector<Planner::TimeRange> Planner::merged(std::vector<TimeRange> ranges, int64_t not_before_s)
+void Planner::merge_ranges(std::vector<TimeRange> &ranges, int64_t not_before_s)
 {
 	const auto earlier = [](const TimeRange &a, const TimeRange &b) {
 		return a.from_s < b.from_s;
@@ -56,62 +56,67 @@ std::vector<Planner::TimeRange> Planner::merged(std::vector<TimeRange> ranges, i
 			ranges[kept++] = range;
 	}
 	ranges.resize(kept);
-	return ranges;
 }
 
 // A start t can have become feasible only if the window [t, t + limit) meets resources given
 // back on one of the job's nodes: everywhere else the profile only filled up since the job was
 // last searched.
-std::vector<Planner::TimeRange> Planner::freed_ranges(const Entry &entry,
-                                                      const std::vector<FreedRegion> &freed,
-                                                      int64_t until_s) const
+void Planner::freed_ranges(const Entry &entry, const std::vector<FreedRegion> &freed,
+                           int64_t until_s, std::vector<TimeRange> &ranges) const
 {
-	std::vector<TimeRange> ranges =
-	    freed_ranges(*entry.candidates, entry.job.limit_s, freed, until_s);
-	for (const auto &other : entry.other_candidates) { // the job's other partitions' nodes
-		std::vector<TimeRange> more =
-		    freed_ranges(*other, entry.job.limit_s, freed, until_s);
-		ranges.insert(ranges.end(), more.begin(), more.end());
-	}
-	return ranges;
+	freed_ranges(*entry.candidates, entry.job.limit_s, freed, until_s, ranges);
+	for (const auto &other : entry.other_candidates) // the job's other partitions' nodes
+		freed_ranges(*other, entry.job.limit_s, freed, until_s, ranges);
 }
 
-std::vector<Planner::TimeRange> Planner::freed_ranges(const std::vector<NodeIndex> &candidates,
-                                                      int64_t limit_s,
-                                                      const std::vector<FreedRegion> &freed,
-                                                      int64_t until_s) const
+void Planner::freed_ranges(const std::vector<NodeIndex> &candidates, int64_t limit_s,
+                           const std::vector<FreedRegion> &freed, int64_t until_s,
+                           std::vector<TimeRange> &ranges) const
 {
-	std::vector<TimeRange> ranges;
 	if (freed.size() > max_freed_regions) {
 		if (now_s_ <= until_s)
 			ranges.push_back({now_s_, until_s});
-		return ranges;
+		return;
 	}
-	const auto add_range = [&](const FreedRegion &region) {
-		const int64_t from_s = std::max(now_s_, region.start_s - limit_s + 1);
-		const int64_t to_s = std::min(region.end_s - 1, until_s);
-		if (region.end_s > region.start_s && from_s <= to_s)
+	// The starts whose window [t, t + limit_s) meets [start_s, end_s).
+	const auto add_range = [&](int64_t start_s, int64_t end_s) {
+		const int64_t from_s = std::max(now_s_, start_s - limit_s + 1);
+		const int64_t to_s = std::min(end_s - 1, until_s);
+		if (end_s > start_s && from_s <= to_s)
 			ranges.push_back({from_s, to_s});
 	};
-	// A region on several of the nodes comes more than once: the callers take the union.
-	if (&freed == indexed_freed_ && candidates.size() <= max_indexed_candidates) {
-		while (freed_index_.seen() < freed.size())
-			freed_index_.add(freed[freed_index_.seen()].nodes);
+	// A window meets a region on a node exactly when it meets the node's union of them (a
+	// window of a second at least). A span on several of the nodes comes more than once: the
+	// callers take the union.
+	if (&freed == indexed_freed_ && candidates.size() <= max_indexed_candidates &&
+	    limit_s > 0) {
+		while (freed_index_.seen() < freed.size()) {
+			const FreedRegion &region = freed[freed_index_.seen()];
+			freed_index_.add(region.nodes, region.start_s, region.end_s);
+		}
 		for (const NodeIndex node : candidates)
-			for (const uint32_t region : freed_index_.regions_on(node))
-				add_range(freed[region]);
-		return ranges;
+			for (const FreedNodeIndex::Span &span : freed_index_.given_back_on(node))
+				add_range(span.start_s, span.end_s);
+		return;
 	}
 	for (const FreedRegion &region : freed)
 		if (touches(candidates, region.nodes))
-			add_range(region);
-	return ranges;
+			add_range(region.start_s, region.end_s);
 }
 
-std::optional<Placement> Planner::search_ranges(const Entry &entry, std::vector<TimeRange> ranges,
+bool Planner::any_freed_range(const Entry &entry, const std::vector<FreedRegion> &freed,
+                              int64_t until_s)
+{
+	const ScratchRanges scratch(*this);
+	freed_ranges(entry, freed, until_s, scratch.ranges);
+	return !scratch.ranges.empty();
+}
+
+std::optional<Placement> Planner::search_ranges(const Entry &entry, std::vector<TimeRange> &ranges,
                                                 int64_t not_before_s) const
 {
-	for (const TimeRange &range : merged(std::move(ranges), std::max(now_s_, not_before_s)))
+	merge_ranges(ranges, std::max(now_s_, not_before_s));
+	for (const TimeRange &range : ranges)
 		if (auto found =
 		        earliest_in_sets(entry, range.from_s, range.until_s, entry.long_cpus_limit))
 			return found;
@@ -133,16 +138,17 @@ void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed, Search
 	if (old_start_s <= now_s_ || not_before_s >= old_start_s)
 		return;
 	// In place, only the job's own nodes matter.
-	std::vector<TimeRange> ranges;
+	const ScratchRanges scratch(*this);
+	std::vector<TimeRange> &ranges = scratch.ranges;
 	if (anywhere) {
-		ranges = freed_ranges(entry, freed, old_start_s - 1);
+		freed_ranges(entry, freed, old_start_s - 1, ranges);
 	} else {
 		std::vector<NodeIndex> &own = scratch_nodes_;
 		own.clear();
 		for (const NodeAllocation &allocation : entry.placement.allocations)
 			own.push_back(allocation.node);
 		std::sort(own.begin(), own.end());
-		ranges = freed_ranges(own, entry.job.limit_s, freed, old_start_s - 1);
+		freed_ranges(own, entry.job.limit_s, freed, old_start_s - 1, ranges);
 	}
 	if (ranges.empty())
 		return;
@@ -162,7 +168,7 @@ void Planner::move_earlier(Entry &entry, std::vector<FreedRegion> &freed, Search
 	FreedRegion old_region = unplace(entry);
 	std::optional<Placement> found;
 	if (anywhere)
-		found = search_ranges(entry, std::move(ranges), not_before_s);
+		found = search_ranges(entry, ranges, not_before_s);
 	else
 		found = search_in_place(entry, old_placement, ranges, not_before_s);
 	if (found && found->start_s < old_start_s) {
@@ -211,7 +217,7 @@ void Planner::start_now_anywhere(Entry &entry, std::vector<FreedRegion> &freed, 
 	    (entry.window < 0 &&
 	     memo.lower_bound(entry.job, *entry.candidates, entry.long_cpus_limit) > now_s_) ||
 	    !profile_.has_free_cpus(now_s_, now_s_ + entry.job.limit_s, entry.job.cpus) ||
-	    freed_ranges(entry, freed, now_s_).empty() || !may_start_now_giving_back(entry))
+	    !any_freed_range(entry, freed, now_s_) || !may_start_now_giving_back(entry))
 		return;
 	const OwnWindowOpen own_window(*this, entry);
 	Placement old_placement = entry.placement;
@@ -259,13 +265,14 @@ bool Planner::may_start_now_giving_back(const Entry &entry) const
 }
 
 std::optional<Placement> Planner::search_in_place_holding(const Entry &entry,
-                                                          std::vector<TimeRange> ranges,
+                                                          std::vector<TimeRange> &ranges,
                                                           int64_t not_before_s) const
 {
 	const GapSearch gap_search(profile_);
 	const int64_t held_start_s = entry.placement.start_s;
 	const int64_t held_end_s = held_start_s + entry.job.limit_s;
-	for (const TimeRange &range : merged(std::move(ranges), std::max(now_s_, not_before_s)))
+	merge_ranges(ranges, std::max(now_s_, not_before_s));
+	for (const TimeRange &range : ranges)
 		if (auto found = gap_search.earliest_in_place_holding(
 		        entry.job, entry.placement.allocations, held_start_s, held_end_s,
 		        range.from_s, range.until_s, entry.long_cpus_limit,
@@ -278,11 +285,12 @@ std::optional<Placement> Planner::search_in_place_holding(const Entry &entry,
 }
 
 std::optional<Placement> Planner::search_in_place(const Entry &entry, const Placement &placement,
-                                                  std::vector<TimeRange> ranges,
+                                                  std::vector<TimeRange> &ranges,
                                                   int64_t not_before_s) const
 {
 	const GapSearch gap_search(profile_);
-	for (const TimeRange &range : merged(std::move(ranges), std::max(now_s_, not_before_s)))
+	merge_ranges(ranges, std::max(now_s_, not_before_s));
+	for (const TimeRange &range : ranges)
 		if (auto found =
 		        gap_search.earliest_in_place(entry.job, placement.allocations, range.from_s,
 		                                     range.until_s, entry.long_cpus_limit)) {
@@ -316,13 +324,15 @@ void Planner::place_again(Entry &entry, const std::vector<FreedRegion> &freed, S
 	entry.job.limit_s = limit_now_s(entry); // a started window has less left each update
 	std::optional<Placement> placement;
 	if (not_before_s <= until_s) {
-		std::vector<TimeRange> ranges = freed_ranges(entry, freed, until_s);
+		const ScratchRanges scratch(*this);
+		std::vector<TimeRange> &ranges = scratch.ranges;
+		freed_ranges(entry, freed, until_s, ranges);
 		const bool covered =
 		    entry.searched_from_s <= now_s_ && entry.searched_until_s >= now_s_;
 		const int64_t new_from_s = covered ? entry.searched_until_s + 1 : now_s_;
 		if (new_from_s <= until_s)
 			ranges.push_back({new_from_s, until_s});
-		placement = search_ranges(entry, std::move(ranges), not_before_s);
+		placement = search_ranges(entry, ranges, not_before_s);
 		if (!own_search)
 			memo.record(entry.job, *entry.candidates, entry.long_cpus_limit,
 			            placement ? placement->start_s : until_s + 1);

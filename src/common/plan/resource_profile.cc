@@ -106,6 +106,27 @@ size_t ResourceProfile::last_slot_short_of(size_t first, size_t last, int64_t cp
 	return last_short_none;
 }
 
+size_t ResourceProfile::last_slot_long_over(size_t first, size_t last, int64_t cpus) const
+{
+	for (size_t end = last + 1; end > first;) { // slots [.., end) left, one block at a time
+		const size_t block = (end - 1) / kSlotsPerBlock;
+		const size_t block_first = std::max(first, block * kSlotsPerBlock);
+		const int64_t own_above = cpus - block_adds_[block].long_cpus;
+		for (; end >= block_first + 4; end -= 4) {
+			const int64_t most = std::max(
+			    std::max(slots_[end - 1].long_cpus, slots_[end - 2].long_cpus),
+			    std::max(slots_[end - 3].long_cpus, slots_[end - 4].long_cpus));
+			if (most > own_above)
+				break; // one of these four: found below
+		}
+		for (const size_t stop = end >= block_first + 4 ? end - 4 : block_first; end > stop;
+		     --end)
+			if (slots_[end - 1].long_cpus > own_above)
+				return end - 1;
+	}
+	return last_short_none;
+}
+
 ResourceProfile::Slot ResourceProfile::with_block_add(size_t slot) const
 {
 	Slot sums = slots_[slot];

@@ -115,6 +115,10 @@ public:
 	// of a window is short).
 	static constexpr size_t last_short_none = static_cast<size_t>(-1);
 	size_t last_slot_short_of(size_t first, size_t last, int64_t cpus) const;
+	// The last slot in [first, last] whose long jobs' CPUs exceed `cpus`, or
+	// last_short_none; in the same way (the gap search tests the long jobs' room over every
+	// slot of a window: 5 % of LPC-EGEE@0.95 ostrich/conservative, slot by slot).
+	size_t last_slot_long_over(size_t first, size_t last, int64_t cpus) const;
 	// True if every slot in [from_s, until_s) has at least `cpus` usable free CPUs (the most
 	// any job held over that whole window could have). Stops at the first slot short of them.
 	bool has_free_cpus(int64_t from_s, int64_t until_s, int64_t cpus) const;
