@@ -55,12 +55,14 @@ void check_sums(const ResourceProfile &profile, const std::vector<Booking> &live
 		              static_cast<long>(long_cpus));
 	}
 }
-// last_slot_short_of (blocks, four slots a test) against a plain scan, over random ranges and
-// thresholds around the sums there.
-void check_last_short(const ResourceProfile &profile, uint64_t seed, int step)
+// A "last slot in [first, last] whose amount passes a test" search (blocks, four slots a test)
+// against a plain scan, over random ranges and thresholds around the amounts there. Its own
+// draws (salt): the bookings stay those of the sums' check.
+template <typename Amount, typename Passes, typename Search>
+void check_last_slot(const ResourceProfile &profile, uint64_t seed, int step, uint64_t salt,
+                     const char *what, Amount amount, Passes passes, Search search)
 {
-	// Its own draws: the bookings stay those of the sums' check.
-	plan_random::Random random(seed * 100'000 + static_cast<uint64_t>(step));
+	plan_random::Random random(seed * 100'000 + salt + static_cast<uint64_t>(step));
 	const auto slots = static_cast<int64_t>(profile.slot_count());
 	for (int probe = 0; probe < 40; ++probe) {
 		const auto first = static_cast<size_t>(random.between(0, slots - 1));
@@ -69,48 +71,40 @@ void check_last_short(const ResourceProfile &profile, uint64_t seed, int step)
 		                   std::min(slots - 1, static_cast<int64_t>(first) + 700)));
 		const auto pick = static_cast<size_t>(
 		    random.between(static_cast<int64_t>(first), static_cast<int64_t>(last)));
-		const int64_t cpus = profile.usable_free_cpus(pick) + random.between(-2, 2);
+		const int64_t cpus = amount(pick) + random.between(-2, 2);
 		size_t expected = ResourceProfile::last_short_none;
 		for (size_t slot = last + 1; slot-- > first;)
-			if (profile.usable_free_cpus(slot) < cpus) {
+			if (passes(amount(slot), cpus)) {
 				expected = slot;
 				break;
 			}
-		const size_t found = profile.last_slot_short_of(first, last, cpus);
-		ck_assert_msg(
-		    found == expected,
-		    "seed %lu step %d: last slot short of %ld in [%zu, %zu]: %zu, scan %zu",
-		    static_cast<unsigned long>(seed), step, static_cast<long>(cpus), first, last,
-		    found, expected);
+		const size_t found = search(first, last, cpus);
+		ck_assert_msg(found == expected,
+		              "seed %lu step %d: last slot %s %ld in [%zu, %zu]: %zu, scan %zu",
+		              static_cast<unsigned long>(seed), step, what, static_cast<long>(cpus),
+		              first, last, found, expected);
 	}
 }
-// last_slot_long_over likewise, on the long jobs' CPUs.
+// last_slot_short_of on the usable free CPUs, last_slot_long_over on the long jobs' CPUs.
+void check_last_short(const ResourceProfile &profile, uint64_t seed, int step)
+{
+	check_last_slot(
+	    profile, seed, step, 0, "short of",
+	    [&](size_t slot) { return profile.usable_free_cpus(slot); },
+	    [](int64_t amount, int64_t cpus) { return amount < cpus; },
+	    [&](size_t first, size_t last, int64_t cpus) {
+		    return profile.last_slot_short_of(first, last, cpus);
+	    });
+}
 void check_last_long(const ResourceProfile &profile, uint64_t seed, int step)
 {
-	plan_random::Random random(seed * 100'000 + 50'000 + static_cast<uint64_t>(step));
-	const auto slots = static_cast<int64_t>(profile.slot_count());
-	for (int probe = 0; probe < 40; ++probe) {
-		const auto first = static_cast<size_t>(random.between(0, slots - 1));
-		const auto last = static_cast<size_t>(
-		    random.between(static_cast<int64_t>(first),
-		                   std::min(slots - 1, static_cast<int64_t>(first) + 700)));
-		const auto pick = static_cast<size_t>(
-		    random.between(static_cast<int64_t>(first), static_cast<int64_t>(last)));
-		const int64_t cpus = profile.long_cpus(pick) + random.between(-2, 2);
-		size_t expected = ResourceProfile::last_short_none;
-		for (size_t slot = last + 1; slot-- > first;)
-			if (profile.long_cpus(slot) > cpus) {
-				expected = slot;
-				break;
-			}
-		const size_t found = profile.last_slot_long_over(first, last, cpus);
-		ck_assert_msg(
-		    found == expected,
-		    "seed %lu step %d: last slot with long CPUs over %ld in [%zu, %zu]: %zu, "
-		    "scan %zu",
-		    static_cast<unsigned long>(seed), step, static_cast<long>(cpus), first, last,
-		    found, expected);
-	}
+	check_last_slot(
+	    profile, seed, step, 50'000, "with long CPUs over",
+	    [&](size_t slot) { return profile.long_cpus(slot); },
+	    [](int64_t amount, int64_t cpus) { return amount > cpus; },
+	    [&](size_t first, size_t last, int64_t cpus) {
+		    return profile.last_slot_long_over(first, last, cpus);
+	    });
 }
 } // namespace
 
