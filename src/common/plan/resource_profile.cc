@@ -84,47 +84,46 @@ int64_t ResourceProfile::first_short_of(int64_t from_s, int64_t cpus) const
 	return never_s;
 }
 
-size_t ResourceProfile::last_slot_short_of(size_t first, size_t last, int64_t cpus) const
+// The last slot in [first, last] whose amount (the slot's own `field` plus its block's `add`)
+// passes against `bound`, block by block: the bound less the block's add is compared with the
+// slots' own parts, four slots a test (`reduce` of four parts passes iff one of them does).
+template <typename Field, typename Add, typename Reduce, typename Passes>
+size_t ResourceProfile::last_slot_where(size_t first, size_t last, int64_t bound, Field field,
+                                        Add add, Reduce reduce, Passes passes) const
 {
 	for (size_t end = last + 1; end > first;) { // slots [.., end) left, one block at a time
 		const size_t block = (end - 1) / kSlotsPerBlock;
 		const size_t block_first = std::max(first, block * kSlotsPerBlock);
-		const int64_t own_below = cpus - block_adds_[block].usable_free_cpus;
+		const int64_t own_bound = bound - block_adds_[block].*add;
 		for (; end >= block_first + 4; end -= 4) {
-			const int64_t least = std::min(std::min(slots_[end - 1].usable_free_cpus,
-			                                        slots_[end - 2].usable_free_cpus),
-			                               std::min(slots_[end - 3].usable_free_cpus,
-			                                        slots_[end - 4].usable_free_cpus));
-			if (least < own_below)
+			const int64_t four =
+			    reduce(reduce(slots_[end - 1].*field, slots_[end - 2].*field),
+			           reduce(slots_[end - 3].*field, slots_[end - 4].*field));
+			if (passes(four, own_bound))
 				break; // one of these four: found below
 		}
 		for (const size_t stop = end >= block_first + 4 ? end - 4 : block_first; end > stop;
 		     --end)
-			if (slots_[end - 1].usable_free_cpus < own_below)
+			if (passes(slots_[end - 1].*field, own_bound))
 				return end - 1;
 	}
 	return last_short_none;
 }
 
+size_t ResourceProfile::last_slot_short_of(size_t first, size_t last, int64_t cpus) const
+{
+	return last_slot_where(
+	    first, last, cpus, &Slot::usable_free_cpus, &BlockAdd::usable_free_cpus,
+	    [](int64_t a, int64_t b) { return std::min(a, b); },
+	    [](int64_t amount, int64_t bound) { return amount < bound; });
+}
+
 size_t ResourceProfile::last_slot_long_over(size_t first, size_t last, int64_t cpus) const
 {
-	for (size_t end = last + 1; end > first;) { // slots [.., end) left, one block at a time
-		const size_t block = (end - 1) / kSlotsPerBlock;
-		const size_t block_first = std::max(first, block * kSlotsPerBlock);
-		const int64_t own_above = cpus - block_adds_[block].long_cpus;
-		for (; end >= block_first + 4; end -= 4) {
-			const int64_t most = std::max(
-			    std::max(slots_[end - 1].long_cpus, slots_[end - 2].long_cpus),
-			    std::max(slots_[end - 3].long_cpus, slots_[end - 4].long_cpus));
-			if (most > own_above)
-				break; // one of these four: found below
-		}
-		for (const size_t stop = end >= block_first + 4 ? end - 4 : block_first; end > stop;
-		     --end)
-			if (slots_[end - 1].long_cpus > own_above)
-				return end - 1;
-	}
-	return last_short_none;
+	return last_slot_where(
+	    first, last, cpus, &Slot::long_cpus, &BlockAdd::long_cpus,
+	    [](int64_t a, int64_t b) { return std::max(a, b); },
+	    [](int64_t amount, int64_t bound) { return amount > bound; });
 }
 
 ResourceProfile::Slot ResourceProfile::with_block_add(size_t slot) const

@@ -159,6 +159,11 @@ private:
 	// log: note the booking or the release in booking_log_ (move notes its own).
 	void apply(const std::vector<NodeAllocation> &allocations, int64_t start_s, int64_t end_s,
 	           int sign, bool long_job, bool log = true);
+	// last_slot_short_of and last_slot_long_over: the last slot in [first, last] whose amount
+	// passes against a bound (defined in the .cc, its only user).
+	template <typename Field, typename Add, typename Reduce, typename Passes>
+	size_t last_slot_where(size_t first, size_t last, int64_t bound, Field field, Add add,
+	                       Reduce reduce, Passes passes) const;
 	// Add to slots [first, last): whole blocks by their add, the rest slot by slot.
 	void add_to_slots(size_t first, size_t last, int64_t usable_free_cpus, int64_t long_cpus);
 	// A slot's own amounts with its block's add (what the accessors return).
