@@ -110,6 +110,33 @@ START_TEST(test_plan_refused_start_does_not_block_the_queue)
 }
 END_TEST
 
+START_TEST(test_plan_early_end_starts_a_job_beyond_the_reservations)
+{
+	// EASY, 1 node x 4 CPUs; R1 holds 2 CPUs until 100, R2 2 until 200. B (4 CPUs) holds the
+	// one reservation, at 200; E (3 CPUs) and C (1 CPU, 50 s) may only start now, and nothing
+	// is free. R1 ends at 10: 2 CPUs are free until 200. Compression leaves B at 200; E still
+	// cannot start (3 CPUs), C starts now [10, 60), before B's start. (The walk that places
+	// jobs beyond the reservations passes over E without searching, and must not stop there.)
+	Planner planner(config(ReservationMode::easy));
+	ck_assert(planner
+	              .rebuild(uniform_cluster(1, 4),
+	                       {running(100, 0, 2, 100), running(101, 0, 2, 200)},
+	                       {job(1, 4, 100), job(3, 3, 50), job(2, 1, 50)}, 0)
+	              .ok());
+	ck_assert_int_eq(status_of(planner, 1).start_s, 200);
+	ck_assert(status_of(planner, 2).status == JobStatus::waiting);
+	ck_assert(status_of(planner, 3).status == JobStatus::waiting);
+	ck_assert(planner.job_ended(100, 10).ok());
+	ck_assert_int_eq(status_of(planner, 1).start_s, 200);
+	ck_assert(status_of(planner, 3).status == JobStatus::waiting);
+	ck_assert(status_of(planner, 2).status == JobStatus::starts_now);
+	ck_assert_int_eq(status_of(planner, 2).start_s, 10);
+	Plan plan = planner.plan(10);
+	ck_assert_int_eq(plan.starts_now.size(), 1);
+	ck_assert_int_eq(plan.starts_now[0], 2);
+}
+END_TEST
+
 START_TEST(test_plan_higher_ranked_submission_replans_lower_ranks_only)
 {
 	// 1 node x 2 CPUs, empty, conservative: A (2 CPUs 10 s) now, B (2 CPUs 10 s) at 10.
@@ -342,6 +369,7 @@ int main()
 	tcase_add_test(tc, test_plan_early_completions_compress_the_conservative_plan);
 	tcase_add_test(tc, test_plan_compression_keeps_commitments_a_rebuild_would_reorder);
 	tcase_add_test(tc, test_plan_refused_start_does_not_block_the_queue);
+	tcase_add_test(tc, test_plan_early_end_starts_a_job_beyond_the_reservations);
 	tcase_add_test(tc, test_plan_higher_ranked_submission_replans_lower_ranks_only);
 	tcase_add_test(tc, test_plan_start_elsewhere_than_planned_is_absorbed);
 	tcase_add_test(tc, test_plan_node_failure_replans_on_the_remaining_nodes);
