@@ -288,7 +288,10 @@ void expect_same_plan(const Plan &walked, const Plan &whole, uint64_t seed, cons
 // A walked queue that passes over every job it may gives the starts and the reservations of
 // the whole queue (campsim's wake-ups come from the reservations): a source that passed over
 // a job that could start or reserve fails here.
-START_TEST(test_plan_walk_passing_over_gives_the_whole_queue_plan)
+// With a room for short jobs, longest_limit_now_s also passes over the long jobs the room keeps
+// out (long jobs' CPUs now plus theirs over the usable CPUs less the room): the same plans. Returns
+// how many jobs were passed over.
+static size_t check_walk_passing_over(bool room)
 {
 	size_t passed_over = 0;
 	for (uint64_t seed = 1; seed <= 1500; ++seed) {
@@ -299,6 +302,10 @@ START_TEST(test_plan_walk_passing_over_gives_the_whole_queue_plan)
 			    plan_random::random_pending(random, id, instance.cluster.nodes.size()));
 		PlannerConfig config = instance.config;
 		config.starts_only = true;
+		if (room) { // a quarter of the machine for jobs of at most 40 s (limits: 5-80 s)
+			config.short_room = 0.25;
+			config.short_limit_s = 40;
+		}
 		Planner whole(config), walked(config);
 		PassingSource source(instance.pending);
 		ck_assert(
@@ -317,6 +324,14 @@ START_TEST(test_plan_walk_passing_over_gives_the_whole_queue_plan)
 	}
 	ck_assert_msg(passed_over > 1000, "only %zu jobs passed over: the test does not bite",
 	              passed_over);
+	return passed_over;
+}
+
+START_TEST(test_plan_walk_passing_over_gives_the_whole_queue_plan)
+{
+	const size_t plain = check_walk_passing_over(false);
+	const size_t room = check_walk_passing_over(true); // the room's long jobs passed over too
+	ck_assert_msg(room > plain, "room %zu, plain %zu passed over", room, plain);
 }
 END_TEST
 

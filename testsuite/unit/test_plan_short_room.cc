@@ -303,6 +303,36 @@ START_TEST(test_short_room_blocked_opens_the_room_for_a_blocked_short_job)
 }
 END_TEST
 
+// starts_only (campsim's per_campaign) plans only the head of the queue: on a full machine it
+// lists no job, so the room sized by blocked demand counted none and closed while short jobs
+// waited (SDSC-SP2, doc/fairness-results.md). Long A holds all 10 CPUs and short C (2 CPUs)
+// waits: told the short CPUs of the whole queue, the plan counts C, unlisted, as blocked and
+// keeps the room (2 CPUs); not told, none. Listed short jobs are not counted twice: with A on 8
+// CPUs, C is listed and starts now, and no room is kept.
+START_TEST(test_short_room_blocked_counts_the_queue_below_a_head)
+{
+	PlannerConfig head = room_config(ReservationMode::per_campaign);
+	head.starts_only = true;
+	head.short_room_recent_s = 600;
+	head.short_room_demand = ShortRoomDemand::blocked;
+	const std::vector<PendingJob> queue = {job(3, 2, 50)};
+	const std::vector<RunningJob> full = {running(1, 0, 10, 5000)};
+	Planner unknown(head);
+	check_ok(unknown.rebuild(uniform_cluster(1, 10), full, queue, 0));
+	ck_assert_int_eq(unknown.short_room_cpus(), 0);
+	Planner told(head);
+	told.set_short_pending_cpus(2);
+	check_ok(told.rebuild(uniform_cluster(1, 10), full, queue, 0));
+	ck_assert(told.plan(0).starts_now.empty());
+	ck_assert_int_eq(told.short_room_cpus(), 2);
+	Planner listed(head);
+	listed.set_short_pending_cpus(2);
+	check_ok(listed.rebuild(uniform_cluster(1, 10), {running(1, 0, 8, 5000)}, queue, 0));
+	ck_assert(listed.plan(0).starts_now == std::vector<JobId>{3});
+	ck_assert_int_eq(listed.short_room_cpus(), 0);
+}
+END_TEST
+
 // A short job that cannot start now whatever the room asks for none: its begin time is ahead
 // (sched/campaign plans jobs submitted with --begin at their begin time; the replays submit every
 // job two minutes early so) or it waits for another job. Long A (8 CPUs) runs; long B (1 CPU)
@@ -427,6 +457,7 @@ int main()
 	tcase_add_test(tc, test_short_room_blocked_stays_off_where_short_jobs_start);
 	tcase_add_test(tc, test_short_room_blocked_opens_the_room_for_a_blocked_short_job);
 	tcase_add_test(tc, test_short_room_blocked_ignores_jobs_that_cannot_start_yet);
+	tcase_add_test(tc, test_short_room_blocked_counts_the_queue_below_a_head);
 	tcase_add_loop_test(tc, test_short_room_holds_when_the_kept_plan_is_compressed, 0, 2);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);

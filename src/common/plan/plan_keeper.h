@@ -44,6 +44,8 @@ public:
 		return planner_.could_start_now(cpus, limit_s);
 	}
 	int64_t short_room_cpus() const { return planner_.short_room_cpus(); }
+	// Planner::set_short_pending_cpus, for the next updates.
+	void set_short_pending_cpus(int64_t cpus) { planner_.set_short_pending_cpus(cpus); }
 	// The caller promises that a pending job keeps its shape (what the plan reads of it) for
 	// as long as it is pending (campsim's baselines): the kept jobs are then not compared with
 	// each snapshot's, a pass over the whole queue at every update. Off by default.

@@ -846,7 +846,18 @@ bool Planner::reserves_for(uint64_t campaign_id) const
 int64_t Planner::longest_limit_now_s(int32_t cpus) const
 {
 	const int64_t short_s = profile_.first_short_of(now_s_, cpus);
-	return short_s == never_s ? never_s : short_s - now_s_;
+	const int64_t longest_s = short_s == never_s ? never_s : short_s - now_s_;
+	// The room for short jobs: a long job starts only if the long jobs' CPUs now and its own
+	// stay within the usable CPUs less the room (long_cpus_limit_of; a job wider than that
+	// needs no long job running), so where they would not, only a short job fits. Not where
+	// the room is judged by expected run times or wide jobs may use it: the bound would then
+	// not be a necessary one, or would grow with cpus.
+	if (short_room_cpus_ == 0 || config_.short_by_expected || wide_cpus_ < usable_cpus_)
+		return longest_s;
+	const int64_t long_now = profile_.long_cpus(profile_.slot_at(now_s_));
+	if (long_now > 0 && long_now + cpus > usable_cpus_ - short_room_cpus_)
+		return std::min(longest_s, config_.short_limit_s);
+	return longest_s;
 }
 
 // smallest_below_[i]: the fewest CPUs any job at rank i or below needs; shortest_below_[i]: the

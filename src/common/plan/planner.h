@@ -103,6 +103,12 @@ public:
 	size_t pending_count() const { return queue_.size(); }
 	// The room for short jobs of the last plan, in CPUs (short_room; adaptive: as sized).
 	int64_t short_room_cpus() const { return short_room_cpus_; }
+	// starts_only lists only the head of the queue, so a room sized by blocked demand would
+	// count only the short jobs listed: on a full machine none (the walk stops at once), and
+	// the room would close when the blocked short jobs need it. The caller may give the
+	// short CPUs (short_cpus) of every pending job, listed or not, for the next plans; the
+	// jobs left unlisted all count as blocked (none of them could start now). -1: not given.
+	void set_short_pending_cpus(int64_t cpus) { short_pending_cpus_ = cpus; }
 
 private:
 	struct Entry {
@@ -355,9 +361,10 @@ private:
 	std::unordered_map<JobId, int64_t> first_reserved_s_;
 	std::unordered_map<JobId, int64_t> frozen_s_;
 	size_t booked_ = 0; // bookings so far (a cached bound on the profile is stale after one)
-	int64_t usable_cpus_ = 0;     // of the loaded machine
-	int64_t short_room_cpus_ = 0; // the room now: room_cap_cpus_, or less when adaptive
-	int64_t room_cap_cpus_ = 0;   // config_.short_room of usable_cpus_, rounded down
+	int64_t usable_cpus_ = 0;         // of the loaded machine
+	int64_t short_room_cpus_ = 0;     // the room now: room_cap_cpus_, or less when adaptive
+	int64_t room_cap_cpus_ = 0;       // config_.short_room of usable_cpus_, rounded down
+	int64_t short_pending_cpus_ = -1; // set_short_pending_cpus
 	// short_room_recent_s: (plan time, short pending CPUs) of the window, the CPUs strictly
 	// decreasing, so the front is the window's most.
 	std::deque<std::pair<int64_t, int64_t>> short_demand_;

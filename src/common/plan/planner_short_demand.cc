@@ -3,6 +3,8 @@
 // start anyway keeps none (doc/fairness-results.md, "Room sized by blocked demand").
 #include "plan/planner.h"
 
+#include <algorithm>
+
 namespace campaign::plan
 {
 
@@ -18,12 +20,18 @@ void Planner::keep_room_for_blocked_short_jobs()
 	// KTH-SP2 and SDSC-SP2 (doc/fairness-results.md).
 	const bool fitting_only = config_.short_room_demand == ShortRoomDemand::fitting;
 	int64_t blocked_cpus = 0;
-	for (const Entry &entry : queue_)
+	int64_t listed_cpus = 0;
+	for (const Entry &entry : queue_) {
+		const int64_t cpus = short_cpus(entry.job);
+		listed_cpus += cpus;
 		if (entry.status == JobStatus::reserved || entry.status == JobStatus::waiting ||
 		    entry.status == JobStatus::beyond_horizon || entry.status == JobStatus::blocked)
-			if (const int64_t cpus = short_cpus(entry.job);
-			    !fitting_only || cpus <= room_cap_cpus_)
+			if (!fitting_only || cpus <= room_cap_cpus_)
 				blocked_cpus += cpus;
+	}
+	// A head of the queue (starts_only): the short jobs below it could not start now either.
+	if (config_.starts_only && !fitting_only && short_pending_cpus_ >= 0)
+		blocked_cpus += std::max<int64_t>(short_pending_cpus_ - listed_cpus, 0);
 	record_short_demand(blocked_cpus);
 	const int64_t room_before = short_room_cpus_;
 	size_room();

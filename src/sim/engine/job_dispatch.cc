@@ -105,6 +105,7 @@ public:
 	Result<std::vector<uint32_t>> dispatch_walk(JobWalk &walk, int64_t now_s) override
 	{
 		WalkSource source(walk, *this);
+		tell_short_pending();
 		auto plan = keeper_.update_walk(cluster_, running_, source, now_s);
 		if (!plan)
 			return Error{plan.error()};
@@ -186,6 +187,7 @@ private:
 		for (size_t k = 0; k < order.size(); ++k)
 			if (!jobs_.fixed || pending_[k].id != plan_id(order[k]))
 				fill_pending(pending_[k], order[k]);
+		tell_short_pending();
 		if (!dump_.covers(now_s))
 			return keeper_.update(cluster_, running_, pending_, now_s,
 			                      plan::PlanDetail::starts_now);
@@ -216,6 +218,13 @@ private:
 			starts.push_back(job);
 		}
 		return starts;
+	}
+
+	// What the whole queue holds of short jobs, for a plan of its head (starts_only).
+	void tell_short_pending()
+	{
+		if (starts_only_ && jobs_.short_pending_cpus)
+			keeper_.set_short_pending_cpus(jobs_.short_pending_cpus());
 	}
 
 	plan::PendingJob pending_of(uint32_t job) const

@@ -29,6 +29,10 @@ struct DispatchJobs {
 	std::function<int64_t(uint32_t job)> submit_s; // empty: unknown (the local search's now)
 	// The run time the ranking core expects (PendingJob::expected_run_s); empty: unknown.
 	std::function<int64_t(uint32_t job)> expected_run_s;
+	// The CPUs of every pending job short for the planner's room (its estimate at most the
+	// short limit), listed or not: a planner that plans only the head of the queue
+	// (starts_only) sizes its room by blocked demand with it. Empty: unknown.
+	std::function<int64_t()> short_pending_cpus;
 	// Each job's estimate, campaign, submission and expected run time are the same at every
 	// pass (no prediction, no online campaigns): a job's PendingJob need not be made again.
 	bool fixed = false;

@@ -134,6 +134,11 @@ private:
 	std::vector<uint32_t> pending_by_cpus_;      // pending jobs by CPU count
 	uint32_t smallest_cpus_ = 0;                 // no pending job is smaller (lower bound)
 	std::multiset<int64_t> pending_estimates_s_; // of pending jobs (static estimates)
+	// The CPUs of pending jobs whose static estimate is at most the short limit (the planner's
+	// room for short jobs; DispatchJobs::short_pending_cpus).
+	int64_t pending_short_cpus_ = 0;
+	int64_t short_limit_s_ = 0;
+	bool is_short(uint32_t job) const { return estimates_s_[job] <= short_limit_s_; }
 	uint32_t smallest_pending_cpus();
 	int64_t wake_s_ = std::numeric_limits<int64_t>::min(); // the last wake pushed (none yet)
 	bool walks_ = false; // passes plan from the core's walk of the order (dispatch_head)
@@ -213,6 +218,9 @@ Status Simulation::prepare()
 	// Only the core's campaigns and run times, and predicted estimates, change over time.
 	jobs.fixed = !core_ && options_.estimate.kind != EstimateKind::predicted;
 	const plan::PlannerConfig config = planner_config(options_);
+	short_limit_s_ = config.short_limit_s;
+	if (!config.short_by_expected && options_.estimate.kind != EstimateKind::predicted)
+		jobs.short_pending_cpus = [this] { return pending_short_cpus_; };
 	const BackfillKind backfill =
 	    setup_.paper_blocks ? BackfillKind::no_backfill : options_.backfill;
 	PlanDump dump = options_.dump_plan;
@@ -367,6 +375,8 @@ Status Simulation::submit(uint32_t job, int64_t now_s)
 	++pending_by_cpus_[cpus_[job]];
 	smallest_cpus_ = std::min(smallest_cpus_, cpus_[job]);
 	pending_estimates_s_.insert(estimates_s_[job]);
+	if (is_short(job))
+		pending_short_cpus_ += cpus_[job];
 	return priority_->submit(job, workload_.jobs[job], now_s);
 }
 
@@ -584,6 +594,8 @@ Status Simulation::start(uint32_t job, int64_t now_s)
 	--pending_by_cpus_[cpus_[job]];
 	++running_;
 	pending_estimates_s_.erase(pending_estimates_s_.find(estimates_s_[job]));
+	if (is_short(job))
+		pending_short_cpus_ -= cpus_[job];
 	if (Status started = priority_->start(job, now_s); !started)
 		return started;
 	if (options_.online_campaigns && priority_->campaign_of(job) != 0)
