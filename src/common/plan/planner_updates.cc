@@ -316,21 +316,18 @@ void Planner::place_again(Entry &entry, const std::vector<FreedRegion> &freed, S
 	const bool own_search = waits_for_others(entry);
 	const bool may_reserve = policy_.may_reserve(entry.job);
 	const int64_t until_s = may_reserve ? now_s_ + config_.horizon_s : now_s_;
-	if (!may_reserve && entry.window < 0 &&
-	    (own_bound_s > now_s_ || !could_start_now(entry.job.cpus, entry.limit_s))) {
-		// Only a start now could place it, and the machine has not its CPUs free for its
-		// limit: as the search below would find, without the memo's look-up (a scan of up
-		// to 128 shapes; beyond the reservations of a deep queue, most entries end here).
-		entry.job.limit_s = entry.limit_s;
-		entry.status = JobStatus::waiting;
-		entry.searched_from_s = own_search ? never_s : now_s_;
-		entry.searched_until_s = until_s;
-		return;
-	}
+	// Only a start now could place it, and the machine has not its CPUs free for its limit:
+	// nothing to search, as search() finds for place(), and no memo look-up (a scan of up to
+	// 128 shapes; beyond the reservations of a deep queue, most entries end here).
+	const bool no_start_now =
+	    !may_reserve && entry.window < 0 &&
+	    (own_bound_s > now_s_ || !could_start_now(entry.job.cpus, entry.limit_s));
 	const int64_t not_before_s =
-	    entry.window >= 0 ? own_bound_s // its window open: the memo's bounds are not its own
-	                      : std::max(own_bound_s, memo.lower_bound(entry.job, *entry.candidates,
-	                                                               entry.long_cpus_limit));
+	    no_start_now ? until_s + 1
+	    : entry.window >= 0
+	        ? own_bound_s // its window open: the memo's bounds are not its own
+	        : std::max(own_bound_s,
+	                   memo.lower_bound(entry.job, *entry.candidates, entry.long_cpus_limit));
 	const OwnWindowOpen own_window(*this, entry);
 	entry.job.limit_s = limit_now_s(entry); // a started window has less left each update
 	std::optional<Placement> placement;
