@@ -137,6 +137,73 @@ START_TEST(test_plan_early_end_starts_a_job_beyond_the_reservations)
 }
 END_TEST
 
+START_TEST(test_plan_waiting_tail_counts_a_job_submitted_last)
+{
+	// EASY, 1 node x 4 CPUs; R1 holds 3 CPUs until 100, R2 1 CPU until 50. B (4 CPUs) holds
+	// the one reservation, at 100; W (2 CPUs, 10 s) waits. S (1 CPU, 5 s) arrives ranked last
+	// and waits too (nothing is free). R2 ends at 10: one CPU is free until 100, W still
+	// cannot start, S starts now. (Compression stops in the queue's tail of waiting jobs
+	// where none of them could start now: S must count in it, or the walk stops before it.)
+	Planner planner(config(ReservationMode::easy));
+	ck_assert(planner
+	              .rebuild(uniform_cluster(1, 4),
+	                       {running(100, 0, 3, 100), running(101, 0, 1, 50)},
+	                       {job(1, 4, 100), job(2, 2, 10)}, 0)
+	              .ok());
+	ck_assert(planner.job_submitted(job(3, 1, 5), 0).ok());
+	ck_assert(status_of(planner, 3).status == JobStatus::waiting);
+	ck_assert(planner.job_ended(101, 10).ok());
+	ck_assert_int_eq(status_of(planner, 1).start_s, 100);
+	ck_assert(status_of(planner, 2).status == JobStatus::waiting);
+	ck_assert(status_of(planner, 3).status == JobStatus::starts_now);
+	ck_assert_int_eq(status_of(planner, 3).start_s, 10);
+}
+END_TEST
+
+START_TEST(test_plan_waiting_tail_keeps_the_jobs_above_a_submission)
+{
+	// As above, S (1 CPU, 5 s) and W (2 CPUs, 10 s) wait below B, S first. X (3 CPUs, 10 s)
+	// arrives ranked just before W: the jobs from X down are planned again, S above them is
+	// not. R2 ends at 10: S starts now (the tail from S down counts S, which that plan did
+	// not walk), W and X wait.
+	Planner planner(config(ReservationMode::easy));
+	ck_assert(planner
+	              .rebuild(uniform_cluster(1, 4),
+	                       {running(100, 0, 3, 100), running(101, 0, 1, 50)},
+	                       {job(1, 4, 100), job(3, 1, 5), job(2, 2, 10)}, 0)
+	              .ok());
+	ck_assert(planner.job_submitted(job(4, 3, 10), 0, 2).ok());
+	ck_assert(status_of(planner, 3).status == JobStatus::waiting);
+	ck_assert(status_of(planner, 4).status == JobStatus::waiting);
+	ck_assert(planner.job_ended(101, 10).ok());
+	ck_assert(status_of(planner, 3).status == JobStatus::starts_now);
+	ck_assert(status_of(planner, 4).status == JobStatus::waiting);
+	ck_assert(status_of(planner, 2).status == JobStatus::waiting);
+	Plan plan = planner.plan(10);
+	ck_assert_int_eq(plan.starts_now.size(), 1);
+	ck_assert_int_eq(plan.starts_now[0], 3);
+}
+END_TEST
+
+START_TEST(test_plan_waiting_tail_gives_the_reservation_left_free)
+{
+	// EASY, 1 node x 4 CPUs; R holds all 4 until 100. B (4 CPUs, 10 s) holds the one
+	// reservation, at 100; W (2 CPUs, 10 s) waits. R ends at 100 as planned: B starts now and
+	// takes every CPU until 110, and the reservation passes to W, at 110, although no job of
+	// the waiting tail could start now.
+	Planner planner(config(ReservationMode::easy));
+	ck_assert(planner
+	              .rebuild(uniform_cluster(1, 4), {running(100, 0, 4, 100)},
+	                       {job(1, 4, 10), job(2, 2, 10)}, 0)
+	              .ok());
+	ck_assert(status_of(planner, 2).status == JobStatus::waiting);
+	ck_assert(planner.job_ended(100, 100).ok());
+	ck_assert(status_of(planner, 1).status == JobStatus::starts_now);
+	ck_assert(status_of(planner, 2).status == JobStatus::reserved);
+	ck_assert_int_eq(status_of(planner, 2).start_s, 110);
+}
+END_TEST
+
 START_TEST(test_plan_higher_ranked_submission_replans_lower_ranks_only)
 {
 	// 1 node x 2 CPUs, empty, conservative: A (2 CPUs 10 s) now, B (2 CPUs 10 s) at 10.
@@ -370,6 +437,9 @@ int main()
 	tcase_add_test(tc, test_plan_compression_keeps_commitments_a_rebuild_would_reorder);
 	tcase_add_test(tc, test_plan_refused_start_does_not_block_the_queue);
 	tcase_add_test(tc, test_plan_early_end_starts_a_job_beyond_the_reservations);
+	tcase_add_test(tc, test_plan_waiting_tail_counts_a_job_submitted_last);
+	tcase_add_test(tc, test_plan_waiting_tail_keeps_the_jobs_above_a_submission);
+	tcase_add_test(tc, test_plan_waiting_tail_gives_the_reservation_left_free);
 	tcase_add_test(tc, test_plan_higher_ranked_submission_replans_lower_ranks_only);
 	tcase_add_test(tc, test_plan_start_elsewhere_than_planned_is_absorbed);
 	tcase_add_test(tc, test_plan_node_failure_replans_on_the_remaining_nodes);

@@ -587,6 +587,9 @@ bool Planner::place_from(size_t first_index,
 	// above the searches they spare).
 	SearchMemo memo = config_.mode == ReservationMode::per_campaign ? SearchMemo(minima_cache_)
 	                                                                : SearchMemo();
+	const WaitingTail known = waiting_tail_;
+	waiting_tail_ = WaitingTail{}; // also if the deadline stops the walk
+	WaitingTail found{.first = first_index};
 	for (size_t i = first_index; i < queue_.size(); ++i) {
 		if (deadline && search_clock_() >= *deadline)
 			return false;
@@ -595,7 +598,16 @@ bool Planner::place_from(size_t first_index,
 			place(queue_[i], &memo);
 		else if (move_frozen_earlier(queue_[i]))
 			memo.clear();
+		found.visit(i, queue_[i], waits_for_cpus_only(queue_[i]));
 	}
+	// Every entry walked is in the tail, and so are those above it down from the kept one's
+	// start (untouched here).
+	if (found.first == first_index && known.known() && known.first <= first_index) {
+		found.first = known.first;
+		found.join(known);
+	}
+	waiting_tail_ = found;
+	waiting_tail_.first = std::min(found.first, queue_.size());
 	return true;
 }
 
@@ -635,6 +647,7 @@ void Planner::clear_plan()
 	cluster_.unavailable.clear(); // none booked in the empty profile
 	window_bookings_.clear();
 	queue_.clear();
+	waiting_tail_ = WaitingTail{};
 	running_.clear();
 	pending_ids_pool_.clear(pending_ids_);
 	profile_ = ResourceProfile(cluster_, now_s_);
@@ -668,6 +681,7 @@ Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &runn
 	candidate_cache_.clear();
 	checked_node_sets_.clear();
 	queue_.clear();
+	waiting_tail_ = WaitingTail{};
 	pending_ids_pool_.clear(pending_ids_);
 	running_.clear();
 	for (const RunningJob &job : running)
@@ -733,6 +747,7 @@ Status Planner::book_unavailable()
 Status Planner::plan_queue(const std::vector<PendingJob> &pending_in_rank_order, const char *event)
 {
 	queue_.clear();
+	waiting_tail_ = WaitingTail{};
 	// A new queue brings its own lists: hold the former ones no longer (the caches keep the
 	// lists they key on alive, so a freed list's address is never taken for another's).
 	checked_node_sets_.clear();
@@ -811,6 +826,7 @@ Status Planner::add_pending(const PendingJob &job, const char *event)
 Status Planner::plan_walk(PendingSource &source, const char *event)
 {
 	queue_.clear();
+	waiting_tail_ = WaitingTail{};
 	pending_ids_pool_.clear(pending_ids_);
 	policy_.reset();
 	size_room();
@@ -902,7 +918,9 @@ Plan Planner::plan(int64_t now_s, PlanDetail detail)
 	note_slips(); // the starts the caller sees are the ones a freeze compares
 	Plan result;
 	result.now_s = now_s_;
-	for (const Entry &entry : queue_) {
+	const size_t placed_end = this->placed_end();
+	for (size_t index = 0; index < placed_end; ++index) {
+		const Entry &entry = queue_[index];
 		if (!entry.placed())
 			continue;
 		if (entry.status == JobStatus::starts_now)

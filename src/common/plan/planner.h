@@ -19,6 +19,7 @@
 #include <chrono>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -307,6 +308,63 @@ private:
 	              std::chrono::steady_clock::time_point deadline);
 	void compress(std::vector<FreedRegion> freed);
 
+	// The queue's waiting tail: from `first` on, every entry is unplaced, has status waiting
+	// and waits for CPUs only (no window, dependency or freeze; it fits the empty machine),
+	// and none has fewer than min_cpus CPUs or a limit below min_limit_s. Once the
+	// reservations are used up, no job there can start now where no job of min_cpus CPUs for
+	// min_limit_s can, and nothing else of it would change: compress and plan() stop there.
+	// A job end on LPC-EGEE's 4,000-deep queue read every entry three times, most of
+	// fair-share's EASY plan. The walks in rank order find it (compress, place_from); a
+	// submission ranked last, a start and a cancellation keep it; any other change of the
+	// queue forgets it until the next walk.
+	struct WaitingTail {
+		static constexpr size_t unknown = static_cast<size_t>(-1);
+		size_t first = unknown;
+		int32_t min_cpus = std::numeric_limits<int32_t>::max();
+		int64_t min_limit_s = std::numeric_limits<int64_t>::max();
+		bool known() const { return first != unknown; }
+		// A walk's account: `entry` at `index` is (or is not) in a tail that runs on.
+		void visit(size_t index, const Entry &entry, bool waits_for_cpus_only)
+		{
+			if (!waits_for_cpus_only) {
+				*this = WaitingTail{.first = index + 1};
+				return;
+			}
+			min_cpus = std::min(min_cpus, entry.job.cpus);
+			min_limit_s = std::min(min_limit_s, entry.limit_s);
+		}
+		// The rest of the queue is `rest`'s entries, unchanged since it was found.
+		void join(const WaitingTail &rest)
+		{
+			min_cpus = std::min(min_cpus, rest.min_cpus);
+			min_limit_s = std::min(min_limit_s, rest.min_limit_s);
+		}
+	};
+	bool waits_for_cpus_only(const Entry &entry) const
+	{
+		return !entry.placed() && entry.status == JobStatus::waiting && !entry.frozen &&
+		       entry.fits_empty_machine && entry.window < 0 && entry.job.window_id == 0 &&
+		       entry.job.after.empty();
+	}
+	// The first index a walk of placed entries needs to read (the queue's end if none).
+	size_t placed_end() const
+	{
+		return waiting_tail_.known() ? std::min(waiting_tail_.first, queue_.size())
+		                             : queue_.size();
+	}
+	// The queue lost the entry at `index` / gained one at `index` (the tail's entries keep
+	// their place relative to it).
+	void tail_erased(size_t index)
+	{
+		if (waiting_tail_.known() && index < waiting_tail_.first)
+			--waiting_tail_.first;
+	}
+	void tail_inserted(size_t index)
+	{
+		if (waiting_tail_.known() && index < waiting_tail_.first)
+			++waiting_tail_.first;
+	}
+
 	// planner_freeze.cc (freeze_slip_s): books queue_[first_index..]'s frozen jobs (none
 	// marked frozen on entry: plan_from clears the marks as it unplaces) before the walk; at
 	// its rank in the walk, moves one earlier where the jobs above left room (true: it moved)
@@ -352,6 +410,7 @@ private:
 	const std::vector<FreedRegion> *indexed_freed_ = nullptr;
 	std::vector<int32_t> smallest_below_; // starts_only: see smallest_cpus_below
 	std::vector<int64_t> shortest_below_; // starts_only: the shortest limit at rank i or below
+	WaitingTail waiting_tail_;
 	RunningSet running_;
 	// What each of cluster_.unavailable books: all of its nodes' CPUs, memory and GRES.
 	std::vector<std::vector<NodeAllocation>> window_bookings_;

@@ -41,6 +41,7 @@ Status Planner::replan_walk(const std::vector<RunningJob> &running, PendingSourc
 Status Planner::unplace_all_and_replace_running(const std::vector<RunningJob> &running)
 {
 	const ResourceProfile::DeferredMerges deferred(profile_);
+	waiting_tail_ = WaitingTail{};
 	if (Status valid = check_running_list(running); !valid) {
 		for (Entry &entry : queue_) // as a valid list would leave the profile
 			unplace(entry);

@@ -366,7 +366,9 @@ void Planner::compress(std::vector<FreedRegion> freed)
 	int32_t searched_anywhere = 0;
 	freed_index_.clear();
 	indexed_freed_ = &freed;
-	for (Entry &entry : queue_) {
+	const size_t placed_end = this->placed_end();
+	for (size_t index = 0; index < placed_end; ++index) {
+		Entry &entry = queue_[index];
 		if (!entry.placed())
 			continue;
 		// A start that did not happen, or one before the end of a job it waits for (that
@@ -388,12 +390,28 @@ void Planner::compress(std::vector<FreedRegion> freed)
 	}
 	policy_.reset();
 	SearchMemo memo;
-	for (Entry &entry : queue_) {
+	const WaitingTail known = waiting_tail_;
+	WaitingTail found{.first = 0};
+	size_t looked_at_booked = static_cast<size_t>(-1); // the bookings at the last look
+	for (size_t index = 0; index < queue_.size(); ++index) {
+		// In the tail, with no reservation left to give: stop where none of it could start
+		// now (looked at again only after a booking: nothing else takes CPUs here).
+		if (known.known() && index >= known.first && policy_.exhausted() &&
+		    looked_at_booked != booked_) {
+			looked_at_booked = booked_;
+			if (!could_start_now(known.min_cpus, known.min_limit_s)) {
+				found.join(known);
+				break;
+			}
+		}
+		Entry &entry = queue_[index];
 		if (entry.placed())
 			settle_status(entry);
 		else
 			place_again(entry, freed, memo);
+		found.visit(index, entry, waits_for_cpus_only(entry));
 	}
+	waiting_tail_ = found;
 	indexed_freed_ = nullptr;
 }
 Status Planner::catch_up(int64_t now_s, const char *event)
@@ -427,10 +445,14 @@ Status Planner::job_submitted(const PendingJob &job, int64_t now_s, JobId before
 		queue_.push_back(std::move(entry).value());
 		SearchMemo memo;
 		place(queue_.back(), &memo);
+		if (waiting_tail_.known())
+			waiting_tail_.visit(position, queue_.back(),
+			                    waits_for_cpus_only(queue_.back()));
 		return ok_status();
 	}
 	queue_.insert(queue_.begin() + static_cast<std::ptrdiff_t>(position),
 	              std::move(entry).value());
+	tail_inserted(position);
 	plan_from(position);
 	return ok_status();
 }
@@ -456,12 +478,14 @@ Status Planner::job_started(const RunningJob &job, int64_t now_s)
 		                        kept.expected_end_s == now_s_ + entry.job.limit_s;
 		if (as_planned) {
 			queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
+			tail_erased(index);
 			pending_ids_.erase(kept.id);
 			running_.insert(std::move(kept));
 			return ok_status();
 		}
 		freed.push_back(unplace(entry));
 		queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
+		tail_erased(index);
 		pending_ids_.erase(kept.id);
 	}
 	profile_.book(kept.allocations, now_s_, kept.expected_end_s, kept.booked_long);
@@ -503,6 +527,7 @@ Status Planner::job_cancelled(JobId id, int64_t now_s)
 		return Error{"job_cancelled: job " + std::to_string(id) + " is not known"};
 	std::vector<FreedRegion> freed{unplace(queue_[index])};
 	queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
+	tail_erased(index);
 	pending_ids_.erase(id);
 	refused_until_s_.erase(id);
 	forget_freeze(id);
@@ -520,6 +545,7 @@ Status Planner::refused(JobId id, int64_t now_s)
 	std::vector<FreedRegion> freed{unplace(*entry)};
 	refused_until_s_[id] = now_s_ + std::max<int64_t>(config_.refusal_hold_s, 1);
 	entry->status = JobStatus::refused;
+	waiting_tail_ = WaitingTail{}; // it may be in the tail
 	compress(std::move(freed));
 	return ok_status();
 }

@@ -17,6 +17,9 @@ public:
 
 	// Walking the queue in rank order: may this job (which cannot start now) get a reservation?
 	bool may_reserve(const PendingJob &job) const;
+	// No job outside a window may get a reservation any more in this walk (the depth is
+	// used up): may_reserve is false for every one of them.
+	bool exhausted() const { return reservations_ >= depth_; }
 	void record_reservation(const PendingJob &job);
 	void reset();
 	int32_t depth() const { return depth_; }
