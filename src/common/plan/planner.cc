@@ -776,6 +776,23 @@ Status Planner::plan_queue(const std::vector<PendingJob> &pending_in_rank_order,
 	}
 	queue_.reserve(config_.starts_only ? 16 : pending_in_rank_order.size());
 	pending_ids_.reserve(queue_.capacity());
+	if (Status loaded = load_queue(pending_in_rank_order, event); !loaded)
+		return loaded;
+	if (!config_.starts_only)
+		place_from(0); // every entry is new: none to give back
+	// The room grew: planned again with it (not starts_only: keep_room does it; one more
+	// plan at most, as the demand is recorded once).
+	if (keep_room_for_blocked_short_jobs()) {
+		unplace_queue();
+		return load_queue(pending_in_rank_order, event);
+	}
+	return ok_status();
+}
+
+// Entries for the queue; with starts_only, each placed as it is loaded, down to the last rank
+// where a job could still start now.
+Status Planner::load_queue(const std::vector<PendingJob> &pending_in_rank_order, const char *event)
+{
 	SearchMemo memo;
 	// starts_only: the bound below is looked up again only when a booking, the fewest CPUs or
 	// the shortest limit below changed (the walk books only a few jobs). It once ignored the
@@ -801,10 +818,21 @@ Status Planner::plan_queue(const std::vector<PendingJob> &pending_in_rank_order,
 		if (config_.starts_only)
 			place(queue_.back(), &memo);
 	}
-	if (!config_.starts_only)
-		place_from(0); // every entry is new: none to give back
-	keep_room_for_blocked_short_jobs();
 	return ok_status();
+}
+
+// Every entry's booking given back and the queue emptied (a walked queue made again).
+void Planner::unplace_queue()
+{
+	{
+		const ResourceProfile::DeferredMerges deferred(profile_);
+		for (Entry &entry : queue_)
+			unplace(entry);
+	}
+	queue_.clear();
+	waiting_tail_ = WaitingTail{};
+	pending_ids_pool_.clear(pending_ids_);
+	policy_.reset();
 }
 
 Status Planner::add_pending(const PendingJob &job, const char *event)
@@ -823,13 +851,8 @@ Status Planner::add_pending(const PendingJob &job, const char *event)
 // two jobs the source returns, the profile does not change and that bound only narrows with
 // i, so testing it at the returned job (over every job below, passed over or not) stops
 // where plan_queue does, and every job placed is one plan_queue places, in the same order.
-Status Planner::plan_walk(PendingSource &source, const char *event)
+Status Planner::walk_source(PendingSource &source, const char *event)
 {
-	queue_.clear();
-	waiting_tail_ = WaitingTail{};
-	pending_ids_pool_.clear(pending_ids_);
-	policy_.reset();
-	size_room();
 	SearchMemo memo;
 	while (const PendingJob *job = source.next(*this)) {
 		const RestBound rest = source.rest();
@@ -839,6 +862,18 @@ Status Planner::plan_walk(PendingSource &source, const char *event)
 			return added;
 		place(queue_.back(), &memo);
 	}
+	return ok_status();
+}
+
+Status Planner::plan_walk(PendingSource &source, const char *event)
+{
+	queue_.clear();
+	waiting_tail_ = WaitingTail{};
+	pending_ids_pool_.clear(pending_ids_);
+	policy_.reset();
+	size_room();
+	if (Status walked = walk_source(source, event); !walked)
+		return walked;
 	// An adaptive room is sized before the walk, so it counts the short jobs this walk lists
 	// (the source passes over some) from the next plan on.
 	if (config_.short_room_recent_s > 0 && room_cap_cpus_ > 0 &&
@@ -848,7 +883,13 @@ Status Planner::plan_walk(PendingSource &source, const char *event)
 			short_pending_cpus += short_cpus(entry.job);
 		record_short_demand(short_pending_cpus);
 	}
-	keep_room_for_blocked_short_jobs();
+	// The room grew: walked again with it, as plan_queue plans the whole queue again (one
+	// more walk at most: the demand is recorded once).
+	if (keep_room_for_blocked_short_jobs()) {
+		unplace_queue();
+		source.restart();
+		return walk_source(source, event);
+	}
 	return ok_status();
 }
 

@@ -186,8 +186,14 @@ private:
 	void size_room();
 	// short_room_demand blocked: records the CPUs of the short jobs the plan just made could
 	// not start now and, where that grows the room, plans again with it
-	// (planner_short_demand.cc).
-	void keep_room_for_blocked_short_jobs();
+	// (planner_short_demand.cc); with starts_only, returns true instead: the caller walks the
+	// queue again.
+	bool keep_room_for_blocked_short_jobs();
+	// plan_walk's walk: the source's jobs placed as they come, down to where none could
+	// start now.
+	Status walk_source(PendingSource &source, const char *event);
+	Status load_queue(const std::vector<PendingJob> &pending_in_rank_order, const char *event);
+	void unplace_queue();
 	int64_t short_cpus(const PendingJob &job) const;
 	int64_t room_length_s(const PendingJob &job) const; // the length the room judges
 	Status check_running(const RunningJob &job) const;

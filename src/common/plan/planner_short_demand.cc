@@ -8,11 +8,11 @@
 namespace campaign::plan
 {
 
-void Planner::keep_room_for_blocked_short_jobs()
+bool Planner::keep_room_for_blocked_short_jobs()
 {
 	if (config_.short_room_demand == ShortRoomDemand::pending ||
 	    config_.short_room_recent_s <= 0 || room_cap_cpus_ == 0)
-		return;
+		return false;
 	// fitting: only short jobs the room could hold ask for it. Under blocked, short jobs wider
 	// than the room kept it open for days on CTC-SP2 (32- to 128-CPU jobs, a 17-CPU room)
 	// while its CPUs idled and 5- to 16-CPU long jobs waited up to 6 days; but the room also
@@ -35,13 +35,16 @@ void Planner::keep_room_for_blocked_short_jobs()
 	record_short_demand(blocked_cpus);
 	const int64_t room_before = short_room_cpus_;
 	size_room();
-	if (short_room_cpus_ <= room_before || config_.starts_only)
-		return;
+	if (short_room_cpus_ <= room_before)
+		return false;
 	// The room grew: plan again so the blocked short jobs may start in it now, not a pass
-	// later.
+	// later. A walked queue (starts_only) is walked again by the caller.
+	if (config_.starts_only)
+		return true;
 	for (Entry &entry : queue_)
 		entry.long_cpus_limit = long_cpus_limit_of(entry.job);
 	plan_from(0);
+	return false;
 }
 
 } // namespace campaign::plan
