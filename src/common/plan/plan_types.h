@@ -269,7 +269,7 @@ struct PlannerConfig {
 	// What sizes the adaptive room: every short pending job (pending), or only the short jobs
 	// a plan could not start now (blocked), so the room stays off where short jobs start
 	// anyway. With blocked, a plan whose blocked short jobs grow the room is planned again at
-	// once with it (not when only starts now are planned: then from the next plan on).
+	// once with it (with starts_only, its head of the queue loaded or walked again).
 	ShortRoomDemand short_room_demand = ShortRoomDemand::pending;
 	// Local search over the plan (Klusacek 2011, ch. 4): after each rebuild and replan, at most
 	// this many moves are tried (a reserved job of the campaign with the worst predicted

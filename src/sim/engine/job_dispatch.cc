@@ -284,7 +284,8 @@ Result<std::unique_ptr<JobDispatch>> make_dispatch(uint32_t machine_cpus, Backfi
 	// sched/campaign's planner in every mode. per_campaign plans afresh every pass in both; the
 	// simulator publishes no expected starts, so it stops placing below the last rank that can
 	// start now (starts_only): the same starts as the plugin's whole plan, which
-	// test_plans_match_plugin checks on random queues, at a fraction of the cost.
+	// test_plans_match_plugin checks on random queues (with and without long jobs and the
+	// room for short ones), at a fraction of the cost.
 	config.mode = *mode;
 	config.starts_only = *mode == plan::ReservationMode::per_campaign;
 	config.whole_node_reservations = kind == BackfillKind::slurm_backfill;
