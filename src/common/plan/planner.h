@@ -352,7 +352,8 @@ private:
 		       entry.fits_empty_machine && entry.window < 0 && entry.job.window_id == 0 &&
 		       entry.job.after.empty();
 	}
-	// The first index a walk of placed entries needs to read (the queue's end if none).
+	// Where a walk of the placed entries may stop: no entry from there on is placed (the
+	// waiting tail's start, or the queue's end when it is not known).
 	size_t placed_end() const
 	{
 		return waiting_tail_.known() ? std::min(waiting_tail_.first, queue_.size())
