@@ -646,10 +646,8 @@ void Planner::clear_plan()
 {
 	cluster_.unavailable.clear(); // none booked in the empty profile
 	window_bookings_.clear();
-	queue_.clear();
-	waiting_tail_ = WaitingTail{};
+	clear_queue();
 	running_.clear();
-	pending_ids_pool_.clear(pending_ids_);
 	profile_ = ResourceProfile(cluster_, now_s_);
 	candidate_cache_.clear();
 	checked_node_sets_.clear();
@@ -680,9 +678,7 @@ Status Planner::load(const Cluster &cluster, const std::vector<RunningJob> &runn
 	wide_cpus_ = static_cast<int64_t>(std::ceil(config_.short_room_wide * usable_cpus_));
 	candidate_cache_.clear();
 	checked_node_sets_.clear();
-	queue_.clear();
-	waiting_tail_ = WaitingTail{};
-	pending_ids_pool_.clear(pending_ids_);
+	clear_queue();
 	running_.clear();
 	for (const RunningJob &job : running)
 		if (Status valid = check_running(job); !valid)
@@ -746,13 +742,11 @@ Status Planner::book_unavailable()
 // one may take the last free CPUs).
 Status Planner::plan_queue(const std::vector<PendingJob> &pending_in_rank_order, const char *event)
 {
-	queue_.clear();
-	waiting_tail_ = WaitingTail{};
+	clear_queue();
 	// A new queue brings its own lists: hold the former ones no longer (the caches keep the
 	// lists they key on alive, so a freed list's address is never taken for another's).
 	checked_node_sets_.clear();
 	candidate_cache_.forget_lists();
-	pending_ids_pool_.clear(pending_ids_);
 	policy_.reset();
 	if (!refused_until_s_.empty()) {
 		std::unordered_map<JobId, int64_t> refusals;
@@ -829,10 +823,15 @@ void Planner::unplace_queue()
 		for (Entry &entry : queue_)
 			unplace(entry);
 	}
+	clear_queue();
+	policy_.reset();
+}
+
+void Planner::clear_queue()
+{
 	queue_.clear();
 	waiting_tail_ = WaitingTail{};
 	pending_ids_pool_.clear(pending_ids_);
-	policy_.reset();
 }
 
 Status Planner::add_pending(const PendingJob &job, const char *event)
@@ -867,9 +866,7 @@ Status Planner::walk_source(PendingSource &source, const char *event)
 
 Status Planner::plan_walk(PendingSource &source, const char *event)
 {
-	queue_.clear();
-	waiting_tail_ = WaitingTail{};
-	pending_ids_pool_.clear(pending_ids_);
+	clear_queue();
 	policy_.reset();
 	size_room();
 	if (Status walked = walk_source(source, event); !walked)

@@ -194,6 +194,9 @@ private:
 	Status walk_source(PendingSource &source, const char *event);
 	Status load_queue(const std::vector<PendingJob> &pending_in_rank_order, const char *event);
 	void unplace_queue();
+	// No pending entry left (none unplaced: the caller gave their bookings back or reset the
+	// profile), and nothing kept of them: ids, waiting tail.
+	void clear_queue();
 	int64_t short_cpus(const PendingJob &job) const;
 	int64_t room_length_s(const PendingJob &job) const; // the length the room judges
 	Status check_running(const RunningJob &job) const;
