@@ -64,9 +64,10 @@ bool long_cpus_could_allow(const ResourceProfile &profile, int64_t cpus, int64_t
 		return true;
 	const size_t last = profile.slot_at(until_s - 1);
 	for (size_t slot = profile.slot_at(from_s); slot <= last; ++slot) {
-		const bool meets_held = profile.slot_start_s(slot) < held_end_s &&
-		                        held_start_s < profile.slot_end_s(slot);
-		if (profile.long_cpus(slot) - (meets_held ? held_long_cpus : 0) + cpus >
+		const int64_t part_start_s = std::max(profile.slot_start_s(slot), from_s);
+		const int64_t part_end_s = std::min(profile.slot_end_s(slot), until_s);
+		const bool inside_held = held_start_s <= part_start_s && part_end_s <= held_end_s;
+		if (profile.long_cpus(slot) - (inside_held ? held_long_cpus : 0) + cpus >
 		    long_cpus_limit)
 			return false;
 	}
