@@ -51,8 +51,8 @@ START_TEST(test_held_booking_joined_with_an_end)
 {
 	ResourceProfile profile(nodes_of_cpus(1, 8), 0);
 	const std::vector<NodeAllocation> two{{0, 2, 0, {}}};
-	profile.book(two, 0, 100, true);    // a running long job
-	profile.book(two, 100, 1000, true); // the held reservation, from its end on
+	profile.book(two, 0, 100, true);           // a running long job
+	profile.book(two, 100, 1000, true);        // the held reservation, from its end on
 	ck_assert_int_eq(profile.slot_at(999), 0); // one slot over [0, 1000)
 	ck_assert_int_eq(profile.long_cpus(0), 2);
 	// Starting now, one more CPU of long jobs over [0, 500) meets the running job's 2 before
@@ -78,9 +78,11 @@ START_TEST(test_long_cpus_could_allow_matches_recount_random)
 			booking.start_s = random.between(0, 40) * 100;
 			booking.end_s = booking.start_s + random.between(1, 10) * 100;
 			booking.long_job = random.chance(70);
-			booking.allocations.push_back(NodeAllocation{
-			    static_cast<NodeIndex>(random.between(0, 3)),
-			    static_cast<int32_t>(random.between(1, 2)), 0, {}});
+			booking.allocations.push_back(
+			    NodeAllocation{static_cast<NodeIndex>(random.between(0, 3)),
+			                   static_cast<int32_t>(random.between(1, 2)),
+			                   0,
+			                   {}});
 			profile.book(booking.allocations, booking.start_s, booking.end_s,
 			             booking.long_job);
 			live.push_back(std::move(booking));
@@ -93,28 +95,32 @@ START_TEST(test_long_cpus_could_allow_matches_recount_random)
 			for (int probe = 0; probe < 10; ++probe) {
 				const Booking &held = live[static_cast<size_t>(
 				    random.between(0, static_cast<int64_t>(live.size()) - 1))];
-				const int64_t held_long = held.long_job ? cpus_of(held.allocations) : 0;
-				const int64_t from_s = random.between(0, 50) * 100 - random.between(0, 1);
+				const int64_t held_long =
+				    held.long_job ? cpus_of(held.allocations) : 0;
+				const int64_t from_s =
+				    random.between(0, 50) * 100 - random.between(0, 1);
 				const int64_t until_s = from_s + random.between(1, 8) * 100;
 				const int64_t cpus = random.between(1, 3);
-				const int64_t limit = long_cpus_at(live, &held, from_s) + random.between(0, 4);
+				const int64_t limit =
+				    long_cpus_at(live, &held, from_s) + random.between(0, 4);
 				bool allows = true;
-				for (int64_t at_s = std::max<int64_t>(from_s, 0); at_s < until_s; ++at_s)
+				for (int64_t at_s = std::max<int64_t>(from_s, 0); at_s < until_s;
+				     ++at_s)
 					if (long_cpus_at(live, &held, at_s) + cpus > limit) {
 						allows = false;
 						break;
 					}
 				refused += !allows;
-				ck_assert_msg(long_cpus_could_allow(profile, cpus, limit, from_s, until_s,
-				                                    held_long, held.start_s,
-				                                    held.end_s) == allows,
-				              "seed %lu step %d: %ld CPUs under %ld over [%ld, %ld) "
-				              "giving back [%ld, %ld): recount says %d",
-				              static_cast<unsigned long>(seed), step,
-				              static_cast<long>(cpus), static_cast<long>(limit),
-				              static_cast<long>(from_s), static_cast<long>(until_s),
-				              static_cast<long>(held.start_s),
-				              static_cast<long>(held.end_s), allows);
+				ck_assert_msg(
+				    long_cpus_could_allow(profile, cpus, limit, from_s, until_s,
+				                          held_long, held.start_s,
+				                          held.end_s) == allows,
+				    "seed %lu step %d: %ld CPUs under %ld over [%ld, %ld) "
+				    "giving back [%ld, %ld): recount says %d",
+				    static_cast<unsigned long>(seed), step, static_cast<long>(cpus),
+				    static_cast<long>(limit), static_cast<long>(from_s),
+				    static_cast<long>(until_s), static_cast<long>(held.start_s),
+				    static_cast<long>(held.end_s), allows);
 			}
 		}
 	}

@@ -435,6 +435,30 @@ START_TEST(test_plan_starts_only_stops_where_no_job_below_fits_the_free_window)
 }
 END_TEST
 
+// The same stop must not pass over a job that may preempt: it could start on no free CPU. Here
+// no job could start on the 2 free CPUs (3 at least), but job 40 may preempt job 1 and fits
+// then, as a plan without the stop finds.
+START_TEST(test_plan_starts_only_keeps_a_preemptor_below_the_stop)
+{
+	Cluster cluster;
+	cluster.nodes.push_back({"n1", 8, 0, NodeState::up});
+	const std::vector<RunningJob> running = {{1, {{0, 6, 0}}, 100}};
+	PlannerConfig config;
+	config.mode = ReservationMode::per_campaign;
+	config.starts_only = true;
+	std::vector<PendingJob> pending = {{.id = 2, .cpus = 8, .limit_s = 50, .campaign_id = 1}};
+	for (JobId id = 3; id < 40; id++)
+		pending.push_back({.id = id, .cpus = 3, .limit_s = 150, .campaign_id = 1});
+	pending.push_back({.id = 40, .cpus = 4, .limit_s = 50, .campaign_id = 1});
+	Planner planner(config);
+	ck_assert(planner.rebuild(cluster, running, pending, 0).ok());
+	ck_assert(planner.plan(0).starts_now.empty()); // nothing fits the 2 free CPUs
+	pending.back().preemptable = {1};
+	ck_assert(planner.rebuild(cluster, running, pending, 0).ok());
+	ck_assert(planner.plan(0).starts_now == (std::vector<JobId>{40}));
+}
+END_TEST
+
 // Issue 17: an early end frees CPUs on a node no reservation ahead of a job needs before that
 // job would end; the kept plan must start it now, as a plan made afresh does, although more
 // than compress_search_depth reservations rank above it (those beyond the depth used to move
@@ -484,6 +508,7 @@ int main()
 	tcase_add_test(tc, test_plan_keeper_replans_per_campaign_as_a_new_planner_would);
 	tcase_add_test(tc, test_plan_keeper_starts_only_starts_what_a_whole_plan_starts);
 	tcase_add_test(tc, test_plan_starts_only_stops_where_no_job_below_fits_the_free_window);
+	tcase_add_test(tc, test_plan_starts_only_keeps_a_preemptor_below_the_stop);
 	tcase_add_test(tc, test_plan_walk_passing_over_gives_the_whole_queue_plan);
 	tcase_add_test(tc, test_plan_keeper_starts_what_an_early_end_freed_beyond_the_search_depth);
 	suite_add_tcase(suite, tc);

@@ -914,8 +914,9 @@ int64_t Planner::longest_limit_now_s(int32_t cpus) const
 	return longest_s;
 }
 
-// smallest_below_[i]: the fewest CPUs any job at rank i or below needs; shortest_below_[i]: the
-// shortest limit. No job there can start now unless that many CPUs are free that long.
+// smallest_below_[i]: the fewest CPUs any job at rank i or below needs (0 below a job that may
+// preempt); shortest_below_[i]: the shortest limit (a --time-min counts). No job there can
+// start now unless that many CPUs are free that long.
 void Planner::smallest_cpus_below(const std::vector<PendingJob> &pending_in_rank_order)
 {
 	smallest_below_.resize(pending_in_rank_order.size());
@@ -924,7 +925,10 @@ void Planner::smallest_cpus_below(const std::vector<PendingJob> &pending_in_rank
 	int64_t shortest = std::numeric_limits<int64_t>::max();
 	for (size_t i = pending_in_rank_order.size(); i-- > 0;) {
 		const PendingJob &job = pending_in_rank_order[i];
-		below = std::min(below, std::max(job.cpus, job.nodes_min)); // as make_entry counts
+		// As make_entry counts; a job that may preempt could start on no free CPU at all.
+		const bool may_preempt =
+		    !job.preemptable.empty() || !cluster_.preemptable_by_any.empty();
+		below = std::min(below, may_preempt ? 0 : std::max(job.cpus, job.nodes_min));
 		const int64_t least_s = job.limit_min_s > 0 ? job.limit_min_s : job.limit_s;
 		shortest = std::min(shortest, std::max<int64_t>(least_s, 1));
 		smallest_below_[i] = below;
