@@ -214,6 +214,10 @@ private:
 	// A reservation beyond compress_search_depth that could start now on CPUs an end freed
 	// off its own nodes moves there (a fresh plan would start it; issue 17).
 	void start_now_anywhere(Entry &entry, std::vector<FreedRegion> &freed, SearchMemo &memo);
+	// A reservation of a --time-min job that could start now with a shorter limit does, as
+	// place() starts it in a plan made afresh (compression otherwise keeps whole limits).
+	void start_now_shortened_kept(Entry &entry, std::vector<FreedRegion> &freed,
+	                              SearchMemo &memo);
 	// False only if the entry could not start now were its booking given back (a necessary
 	// test: true does not mean it can).
 	bool may_start_now_giving_back(const Entry &entry) const;
@@ -318,8 +322,8 @@ private:
 	void compress(std::vector<FreedRegion> freed);
 
 	// The queue's waiting tail: from `first` on, every entry is unplaced, has status waiting
-	// and waits for CPUs only (no window, dependency or freeze; it fits the empty machine),
-	// and none has fewer than min_cpus CPUs or a limit below min_limit_s. Once the
+	// and waits for CPUs only (no window, dependency, freeze or --time-min; it fits the empty
+	// machine), and none has fewer than min_cpus CPUs or a limit below min_limit_s. Once the
 	// reservations are used up, no job there can start now where no job of min_cpus CPUs for
 	// min_limit_s can, and nothing else of it would change: compress and plan() stop there.
 	// A job end on LPC-EGEE's 4,000-deep queue read every entry three times, most of
@@ -353,7 +357,7 @@ private:
 	{
 		return !entry.placed() && entry.status == JobStatus::waiting && !entry.frozen &&
 		       entry.fits_empty_machine && entry.window < 0 && entry.job.window_id == 0 &&
-		       entry.job.after.empty();
+		       entry.job.after.empty() && entry.job.limit_min_s <= 0;
 	}
 	// Where a walk of the placed entries may stop: no entry from there on is placed (the
 	// waiting tail's start, or the queue's end when it is not known).

@@ -233,6 +233,28 @@ void Planner::start_now_anywhere(Entry &entry, std::vector<FreedRegion> &freed, 
 	freed.push_back(std::move(old_region));
 }
 
+void Planner::start_now_shortened_kept(Entry &entry, std::vector<FreedRegion> &freed,
+                                       SearchMemo &memo)
+{
+	if (entry.job.limit_min_s <= 0 || entry.placement.start_s <= now_s_ || entry.frozen ||
+	    entry.booked_whole || this->not_before_s(entry) > now_s_ ||
+	    !could_start_now(entry.job.cpus, entry.job.limit_min_s))
+		return;
+	const OwnWindowOpen own_window(*this, entry);
+	Placement old_placement = entry.placement;
+	const int64_t old_limit_s = entry.job.limit_s; // the length it is booked for
+	FreedRegion old_region = unplace(entry);
+	std::optional<Placement> shortened = start_now_shortened(entry);
+	if (!shortened) {
+		entry.job.limit_s = old_limit_s;
+		book(entry, std::move(old_placement));
+		return;
+	}
+	memo.clear(); // the old place is given back: bounds found so far no longer hold
+	book(entry, std::move(*shortened));
+	freed.push_back(std::move(old_region));
+}
+
 // Most reservations that pass start_now_anywhere's first tests still cannot start now (the
 // machine's free CPUs over the window are on different nodes at different times): a test per
 // node, on the profile as it stands, spares them the giving back and booking again. A job of a
@@ -302,8 +324,10 @@ std::optional<Placement> Planner::search_in_place(const Entry &entry, const Plac
 // A job without a placement gets one if it may now: searched again only where it could newly fit.
 void Planner::place_again(Entry &entry, const std::vector<FreedRegion> &freed, SearchMemo &memo)
 {
+	// A --time-min job: place() also tries it now with a shorter limit, as a fresh plan does.
 	const bool was_refused = entry.status == JobStatus::refused;
-	if (held_by_refusal(entry) || !entry.fits_empty_machine || was_refused) {
+	if (held_by_refusal(entry) || !entry.fits_empty_machine || was_refused ||
+	    entry.job.limit_min_s > 0) {
 		place(entry, &memo);
 		return;
 	}
@@ -387,6 +411,7 @@ void Planner::compress(std::vector<FreedRegion> freed)
 		move_earlier(entry, freed, move_memo, anywhere);
 		if (!anywhere)
 			start_now_anywhere(entry, freed, move_memo);
+		start_now_shortened_kept(entry, freed, move_memo);
 	}
 	policy_.reset();
 	SearchMemo memo;
