@@ -236,9 +236,13 @@ void Planner::start_now_anywhere(Entry &entry, std::vector<FreedRegion> &freed, 
 void Planner::start_now_shortened_kept(Entry &entry, std::vector<FreedRegion> &freed,
                                        SearchMemo &memo)
 {
+	// Its booking holds nothing before its start: short of the CPUs there, giving it back
+	// could not start it for its time-min.
 	if (entry.job.limit_min_s <= 0 || entry.placement.start_s <= now_s_ || entry.frozen ||
 	    entry.booked_whole || this->not_before_s(entry) > now_s_ ||
-	    !could_start_now(entry.job.cpus, entry.job.limit_min_s))
+	    !profile_.has_free_cpus(
+	        now_s_, std::min(entry.placement.start_s, now_s_ + entry.job.limit_min_s),
+	        entry.job.cpus))
 		return;
 	const OwnWindowOpen own_window(*this, entry);
 	Placement old_placement = entry.placement;
