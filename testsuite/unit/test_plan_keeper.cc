@@ -407,22 +407,46 @@ START_TEST(test_plan_keeper_in_place_forgets_a_job_gone_from_the_snapshot)
 }
 END_TEST
 
+namespace
+{
+
+// One node of 8 CPUs, 6 of them held by job 1 until 100; one campaign's queue: the head (job 2,
+// all 8 CPUs for 50 s, reserved at 100) and jobs 3-39 of `cpus` CPUs for 150 s; per_campaign
+// planning of the head of the queue only (starts_only).
+struct HeadOnlyQueue {
+	Cluster cluster{{{"n1", 8, 0, NodeState::up}}};
+	std::vector<RunningJob> running{{1, {{0, 6, 0}}, 100}};
+	std::vector<PendingJob> pending;
+	Planner planner;
+
+	explicit HeadOnlyQueue(int32_t cpus) : planner(head_only_config())
+	{
+		pending.push_back({.id = 2, .cpus = 8, .limit_s = 50, .campaign_id = 1});
+		for (JobId id = 3; id < 40; id++)
+			pending.push_back(
+			    {.id = id, .cpus = cpus, .limit_s = 150, .campaign_id = 1});
+	}
+	bool rebuild() { return planner.rebuild(cluster, running, pending, 0).ok(); }
+	static PlannerConfig head_only_config()
+	{
+		PlannerConfig config;
+		config.mode = ReservationMode::per_campaign;
+		config.starts_only = true;
+		return config;
+	}
+};
+
+} // namespace
+
 // starts_only stops at the first rank below which no job could start now: here 2 CPUs are free
 // only until the head's reservation at 100, so 60 s jobs below it fit and 150 s ones do not.
 // could_start_now bounds the rest of a queue the same way.
 START_TEST(test_plan_starts_only_stops_where_no_job_below_fits_the_free_window)
 {
-	Cluster cluster;
-	cluster.nodes.push_back({"n1", 8, 0, NodeState::up});
-	const std::vector<RunningJob> running = {{1, {{0, 6, 0}}, 100}};
-	PlannerConfig config;
-	config.mode = ReservationMode::per_campaign;
-	config.starts_only = true;
-	std::vector<PendingJob> pending = {{.id = 2, .cpus = 8, .limit_s = 50, .campaign_id = 1}};
-	for (JobId id = 3; id < 40; id++)
-		pending.push_back({.id = id, .cpus = 1, .limit_s = 150, .campaign_id = 1});
-	Planner planner(config);
-	ck_assert(planner.rebuild(cluster, running, pending, 0).ok());
+	HeadOnlyQueue queue(1);
+	Planner &planner = queue.planner;
+	std::vector<PendingJob> &pending = queue.pending;
+	ck_assert(queue.rebuild());
 	ck_assert(planner.plan(0).starts_now.empty());
 	ck_assert_uint_eq(planner.pending_count(), 1); // only the head was placed
 	ck_assert(planner.could_start_now(2, 99));
@@ -430,7 +454,7 @@ START_TEST(test_plan_starts_only_stops_where_no_job_below_fits_the_free_window)
 	ck_assert(!planner.could_start_now(2, 101)); // the head takes all 8 CPUs at 100
 	ck_assert(!planner.could_start_now(3, 10));
 	pending.push_back({.id = 40, .cpus = 1, .limit_s = 60, .campaign_id = 1});
-	ck_assert(planner.rebuild(cluster, running, pending, 0).ok());
+	ck_assert(queue.rebuild());
 	ck_assert(planner.plan(0).starts_now == (std::vector<JobId>{40}));
 }
 END_TEST
@@ -440,22 +464,13 @@ END_TEST
 // then, as a plan without the stop finds.
 START_TEST(test_plan_starts_only_keeps_a_preemptor_below_the_stop)
 {
-	Cluster cluster;
-	cluster.nodes.push_back({"n1", 8, 0, NodeState::up});
-	const std::vector<RunningJob> running = {{1, {{0, 6, 0}}, 100}};
-	PlannerConfig config;
-	config.mode = ReservationMode::per_campaign;
-	config.starts_only = true;
-	std::vector<PendingJob> pending = {{.id = 2, .cpus = 8, .limit_s = 50, .campaign_id = 1}};
-	for (JobId id = 3; id < 40; id++)
-		pending.push_back({.id = id, .cpus = 3, .limit_s = 150, .campaign_id = 1});
-	pending.push_back({.id = 40, .cpus = 4, .limit_s = 50, .campaign_id = 1});
-	Planner planner(config);
-	ck_assert(planner.rebuild(cluster, running, pending, 0).ok());
-	ck_assert(planner.plan(0).starts_now.empty()); // nothing fits the 2 free CPUs
-	pending.back().preemptable = {1};
-	ck_assert(planner.rebuild(cluster, running, pending, 0).ok());
-	ck_assert(planner.plan(0).starts_now == (std::vector<JobId>{40}));
+	HeadOnlyQueue queue(3);
+	queue.pending.push_back({.id = 40, .cpus = 4, .limit_s = 50, .campaign_id = 1});
+	ck_assert(queue.rebuild());
+	ck_assert(queue.planner.plan(0).starts_now.empty()); // nothing fits the 2 free CPUs
+	queue.pending.back().preemptable = {1};
+	ck_assert(queue.rebuild());
+	ck_assert(queue.planner.plan(0).starts_now == (std::vector<JobId>{40}));
 }
 END_TEST
 

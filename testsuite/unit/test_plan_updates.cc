@@ -185,60 +185,54 @@ START_TEST(test_plan_waiting_tail_keeps_the_jobs_above_a_submission)
 }
 END_TEST
 
-START_TEST(test_plan_early_end_starts_a_waiting_job_shortened_to_its_time_min)
+namespace
 {
-	// EASY, 1 node x 4 CPUs; R1 holds 3 CPUs until 100, R2 1 CPU until 50. B (4 CPUs) holds
-	// the one reservation, at 100; W (1 CPU, limit 200, --time-min 30) waits. R2 ends at 10:
-	// one CPU is free until 100, too short for W's limit but not for its time-min, so W
-	// starts now with 90 s (whole minutes over the minimum), as a plan made afresh starts it
-	// (and sched/backfill would).
-	PendingJob shortenable = job(2, 1, 200);
-	shortenable.limit_min_s = 30;
-	const std::vector<PendingJob> pending{job(1, 4, 100), shortenable};
-	Planner planner(config(ReservationMode::easy));
-	ck_assert(planner
-	              .rebuild(uniform_cluster(1, 4),
-	                       {running(100, 0, 3, 100), running(101, 0, 1, 50)}, pending, 0)
-	              .ok());
-	ck_assert(status_of(planner, 2).status == JobStatus::waiting);
-	ck_assert(planner.job_ended(101, 10).ok());
-	ck_assert_int_eq(status_of(planner, 1).start_s, 100);
-	ck_assert(status_of(planner, 2).status == JobStatus::starts_now);
-	ck_assert_int_eq(status_of(planner, 2).start_s, 10);
-	ck_assert_int_eq(status_of(planner, 2).limit_s, 90);
-	Planner fresh(config(ReservationMode::easy));
-	ck_assert(
-	    fresh.rebuild(uniform_cluster(1, 4), {running(100, 0, 3, 100)}, pending, 10).ok());
-	ck_assert_int_eq(status_of(fresh, 2).limit_s, 90);
-}
-END_TEST
 
-START_TEST(test_plan_early_end_starts_a_reserved_job_shortened_to_its_time_min)
+// 1 node x 4 CPUs; R1 holds 3 CPUs until 100, R2 1 CPU until 50. B (4 CPUs, 100 s) holds a
+// reservation at 100; W (1 CPU, limit 200, --time-min 30) ranks below it and is planned as
+// `before` says. R2 ends at 10: one CPU is free until 100, too short for W's limit but not for
+// its time-min, so W starts now with 90 s (whole minutes over the minimum), as a plan made
+// afresh at 10 starts it (and sched/backfill would).
+void check_time_min_start_after_early_end(ReservationMode mode, JobStatus before,
+                                          int64_t before_start_s)
 {
-	// Conservative, the same machine: B (4 CPUs, 100 s) is reserved at 100 and W (1 CPU,
-	// limit 200, --time-min 30) after it, at 200. R2 ends at 10: W cannot move earlier with
-	// its whole limit (B takes every CPU from 100), but starts now with 90 s, as a plan made
-	// afresh at 10 starts it.
 	PendingJob shortenable = job(2, 1, 200);
 	shortenable.limit_min_s = 30;
 	const std::vector<PendingJob> pending{job(1, 4, 100), shortenable};
-	Planner planner(config(ReservationMode::conservative));
+	Planner planner(config(mode));
 	ck_assert(planner
 	              .rebuild(uniform_cluster(1, 4),
 	                       {running(100, 0, 3, 100), running(101, 0, 1, 50)}, pending, 0)
 	              .ok());
-	ck_assert(status_of(planner, 2).status == JobStatus::reserved);
-	ck_assert_int_eq(status_of(planner, 2).start_s, 200);
+	ck_assert(status_of(planner, 2).status == before);
+	ck_assert_int_eq(status_of(planner, 2).start_s, before_start_s);
 	ck_assert(planner.job_ended(101, 10).ok());
 	ck_assert_int_eq(status_of(planner, 1).start_s, 100);
 	ck_assert(status_of(planner, 2).status == JobStatus::starts_now);
 	ck_assert_int_eq(status_of(planner, 2).start_s, 10);
 	ck_assert_int_eq(status_of(planner, 2).limit_s, 90);
-	Planner fresh(config(ReservationMode::conservative));
+	Planner fresh(config(mode));
 	ck_assert(
 	    fresh.rebuild(uniform_cluster(1, 4), {running(100, 0, 3, 100)}, pending, 10).ok());
 	ck_assert(status_of(fresh, 2).status == JobStatus::starts_now);
 	ck_assert_int_eq(status_of(fresh, 2).limit_s, 90);
+}
+
+} // namespace
+
+// EASY: W waits below the one reservation (compression's walk of the jobs without a place).
+START_TEST(test_plan_early_end_starts_a_waiting_job_shortened_to_its_time_min)
+{
+	check_time_min_start_after_early_end(ReservationMode::easy, JobStatus::waiting, never_s);
+}
+END_TEST
+
+// Conservative: W is reserved at 200, after B; it cannot move earlier with its whole limit (B
+// takes every CPU from 100), so only a shorter limit starts it (compression's kept reservations).
+START_TEST(test_plan_early_end_starts_a_reserved_job_shortened_to_its_time_min)
+{
+	check_time_min_start_after_early_end(ReservationMode::conservative, JobStatus::reserved,
+	                                     200);
 }
 END_TEST
 
