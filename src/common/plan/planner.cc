@@ -537,7 +537,7 @@ std::optional<Placement> Planner::start_now_shortened(Entry &entry) const
 // their resources stay taken for every other job; the caller's start preempts them.
 std::optional<Placement> Planner::start_now_preempting(const Entry &entry)
 {
-	if (entry.job.preemptable.empty() && cluster_.preemptable_by_any.empty())
+	if (!may_preempt(entry.job))
 		return std::nullopt;
 	std::vector<const RunningJob *> given_back;
 	const std::vector<JobId> *lists[] = {&entry.job.preemptable, &cluster_.preemptable_by_any};
@@ -926,9 +926,7 @@ void Planner::smallest_cpus_below(const std::vector<PendingJob> &pending_in_rank
 	for (size_t i = pending_in_rank_order.size(); i-- > 0;) {
 		const PendingJob &job = pending_in_rank_order[i];
 		// As make_entry counts; a job that may preempt could start on no free CPU at all.
-		const bool may_preempt =
-		    !job.preemptable.empty() || !cluster_.preemptable_by_any.empty();
-		below = std::min(below, may_preempt ? 0 : std::max(job.cpus, job.nodes_min));
+		below = std::min(below, may_preempt(job) ? 0 : std::max(job.cpus, job.nodes_min));
 		const int64_t least_s = job.limit_min_s > 0 ? job.limit_min_s : job.limit_s;
 		shortest = std::min(shortest, std::max<int64_t>(least_s, 1));
 		smallest_below_[i] = below;

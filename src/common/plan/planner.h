@@ -218,6 +218,18 @@ private:
 	// place() starts it in a plan made afresh (compression otherwise keeps whole limits).
 	void start_now_shortened_kept(Entry &entry, std::vector<FreedRegion> &freed,
 	                              SearchMemo &memo);
+	// The two above: the entry's booking given back, search() (a placement now, which may
+	// set entry.job.limit_s) and, if it finds one, the entry booked there and its old place
+	// listed as freed; else booked again as it was.
+	template <typename Search>
+	void start_now_giving_back(Entry &entry, std::vector<FreedRegion> &freed, SearchMemo &memo,
+	                           Search &&search);
+	// Whether the job may start over running jobs it may preempt (its own list, or the
+	// cluster's list every job may preempt).
+	bool may_preempt(const PendingJob &job) const
+	{
+		return !job.preemptable.empty() || !cluster_.preemptable_by_any.empty();
+	}
 	// False only if the entry could not start now were its booking given back (a necessary
 	// test: true does not mean it can).
 	bool may_start_now_giving_back(const Entry &entry) const;

@@ -219,18 +219,9 @@ void Planner::start_now_anywhere(Entry &entry, std::vector<FreedRegion> &freed, 
 	    !profile_.has_free_cpus(now_s_, now_s_ + entry.job.limit_s, entry.job.cpus) ||
 	    !any_freed_range(entry, freed, now_s_) || !may_start_now_giving_back(entry))
 		return;
-	const OwnWindowOpen own_window(*this, entry);
-	Placement old_placement = entry.placement;
-	FreedRegion old_region = unplace(entry);
-	std::optional<Placement> found =
-	    earliest_in_sets(entry, now_s_, now_s_, entry.long_cpus_limit);
-	if (!found) {
-		book(entry, std::move(old_placement));
-		return;
-	}
-	memo.clear(); // the old place is given back: bounds found so far no longer hold
-	book(entry, std::move(*found));
-	freed.push_back(std::move(old_region));
+	start_now_giving_back(entry, freed, memo, [&] {
+		return earliest_in_sets(entry, now_s_, now_s_, entry.long_cpus_limit);
+	});
 }
 
 void Planner::start_now_shortened_kept(Entry &entry, std::vector<FreedRegion> &freed,
@@ -244,18 +235,25 @@ void Planner::start_now_shortened_kept(Entry &entry, std::vector<FreedRegion> &f
 	        now_s_, std::min(entry.placement.start_s, now_s_ + entry.job.limit_min_s),
 	        entry.job.cpus))
 		return;
+	start_now_giving_back(entry, freed, memo, [&] { return start_now_shortened(entry); });
+}
+
+template <typename Search>
+void Planner::start_now_giving_back(Entry &entry, std::vector<FreedRegion> &freed, SearchMemo &memo,
+                                    Search &&search)
+{
 	const OwnWindowOpen own_window(*this, entry);
 	Placement old_placement = entry.placement;
 	const int64_t old_limit_s = entry.job.limit_s; // the length it is booked for
 	FreedRegion old_region = unplace(entry);
-	std::optional<Placement> shortened = start_now_shortened(entry);
-	if (!shortened) {
-		entry.job.limit_s = old_limit_s;
+	std::optional<Placement> found = search();
+	if (!found) {
+		entry.job.limit_s = old_limit_s; // a shortening search leaves its own
 		book(entry, std::move(old_placement));
 		return;
 	}
 	memo.clear(); // the old place is given back: bounds found so far no longer hold
-	book(entry, std::move(*shortened));
+	book(entry, std::move(*found));
 	freed.push_back(std::move(old_region));
 }
 
