@@ -1,7 +1,7 @@
 // StableQueue against a std::vector of the same entries: after random inserts, erases, pushes,
-// pops, rotations and swaps, both hold the same entries in the same order, index_of finds each
-// id where the vector holds it (and none that is gone), and a copy holds equal entries of its
-// own.
+// pops (some keeping their allocation for a later push), rotations and swaps, both hold the same
+// entries in the same order, index_of finds each id where the vector holds it (and none that is
+// gone), and a copy holds equal entries of its own.
 #include "check_main.h"
 #include "plan/stable_queue.h"
 #include "plan_random.h"
@@ -81,7 +81,10 @@ START_TEST(test_stable_queue_reads_as_a_vector)
 				queue.swap_at(at, other);
 			} else {
 				plain.pop_back();
-				queue.pop_back();
+				if (random.chance(50))
+					queue.pop_back();
+				else
+					queue.pop_back_kept();
 			}
 			if (at < plain.size() && random.chance(30)) // written through the queue
 				plain[at].value = queue[at].value = random.between(0, 1000);
@@ -95,12 +98,33 @@ START_TEST(test_stable_queue_reads_as_a_vector)
 }
 END_TEST
 
+// A kept allocation holds the next pushed entry, and only that one.
+START_TEST(test_stable_queue_push_back_reuses_a_kept_allocation)
+{
+	Queue queue;
+	queue.push_back(Item{1, 10});
+	queue.push_back(Item{2, 20});
+	const Item *second = &queue[1];
+	queue.pop_back_kept();
+	queue.push_back(Item{3, 30});
+	ck_assert_ptr_eq(&queue[1], second);
+	ck_assert(queue[1] == (Item{3, 30}));
+	ck_assert_uint_eq(queue.index_of(2), queue.size());
+	ck_assert_uint_eq(queue.index_of(3), 1);
+	queue.push_back(Item{4, 40}); // none kept now: an allocation of its own
+	ck_assert_ptr_ne(&queue[2], second);
+	ck_assert(queue[2] == (Item{4, 40}));
+	ck_assert(queue[1] == (Item{3, 30}));
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("plan_stable_queue");
 	TCase *tc = tcase_create("queue");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_stable_queue_reads_as_a_vector);
+	tcase_add_test(tc, test_stable_queue_push_back_reuses_a_kept_allocation);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

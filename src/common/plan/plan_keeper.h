@@ -7,7 +7,6 @@
 // earlier campaign's unreserved jobs, and with starts_only. No Slurm types.
 #pragma once
 
-#include "plan/node_pool.h"
 #include "plan/planner.h"
 
 #include <unordered_map>
@@ -88,9 +87,10 @@ private:
 	struct KeptPending {
 		PendingJob job;
 		size_t position = 0;
+		uint64_t remembered = 0; // the last remember that listed it
 	};
 	std::unordered_map<JobId, KeptPending> pending_;
-	NodePool<std::unordered_map<JobId, KeptPending>> pending_pool_; // pending_'s, for remember
+	uint64_t remembered_ = 0;
 	// pending_ in rank order (a map's entries stay put until erased): a snapshot in the same
 	// order is matched by walking it, without a look-up per job.
 	std::vector<KeptPending *> order_;

@@ -831,7 +831,7 @@ void Planner::clear_queue()
 {
 	queue_.clear();
 	waiting_tail_ = WaitingTail{};
-	pending_ids_pool_.clear(pending_ids_);
+	pending_ids_.clear();
 }
 
 Status Planner::add_pending(const PendingJob &job, const char *event)
@@ -839,7 +839,7 @@ Status Planner::add_pending(const PendingJob &job, const char *event)
 	auto entry = make_entry(job);
 	if (!entry)
 		return Error{std::string(event) + ": " + entry.error()};
-	if (running_.contains(job.id) || !pending_ids_pool_.insert(pending_ids_, job.id).second)
+	if (running_.contains(job.id) || !pending_ids_.insert(job.id))
 		return Error{std::string(event) + ": " + job_name(job.id) + " is listed twice"};
 	queue_.push_back(std::move(entry).value());
 	return ok_status();

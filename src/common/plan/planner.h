@@ -5,7 +5,7 @@
 #include "plan/candidate_cache.h"
 #include "plan/freed_node_index.h"
 #include "plan/gap_search.h"
-#include "plan/node_pool.h"
+#include "plan/pending_ids.h"
 #include "plan/pending_source.h"
 #include "plan/plan_types.h"
 #include "plan/reservation_policy.h"
@@ -425,8 +425,7 @@ private:
 	    checked_node_sets_;
 	ReservationPolicy policy_;
 	StableQueue<Entry, &Planner::entry_id> queue_; // rank order
-	std::unordered_set<JobId> pending_ids_;
-	NodePool<std::unordered_set<JobId>> pending_ids_pool_; // its nodes, for a plan afresh
+	PendingIds pending_ids_;
 	std::vector<JobId> scratch_ids_; // replan's sorted snapshot ids, kept for its capacity
 	std::vector<NodeIndex> scratch_nodes_;  // move_earlier's own nodes, kept for its capacity
 	std::vector<TimeRange> scratch_ranges_; // ScratchRanges' buffer, kept for its capacity

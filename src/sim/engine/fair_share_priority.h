@@ -100,8 +100,24 @@ private:
 	void compute_classic_factors();
 	void compute_fair_tree_factors();
 	double job_priority(const JobRecord &record, int64_t now_s) const;
+	struct SortKey { // what the ranking reads of a job
+		double priority;
+		int64_t submit_s;
+		uint32_t job;
+	};
+	SortKey key_of(uint32_t job) const;
+	// Higher priority first, then earlier submission, then lower index.
+	static bool key_before(const SortKey &a, const SortKey &b)
+	{
+		if (a.priority != b.priority)
+			return a.priority > b.priority;
+		if (a.submit_s != b.submit_s)
+			return a.submit_s < b.submit_s;
+		return a.job < b.job;
+	}
 	bool ranks_before(uint32_t a, uint32_t b) const;
 	void refresh_ranking(bool full_sort);
+	void sort_by_keys(std::vector<uint32_t> &jobs);
 	Status job_error(uint32_t job, const char *problem) const;
 
 	FairShareOptions options_;
@@ -117,6 +133,7 @@ private:
 	int64_t next_pass_s_ = 0;
 	std::vector<uint32_t> ranked_;   // pending jobs, best first, as of the last rank
 	std::vector<uint32_t> arrivals_; // submitted since the last rank
+	std::vector<SortKey> sort_keys_; // sort_by_keys', kept for its capacity
 	bool started_since_rank_ = false;
 };
 

@@ -1,0 +1,80 @@
+// PendingIds against a plain set: after random insertions, erasures and clears, both list the
+// same ids, each insertion answers the same, and the ids no refill listed again are dropped
+// once they outnumber the listed ones (the map stays bounded over a long run).
+#include "check_main.h"
+#include "plan/pending_ids.h"
+#include "plan_random.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+using namespace campaign::plan;
+
+START_TEST(test_pending_ids_answer_as_a_plain_set)
+{
+	for (uint64_t seed = 1; seed <= 200; ++seed) {
+		plan_random::Random random(seed);
+		PendingIds ids;
+		std::unordered_set<JobId> plain;
+		for (int round = 1; round <= 600; ++round) {
+			const int64_t what = random.between(0, 9);
+			const auto id = static_cast<JobId>(random.between(1, 80));
+			if (what <= 5) {
+				ck_assert_msg(ids.insert(id) == plain.insert(id).second,
+				              "seed %lu round %d: insert %lu",
+				              static_cast<unsigned long>(seed), round,
+				              static_cast<unsigned long>(id));
+			} else if (what <= 8) {
+				ids.erase(id);
+				plain.erase(id);
+			} else {
+				ids.clear();
+				plain.clear();
+			}
+			ck_assert_uint_eq(ids.size(), plain.size());
+			for (JobId any = 1; any <= 80; ++any)
+				ck_assert_msg(ids.contains(any) == plain.contains(any),
+				              "seed %lu round %d: contains %lu",
+				              static_cast<unsigned long>(seed), round,
+				              static_cast<unsigned long>(any));
+		}
+	}
+}
+END_TEST
+
+// A queue of 10 jobs made afresh 1,000 times with new ids each time: the ids of earlier plans
+// are dropped, not kept for the whole run.
+START_TEST(test_pending_ids_drop_ids_no_refill_lists)
+{
+	PendingIds ids;
+	JobId next = 1;
+	size_t most = 0;
+	for (int plan = 0; plan < 1000; ++plan) {
+		ids.clear();
+		for (int job = 0; job < 10; ++job)
+			ck_assert(ids.insert(next++));
+		most = std::max(most, ids.kept());
+	}
+	ck_assert_uint_eq(ids.size(), 10);
+	ck_assert_uint_le(most, 2 * 10 + 1024 + 10);
+	// And a refill of the same jobs keeps their nodes: nothing grows.
+	const size_t before = ids.kept();
+	for (int plan = 0; plan < 100; ++plan) {
+		ids.clear();
+		for (JobId job = next - 10; job < next; ++job)
+			ck_assert(ids.insert(job));
+	}
+	ck_assert_uint_eq(ids.kept(), before);
+}
+END_TEST
+
+int main()
+{
+	Suite *suite = suite_create("plan_pending_ids");
+	TCase *tc = tcase_create("ids");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_pending_ids_answer_as_a_plain_set);
+	tcase_add_test(tc, test_pending_ids_drop_ids_no_refill_lists);
+	suite_add_tcase(suite, tc);
+	return run_suite(suite);
+}
