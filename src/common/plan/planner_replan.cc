@@ -17,6 +17,7 @@ Status Planner::replan(const std::vector<RunningJob> &running,
 	if (Status replaced = unplace_all_and_replace_running(running); !replaced)
 		return replaced; // the profile now holds the running jobs only
 	Status status = plan_queue(pending_in_rank_order, "replan");
+	queue_.release_spare();
 	if (status)
 		local_search();
 	return status;
@@ -31,14 +32,17 @@ Status Planner::replan_walk(const std::vector<RunningJob> &running, PendingSourc
 		return moved;
 	if (Status replaced = unplace_all_and_replace_running(running); !replaced)
 		return replaced;
-	return plan_walk(source, "replan");
+	Status status = plan_walk(source, "replan");
+	queue_.release_spare();
+	return status;
 }
 
 // Every pending job's booking given back, the slots merged once at the end. The queue is made
 // afresh next: each entry is popped right after it is unplaced, while it is in the cache (at
 // 100,000 jobs, a pass to unplace and then one to destroy each read 100,000 cold entries, 5 %
-// of per_campaign's update), its allocation kept for the next entries (pop_back_kept). Any
-// order gives the same profile: a release only adds.
+// of per_campaign's update), its allocation kept for the next entries (pop_back_kept; those
+// left over are freed once the queue is made again). Any order gives the same profile: a
+// release only adds.
 Status Planner::unplace_all_and_replace_running(const std::vector<RunningJob> &running)
 {
 	const ResourceProfile::DeferredMerges deferred(profile_);

@@ -148,6 +148,9 @@ public:
 		spare_.push_back(std::move(slots_.back()));
 		pop_back();
 	}
+	// Frees the allocations no push_back took (the queue came back shorter): kept, they would
+	// hold their entries' contents until the queue next grew that long.
+	void release_spare() { spare_.clear(); }
 	iterator insert(iterator at, T &&entry)
 	{
 		const auto index = at.base() - slots_.begin();

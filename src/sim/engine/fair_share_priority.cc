@@ -284,7 +284,7 @@ void FairSharePriority::refresh_ranking(bool full_sort)
 		ranked_.insert(ranked_.end(), arrivals_.begin(), arrivals_.end());
 		sort_by_keys(ranked_);
 	} else if (!arrivals_.empty()) {
-		std::sort(arrivals_.begin(), arrivals_.end(), before);
+		sort_by_keys(arrivals_);
 		const size_t middle = ranked_.size();
 		ranked_.insert(ranked_.end(), arrivals_.begin(), arrivals_.end());
 		std::inplace_merge(ranked_.begin(), ranked_.begin() + middle, ranked_.end(),
