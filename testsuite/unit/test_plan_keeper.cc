@@ -512,6 +512,97 @@ START_TEST(test_plan_keeper_starts_what_an_early_end_freed_beyond_the_search_dep
 }
 END_TEST
 
+// Two jobs end in one snapshot, each giving back 2 of the 4 CPUs the second-ranked job needs.
+// Given back one at a time, the first end's compression started the third-ranked 2-CPU job
+// there, and the second's CPUs alone were too few for the 4-CPU one: a fresh plan of the same
+// snapshot starts the 4-CPU job (KTH-SP2 at 0.95 under fair-share EASY: 65 of 28,279 kept
+// plans started a lower-ranked job that way).
+void check_ends_given_back_at_once(ReservationMode mode)
+{
+	const Cluster cluster = plan_fixtures::uniform_cluster(1, 8);
+	const PlannerConfig config = plan_fixtures::config(mode);
+	std::vector<RunningJob> running{plan_fixtures::running(1, 0, 2, 1000),
+	                                plan_fixtures::running(2, 0, 2, 1000),
+	                                plan_fixtures::running(3, 0, 4, 5000)};
+	const std::vector<PendingJob> pending{plan_fixtures::job(10, 8, 100),
+	                                      plan_fixtures::job(11, 4, 100),
+	                                      plan_fixtures::job(12, 2, 100)};
+	PlanKeeper keeper(config);
+	auto before = keeper.update(cluster, running, pending, 0);
+	ck_assert(before.ok());
+	ck_assert(before.value().starts_now.empty());
+	running.resize(1); // jobs 1 and 2 end at 50, both
+	running.front() = plan_fixtures::running(3, 0, 4, 5000);
+	auto kept = keeper.update(cluster, running, pending, 50);
+	ck_assert(kept.ok());
+	ck_assert_uint_eq(keeper.updates(), 1); // kept, not planned afresh
+	PlanKeeper fresh_keeper(config);
+	auto fresh = fresh_keeper.update(cluster, running, pending, 50);
+	ck_assert(fresh.ok());
+	ck_assert(fresh.value().starts_now == std::vector<JobId>{11});
+	ck_assert_msg(kept.value().starts_now == fresh.value().starts_now,
+	              "the kept plan starts %zu job(s) now, first %u; a fresh plan starts job 11",
+	              kept.value().starts_now.size(),
+	              kept.value().starts_now.empty()
+	                  ? 0u
+	                  : static_cast<unsigned>(kept.value().starts_now.front()));
+}
+
+START_TEST(test_plan_keeper_gives_back_a_snapshots_ends_at_once)
+{
+	check_ends_given_back_at_once(ReservationMode::easy);
+	check_ends_given_back_at_once(ReservationMode::conservative);
+}
+END_TEST
+
+// EASY's kept plan is its fresh plan: one reservation, compressed earlier, and every other job
+// started now in rank order where it fits, as a fresh plan does. Checked at every in-place
+// update of random machines (ends, several at once, cancels and arrivals at random ranks).
+START_TEST(test_plan_keeper_easy_kept_plan_starts_what_a_fresh_plan_starts)
+{
+	size_t compared = 0;
+	for (uint64_t seed = 1; seed <= 150; ++seed) {
+		plan_random::Random random(seed);
+		plan_random::Instance instance = plan_random::random_instance(seed, 0);
+		PlannerConfig config = instance.config;
+		config.mode = ReservationMode::easy;
+		config.depth = 1;
+		// Searched anywhere (the default): a reservation kept on its nodes where a fresh
+		// plan would choose others at the same start changes which jobs fit beside it.
+		config.compress_search_depth = 1;
+		PlanKeeper keeper(config);
+		Machine machine{instance.cluster, instance.running, {}, instance.pending};
+		for (const RunningJob &job : machine.running)
+			machine.true_end_s[job.id] = job.expected_end_s;
+		JobId next_id = 5000;
+		for (int64_t now_s = 0; now_s < 400; now_s += random.between(1, 20)) {
+			step_machine(machine, random, now_s, next_id);
+			const uint64_t updates_before = keeper.updates();
+			auto plan =
+			    keeper.update(machine.cluster, machine.running, machine.pending, now_s);
+			ck_assert(plan.ok());
+			if (keeper.updates() > updates_before) {
+				Planner fresh(config);
+				ck_assert(fresh
+				              .rebuild(machine.cluster, machine.running,
+				                       machine.pending, now_s)
+				              .ok());
+				const Plan expected = fresh.plan(now_s);
+				ck_assert_msg(
+				    plan.value().starts_now == expected.starts_now,
+				    "seed %lu t=%ld: the kept EASY plan starts %zu jobs "
+				    "now, a fresh one %zu",
+				    static_cast<unsigned long>(seed), static_cast<long>(now_s),
+				    plan.value().starts_now.size(), expected.starts_now.size());
+				++compared;
+			}
+			start_planned(machine, keeper, plan.value(), random, now_s);
+		}
+	}
+	ck_assert_uint_gt(compared, 100);
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("plan_keeper");
@@ -526,6 +617,8 @@ int main()
 	tcase_add_test(tc, test_plan_starts_only_keeps_a_preemptor_below_the_stop);
 	tcase_add_test(tc, test_plan_walk_passing_over_gives_the_whole_queue_plan);
 	tcase_add_test(tc, test_plan_keeper_starts_what_an_early_end_freed_beyond_the_search_depth);
+	tcase_add_test(tc, test_plan_keeper_gives_back_a_snapshots_ends_at_once);
+	tcase_add_test(tc, test_plan_keeper_easy_kept_plan_starts_what_a_fresh_plan_starts);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

@@ -245,16 +245,15 @@ bool PlanKeeper::apply_running(const std::vector<RunningJob> &running, int64_t n
 	for (const RunningJob *job : started)
 		if (!pending_.contains(job->id) || !planner_.job_started(*job, now_s).ok())
 			return false; // a job we never saw pending
-	std::vector<JobId> ended;
+	// The ends are given back with the snapshot's cancellations (apply_pending), at once.
+	std::vector<JobId> &ended = ended_now_;
+	ended.clear();
 	for (const auto &[id, job] : running_)
 		if (!seen.contains(id))
 			ended.push_back(id);
 	if (preemptors && !ended.empty())
 		return false;
 	std::sort(ended.begin(), ended.end());
-	for (JobId id : ended)
-		if (!planner_.job_ended(id, now_s).ok())
-			return false;
 	return true;
 }
 
@@ -295,6 +294,7 @@ bool PlanKeeper::apply_pending(const std::vector<PendingJob> &pending, int64_t n
 	std::vector<JobId> &kept_order = kept_order_;
 	kept_order.clear();
 	gone_.clear();
+	cancelled_.clear();
 	for (size_t i = in_sequence ? next : 0; i < order_.size(); ++i) {
 		const JobId id = order_ids_[i];
 		if (order_listed_[i] == snapshot_) {
@@ -302,9 +302,12 @@ bool PlanKeeper::apply_pending(const std::vector<PendingJob> &pending, int64_t n
 			continue;
 		}
 		gone_.push_back(id);
-		if (!running_now_.contains(id) && !planner_.job_cancelled(id, now_s).ok())
-			return false; // (started ones were handled by apply_running)
+		if (!running_now_.contains(id)) // (started ones were handled by apply_running)
+			cancelled_.push_back(id);
 	}
+	if ((!ended_now_.empty() || !cancelled_.empty()) &&
+	    !planner_.jobs_gone(ended_now_, cancelled_, now_s).ok())
+		return false;
 	// The kept jobs must keep their order (they do in sequence: kept_order is empty then).
 	if (!in_sequence) {
 		size_t next_kept = 0;

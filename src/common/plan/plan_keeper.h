@@ -104,6 +104,7 @@ private:
 	uint64_t snapshot_ = 0;
 	std::vector<KeptPending *> listed_;
 	std::vector<JobId> kept_order_, ended_, gone_; // apply_pending's, kept for capacity
+	std::vector<JobId> ended_now_, cancelled_;     // the snapshot's, given back at once
 	int64_t next_reserved_s_ = -1;                 // the last plan's earliest reserved start
 	uint64_t rebuilds_ = 0, updates_ = 0;
 };

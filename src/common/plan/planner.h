@@ -63,6 +63,12 @@ public:
 	Status job_ended(JobId id, int64_t now_s);
 	// A pending (or running) job left the system. Compresses like job_ended.
 	Status job_cancelled(JobId id, int64_t now_s);
+	// Running jobs ended and pending (or running) jobs left at one instant: all given back,
+	// then one compression. One at a time, a compression could start a lower-ranked job now
+	// on what the first gave back, and the next one's CPUs then come too late for the job
+	// ranked above it that needed both (a fresh plan of the same snapshot starts that one).
+	Status jobs_gone(const std::vector<JobId> &ended, const std::vector<JobId> &cancelled,
+	                 int64_t now_s);
 	// The caller could not start a job the plan started now (e.g. Slurm's select plugin said
 	// no). Its placement is dropped and it neither starts nor blocks anyone for refusal_hold_s.
 	Status refused(JobId id, int64_t now_s);

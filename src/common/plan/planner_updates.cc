@@ -528,38 +528,60 @@ Status Planner::job_started(const RunningJob &job, int64_t now_s)
 
 Status Planner::job_ended(JobId id, int64_t now_s)
 {
-	if (Status moved = advance(now_s, "job_ended"); !moved)
-		return moved;
-	const RunningJob *job = running_.find(id);
-	if (!job)
-		return Error{"job_ended: job " + std::to_string(id) + " is not running"};
-	std::vector<FreedRegion> freed;
-	if (job->expected_end_s > now_s_) {
-		profile_.release(job->allocations, now_s_, job->expected_end_s, job->booked_long);
-		freed.push_back({nodes_of(job->allocations), now_s_, job->expected_end_s});
-	}
-	running_.erase(id);
-	compress(std::move(freed));
-	return ok_status();
+	return jobs_gone({id}, {}, now_s);
 }
 
 Status Planner::job_cancelled(JobId id, int64_t now_s)
 {
-	if (running_.contains(id))
-		return job_ended(id, now_s);
-	if (Status moved = advance(now_s, "job_cancelled"); !moved)
+	return jobs_gone({}, {id}, now_s);
+}
+
+Status Planner::jobs_gone(const std::vector<JobId> &ended, const std::vector<JobId> &cancelled,
+                          int64_t now_s)
+{
+	if (Status moved = advance(now_s, "jobs_gone"); !moved)
 		return moved;
-	const size_t index = pending_index(id);
-	if (index == queue_.size())
-		return Error{"job_cancelled: job " + std::to_string(id) + " is not known"};
-	std::vector<FreedRegion> freed{unplace(queue_[index])};
-	queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
-	tail_erased(index);
-	pending_ids_.erase(id);
-	refused_until_s_.erase(id);
-	forget_freeze(id);
-	compress(std::move(freed));
-	return ok_status();
+	std::vector<FreedRegion> freed;
+	const auto end_running = [&](JobId id) {
+		const RunningJob *job = running_.find(id);
+		if (job->expected_end_s > now_s_) {
+			profile_.release(job->allocations, now_s_, job->expected_end_s,
+			                 job->booked_long);
+			freed.push_back({nodes_of(job->allocations), now_s_, job->expected_end_s});
+		}
+		running_.erase(id);
+	};
+	Status status = ok_status();
+	for (JobId id : ended) {
+		if (!running_.contains(id)) {
+			status = Error{"job_ended: job " + std::to_string(id) + " is not running"};
+			break;
+		}
+		end_running(id);
+	}
+	for (size_t k = 0; status && k < cancelled.size(); ++k) {
+		const JobId id = cancelled[k];
+		if (running_.contains(id)) {
+			end_running(id);
+			continue;
+		}
+		const size_t index = pending_index(id);
+		if (index == queue_.size()) {
+			status =
+			    Error{"job_cancelled: job " + std::to_string(id) + " is not known"};
+			break;
+		}
+		freed.push_back(unplace(queue_[index]));
+		queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
+		tail_erased(index);
+		pending_ids_.erase(id);
+		refused_until_s_.erase(id);
+		forget_freeze(id);
+	}
+	// What was given back before an unknown job is compressed still: no start moves later.
+	if (!freed.empty() || status)
+		compress(std::move(freed));
+	return status;
 }
 
 Status Planner::refused(JobId id, int64_t now_s)
