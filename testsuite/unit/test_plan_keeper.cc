@@ -474,6 +474,22 @@ START_TEST(test_plan_starts_only_keeps_a_preemptor_below_the_stop)
 }
 END_TEST
 
+// The keeper's plan of this snapshot, checked to be kept in place (its updates() count is
+// `kept_updates` after it), and a new keeper's plan of the same snapshot.
+std::pair<Plan, Plan> kept_and_fresh(PlanKeeper &keeper, uint64_t kept_updates,
+                                     const PlannerConfig &config, const Cluster &cluster,
+                                     const std::vector<RunningJob> &running,
+                                     const std::vector<PendingJob> &pending, int64_t now_s)
+{
+	auto kept = keeper.update(cluster, running, pending, now_s);
+	ck_assert(kept.ok());
+	ck_assert_uint_eq(keeper.updates(), kept_updates); // kept, not planned afresh
+	PlanKeeper fresh_keeper(config);
+	auto fresh = fresh_keeper.update(cluster, running, pending, now_s);
+	ck_assert(fresh.ok());
+	return {kept.value(), fresh.value()};
+}
+
 // Issue 17: an early end frees CPUs on a node no reservation ahead of a job needs before that
 // job would end; the kept plan must start it now, as a plan made afresh does, although more
 // than compress_search_depth reservations rank above it (those beyond the depth used to move
@@ -496,19 +512,15 @@ START_TEST(test_plan_keeper_starts_what_an_early_end_freed_beyond_the_search_dep
 	ck_assert(before.ok());
 	ck_assert_int_eq(before.value().planned.at(narrow).start_s, 1000);
 	running.erase(running.begin()); // job 1 ends at 100, not 10000: node 0 is free
-	auto kept = keeper.update(cluster, running, pending, 100);
-	ck_assert(kept.ok());
-	ck_assert_uint_eq(keeper.updates(), 1); // kept, not planned afresh
-	PlanKeeper fresh_keeper(config);
-	auto fresh = fresh_keeper.update(cluster, running, pending, 100);
-	ck_assert(fresh.ok());
-	ck_assert(fresh.value().starts_now == std::vector<JobId>{narrow});
-	ck_assert_msg(kept.value().starts_now == fresh.value().starts_now,
+	const auto [kept, fresh] =
+	    kept_and_fresh(keeper, 1, config, cluster, running, pending, 100);
+	ck_assert(fresh.starts_now == std::vector<JobId>{narrow});
+	ck_assert_msg(kept.starts_now == fresh.starts_now,
 	              "the kept plan starts %zu jobs now, a fresh plan starts job %u",
-	              kept.value().starts_now.size(), static_cast<unsigned>(narrow));
+	              kept.starts_now.size(), static_cast<unsigned>(narrow));
 	// No reservation starts later than before the end.
 	for (const auto &[job_id, planned] : before.value().planned)
-		ck_assert_int_le(kept.value().planned.at(job_id).start_s, planned.start_s);
+		ck_assert_int_le(kept.planned.at(job_id).start_s, planned.start_s);
 }
 END_TEST
 
@@ -533,19 +545,13 @@ void check_ends_given_back_at_once(ReservationMode mode)
 	ck_assert(before.value().starts_now.empty());
 	running.resize(1); // jobs 1 and 2 end at 50, both
 	running.front() = plan_fixtures::running(3, 0, 4, 5000);
-	auto kept = keeper.update(cluster, running, pending, 50);
-	ck_assert(kept.ok());
-	ck_assert_uint_eq(keeper.updates(), 1); // kept, not planned afresh
-	PlanKeeper fresh_keeper(config);
-	auto fresh = fresh_keeper.update(cluster, running, pending, 50);
-	ck_assert(fresh.ok());
-	ck_assert(fresh.value().starts_now == std::vector<JobId>{11});
-	ck_assert_msg(kept.value().starts_now == fresh.value().starts_now,
+	const auto [kept, fresh] = kept_and_fresh(keeper, 1, config, cluster, running, pending, 50);
+	ck_assert(fresh.starts_now == std::vector<JobId>{11});
+	ck_assert_msg(kept.starts_now == fresh.starts_now,
 	              "the kept plan starts %zu job(s) now, first %u; a fresh plan starts job 11",
-	              kept.value().starts_now.size(),
-	              kept.value().starts_now.empty()
-	                  ? 0u
-	                  : static_cast<unsigned>(kept.value().starts_now.front()));
+	              kept.starts_now.size(),
+	              kept.starts_now.empty() ? 0u
+	                                      : static_cast<unsigned>(kept.starts_now.front()));
 }
 
 START_TEST(test_plan_keeper_gives_back_a_snapshots_ends_at_once)
