@@ -172,11 +172,7 @@ void PlanKeeper::remember(const Cluster &cluster, const std::vector<RunningJob> 
 void PlanKeeper::remember_changes(const std::vector<RunningJob> &running,
                                   const std::vector<PendingJob> &pending)
 {
-	ended_.clear();
-	for (const auto &[id, job] : running_)
-		if (!running_now_.contains(id))
-			ended_.push_back(id);
-	for (JobId id : ended_)
+	for (JobId id : ended_now_) // apply_running listed them
 		running_.erase(id);
 	for (const RunningJob &job : running) {
 		auto [kept, added] = running_.try_emplace(job.id, job);
@@ -245,7 +241,8 @@ bool PlanKeeper::apply_running(const std::vector<RunningJob> &running, int64_t n
 	for (const RunningJob *job : started)
 		if (!pending_.contains(job->id) || !planner_.job_started(*job, now_s).ok())
 			return false; // a job we never saw pending
-	// The ends are given back with the snapshot's cancellations (apply_pending), at once.
+	// The ends are given back with the snapshot's cancellations (apply_pending), at once;
+	// remember_changes forgets them.
 	std::vector<JobId> &ended = ended_now_;
 	ended.clear();
 	for (const auto &[id, job] : running_)

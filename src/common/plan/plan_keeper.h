@@ -103,9 +103,11 @@ private:
 	// entry (nullptr: new).
 	uint64_t snapshot_ = 0;
 	std::vector<KeptPending *> listed_;
-	std::vector<JobId> kept_order_, ended_, gone_; // apply_pending's, kept for capacity
-	std::vector<JobId> ended_now_, cancelled_;     // the snapshot's, given back at once
-	int64_t next_reserved_s_ = -1;                 // the last plan's earliest reserved start
+	std::vector<JobId> kept_order_, gone_; // apply_pending's, kept for capacity
+	// The snapshot's ended running jobs (apply_running) and cancelled pending ones
+	// (apply_pending), given back at once.
+	std::vector<JobId> ended_now_, cancelled_;
+	int64_t next_reserved_s_ = -1; // the last plan's earliest reserved start
 	uint64_t rebuilds_ = 0, updates_ = 0;
 };
 

@@ -542,29 +542,29 @@ Status Planner::jobs_gone(const std::vector<JobId> &ended, const std::vector<Job
 	if (Status moved = advance(now_s, "jobs_gone"); !moved)
 		return moved;
 	std::vector<FreedRegion> freed;
+	// Gives back what is left of a running job's booking; false if it is not running.
 	const auto end_running = [&](JobId id) {
 		const RunningJob *job = running_.find(id);
+		if (!job)
+			return false;
 		if (job->expected_end_s > now_s_) {
 			profile_.release(job->allocations, now_s_, job->expected_end_s,
 			                 job->booked_long);
 			freed.push_back({nodes_of(job->allocations), now_s_, job->expected_end_s});
 		}
 		running_.erase(id);
+		return true;
 	};
 	Status status = ok_status();
-	for (JobId id : ended) {
-		if (!running_.contains(id)) {
+	for (JobId id : ended)
+		if (!end_running(id)) {
 			status = Error{"job_ended: job " + std::to_string(id) + " is not running"};
 			break;
 		}
-		end_running(id);
-	}
 	for (size_t k = 0; status && k < cancelled.size(); ++k) {
 		const JobId id = cancelled[k];
-		if (running_.contains(id)) {
-			end_running(id);
+		if (end_running(id))
 			continue;
-		}
 		const size_t index = pending_index(id);
 		if (index == queue_.size()) {
 			status =
