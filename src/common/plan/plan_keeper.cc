@@ -328,13 +328,12 @@ bool PlanKeeper::apply_pending(const std::vector<PendingJob> &pending, int64_t n
 	for (size_t k = tail_start; k < pending.size(); ++k)
 		if (!planner_.job_submitted(pending[k], now_s, 0).ok())
 			return false;
-	for (size_t k = tail_start; k-- > 0;) { // last first: each one's successor is planned
-		if (listed_[k])
-			continue;
-		if (!planner_.job_submitted(pending[k], now_s, pending[k + 1].id).ok())
-			return false;
-	}
-	return true;
+	std::vector<Planner::Insert> &inserts = inserts_;
+	inserts.clear();
+	for (size_t k = tail_start; k-- > 0;) // last first: each one's successor is queued
+		if (!listed_[k])
+			inserts.push_back({&pending[k], pending[k + 1].id});
+	return inserts.empty() || planner_.jobs_inserted(inserts, now_s).ok();
 }
 
 Status PlanKeeper::started(const RunningJob &job, int64_t now_s)

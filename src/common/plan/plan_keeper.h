@@ -107,7 +107,8 @@ private:
 	// The snapshot's ended running jobs (apply_running) and cancelled pending ones
 	// (apply_pending), given back at once.
 	std::vector<JobId> ended_now_, cancelled_;
-	int64_t next_reserved_s_ = -1; // the last plan's earliest reserved start
+	std::vector<Planner::Insert> inserts_; // the snapshot's new jobs ranked above kept ones
+	int64_t next_reserved_s_ = -1;         // the last plan's earliest reserved start
 	uint64_t rebuilds_ = 0, updates_ = 0;
 };
 

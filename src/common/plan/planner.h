@@ -57,6 +57,16 @@ public:
 	// A new pending job, ranked just before `before_id` (0: last). Jobs ranked above it keep
 	// their plan; jobs ranked below it are planned again (a higher-ranked job arrived).
 	Status job_submitted(const PendingJob &job, int64_t now_s, JobId before_id = 0);
+	// New pending jobs at one instant, each ranked just before its `before_id` (not 0), listed
+	// so that each anchor is already queued (the lowest first): all inserted, then everything
+	// from the highest of them down planned once. Each inserted alone plans again every job
+	// below it; an entry's plan depends only on the entries above it, so the last of those
+	// plans, from the highest, is the whole answer, and k inserts cost one walk, not k.
+	struct Insert {
+		const PendingJob *job = nullptr;
+		JobId before_id = 0;
+	};
+	Status jobs_inserted(const std::vector<Insert> &inserts, int64_t now_s);
 	// A pending job started on these allocations (normally the plan's own starts_now).
 	Status job_started(const RunningJob &job, int64_t now_s);
 	// A running job ended (early or not). Compresses the plan: no planned start moves later.

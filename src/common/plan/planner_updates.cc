@@ -453,6 +453,8 @@ Status Planner::catch_up(int64_t now_s, const char *event)
 
 Status Planner::job_submitted(const PendingJob &job, int64_t now_s, JobId before_id)
 {
+	if (before_id != 0)
+		return jobs_inserted({{&job, before_id}}, now_s);
 	if (Status moved = catch_up(now_s, "job_submitted"); !moved)
 		return moved;
 	if (pending_ids_.contains(job.id) || running_.contains(job.id))
@@ -460,28 +462,58 @@ Status Planner::job_submitted(const PendingJob &job, int64_t now_s, JobId before
 	auto entry = make_entry(job);
 	if (!entry)
 		return Error{"job_submitted: " + entry.error()};
-	size_t position = queue_.size();
-	if (before_id != 0) {
-		position = pending_index(before_id);
-		if (position == queue_.size())
-			return Error{"job_submitted: rank anchor job " + std::to_string(before_id) +
-			             " is not pending"};
-	}
+	// Ranked last: the policy already counts everyone else.
+	const size_t position = queue_.size();
 	pending_ids_.insert(job.id);
-	if (position == queue_.size()) { // ranked last: the policy already counts everyone else
-		queue_.push_back(std::move(entry).value());
-		SearchMemo memo;
-		place(queue_.back(), &memo);
-		if (waiting_tail_.known())
-			waiting_tail_.visit(position, queue_.back(),
-			                    waits_for_cpus_only(queue_.back()));
-		return ok_status();
-	}
-	queue_.insert(queue_.begin() + static_cast<std::ptrdiff_t>(position),
-	              std::move(entry).value());
-	tail_inserted(position);
-	plan_from(position);
+	queue_.push_back(std::move(entry).value());
+	SearchMemo memo;
+	place(queue_.back(), &memo);
+	if (waiting_tail_.known())
+		waiting_tail_.visit(position, queue_.back(), waits_for_cpus_only(queue_.back()));
 	return ok_status();
+}
+
+Status Planner::jobs_inserted(const std::vector<Insert> &inserts, int64_t now_s)
+{
+	if (inserts.empty())
+		return ok_status();
+	if (Status moved = catch_up(now_s, "job_submitted"); !moved)
+		return moved;
+	// The freeze notes slipped reservations at each walk: with it, a walk per insert, as
+	// one by one.
+	const bool walk_each = config_.freeze_slip_s > 0;
+	size_t first = queue_.size(); // the highest inserted and not yet walked from
+	Status status = ok_status();
+	for (const Insert &insert : inserts) {
+		const PendingJob &job = *insert.job;
+		if (pending_ids_.contains(job.id) || running_.contains(job.id)) {
+			status = Error{"job_submitted: job " + std::to_string(job.id) +
+			               " is already known"};
+			break;
+		}
+		auto entry = make_entry(job);
+		if (!entry) {
+			status = Error{"job_submitted: " + entry.error()};
+			break;
+		}
+		const size_t position = pending_index(insert.before_id);
+		if (insert.before_id == 0 || position == queue_.size()) {
+			status = Error{"job_submitted: rank anchor job " +
+			               std::to_string(insert.before_id) + " is not pending"};
+			break;
+		}
+		pending_ids_.insert(job.id);
+		queue_.insert(queue_.begin() + static_cast<std::ptrdiff_t>(position),
+		              std::move(entry).value());
+		tail_inserted(position);
+		if (walk_each)
+			plan_from(position);
+		else
+			first = std::min(first, position); // one below the highest leaves it in place
+	}
+	if (!walk_each && first < queue_.size()) // those before a refusal: planned, as one by one
+		plan_from(first);
+	return status;
 }
 
 Status Planner::job_started(const RunningJob &job, int64_t now_s)
