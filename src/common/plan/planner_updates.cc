@@ -508,8 +508,8 @@ Status Planner::jobs_inserted(const std::vector<Insert> &inserts, int64_t now_s)
 		tail_inserted(position);
 		if (walk_each)
 			plan_from(position);
-		else
-			first = std::min(first, position); // one below the highest leaves it in place
+		else // one below the highest leaves it in place
+			first = std::min(first, position);
 	}
 	if (!walk_each && first < queue_.size()) // those before a refusal: planned, as one by one
 		plan_from(first);
