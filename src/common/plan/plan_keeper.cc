@@ -333,7 +333,7 @@ bool PlanKeeper::apply_pending(const std::vector<PendingJob> &pending, int64_t n
 	for (size_t k = tail_start; k-- > 0;) // last first: each one's successor is queued
 		if (!listed_[k])
 			inserts.push_back({&pending[k], pending[k + 1].id});
-	return inserts.empty() || planner_.jobs_inserted(inserts, now_s).ok();
+	return planner_.jobs_inserted(inserts, now_s).ok(); // none: nothing to do
 }
 
 Status PlanKeeper::started(const RunningJob &job, int64_t now_s)

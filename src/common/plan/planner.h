@@ -194,6 +194,8 @@ private:
 	// and destroyed at once) and running_ made `running`.
 	Status unplace_all_and_replace_running(const std::vector<RunningJob> &running);
 	Result<Entry> make_entry(const PendingJob &job);
+	// make_entry for a job submitted to a kept plan: refused if the plan already knows it.
+	Result<Entry> submitted_entry(const PendingJob &job);
 	int64_t long_cpus_limit_of(const PendingJob &job) const;
 	bool holds_long(int64_t held_s) const; // a running job with held_s left is long
 	// short_room_recent_s: records the short pending CPUs seen at now_s_ (record_short_demand)

@@ -451,17 +451,25 @@ Status Planner::catch_up(int64_t now_s, const char *event)
 	return ok_status();
 }
 
+Result<Planner::Entry> Planner::submitted_entry(const PendingJob &job)
+{
+	if (pending_ids_.contains(job.id) || running_.contains(job.id))
+		return Error{"job_submitted: job " + std::to_string(job.id) + " is already known"};
+	auto entry = make_entry(job);
+	if (!entry)
+		return Error{"job_submitted: " + entry.error()};
+	return entry;
+}
+
 Status Planner::job_submitted(const PendingJob &job, int64_t now_s, JobId before_id)
 {
 	if (before_id != 0)
 		return jobs_inserted({{&job, before_id}}, now_s);
 	if (Status moved = catch_up(now_s, "job_submitted"); !moved)
 		return moved;
-	if (pending_ids_.contains(job.id) || running_.contains(job.id))
-		return Error{"job_submitted: job " + std::to_string(job.id) + " is already known"};
-	auto entry = make_entry(job);
+	auto entry = submitted_entry(job);
 	if (!entry)
-		return Error{"job_submitted: " + entry.error()};
+		return Error{entry.error()};
 	// Ranked last: the policy already counts everyone else.
 	const size_t position = queue_.size();
 	pending_ids_.insert(job.id);
@@ -486,14 +494,9 @@ Status Planner::jobs_inserted(const std::vector<Insert> &inserts, int64_t now_s)
 	Status status = ok_status();
 	for (const Insert &insert : inserts) {
 		const PendingJob &job = *insert.job;
-		if (pending_ids_.contains(job.id) || running_.contains(job.id)) {
-			status = Error{"job_submitted: job " + std::to_string(job.id) +
-			               " is already known"};
-			break;
-		}
-		auto entry = make_entry(job);
+		auto entry = submitted_entry(job);
 		if (!entry) {
-			status = Error{"job_submitted: " + entry.error()};
+			status = Error{entry.error()};
 			break;
 		}
 		const size_t position = pending_index(insert.before_id);
