@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Every test: the C++ format check (clang-format 14), unit and simulator tests (make check),
-# DESTDIR install and distcheck, the same tests under ASan/UBSan, then the integration tests
+# Every test: the C++ format check (clang-format 14), DESTDIR install, make distcheck with the unit
+# and simulator tests (its make check), fuzz_core.sh, the same tests under ASan/UBSan, then the integration tests
 # against real local Slurm clusters with our plugins and Slurm's own expect tests, in two lanes
 # side by side (CLUSTER_LANES). Root, Debian 12. The CPU-bound stages run first and alone, so
-# the cluster tests' timing never competes with a compiler. Then, if SLURM_RELEASE_TARBALLS names
+# the cluster tests' timing never competes with a compiler at full priority (the Slurm releases
+# build beside them with one job at nice 10, on the core they leave idle). Then, if SLURM_RELEASE_TARBALLS names
 # SchedMD release tarballs, the same plugins and a subset of the cluster tests against each of
 # those releases (scripts/test-releases.sh).
 # Prints each stage's time, then one closing line "N passed, N failed" over all suites.
@@ -36,16 +37,12 @@ bash "$repo/scripts/check-format.sh"
 record "clang-format" $?
 stage_done "clang-format"
 
-step "make check (unit and simulator tests)"
-(cd "$build" && make -j"$(nproc)" check >check.out 2>&1)
-status=$?
-grep -E '^(PASS|FAIL|ERROR|XPASS|SKIP):' "$build/check.out"
-[ $status -eq 0 ] || find "$build/testsuite" -name '*.log' -newer "$build/make.out" \
-	-exec grep -l -E '^(FAIL|ERROR)' {} + 2>/dev/null | xargs -r tail -n 30
-record "make check" $status
-stage_done "make check"
-
-step "make install with DESTDIR, and make distcheck"
+# The unit and simulator tests run once without sanitizers, inside make distcheck (a VPATH build
+# of the release tarball: the same sources, so a separate make check in the build tree would run
+# the same tests again, 190 s on a fast 2-core machine, 380 s on a slow one), and once under
+# ASan/UBSan below. Only fuzz_core.sh needs clang++, which distcheck leaves out: it runs in the
+# build tree.
+step "make install with DESTDIR; make distcheck, which runs make check (unit and simulator tests)"
 stage=$work/destdir
 rm -rf "$stage"
 (cd "$build" && make install DESTDIR="$stage" >install-destdir.out 2>&1 &&
@@ -53,12 +50,31 @@ rm -rf "$stage"
 	for file in priority_campaign.so sched_campaign.so libslurm_campaign.so \
 		libslurm_campaign_runtime.so; do
 		test -f "$stage$plugindir/$file" || { echo "missing in DESTDIR: $plugindir/$file"; exit 1; }
-	done &&
-	make -j"$(nproc)" distcheck CLANGXX=no-clang >distcheck.out 2>&1)
+	done) ||
+	{ tail -n 20 "$build/install-destdir.out" 2>/dev/null; false; }
+record "make install DESTDIR" $?
+(cd "$build" && make -j"$(nproc)" distcheck CLANGXX=no-clang >distcheck.out 2>&1)
 status=$?
-[ $status -eq 0 ] || tail -n 20 "$build/distcheck.out" 2>/dev/null
-record "make install DESTDIR and make distcheck" $status
-stage_done "DESTDIR and distcheck"
+grep -E '^(PASS|FAIL|ERROR|XPASS|SKIP):' "$build/distcheck.out"
+tests_status=0
+grep -q -E '^(FAIL|ERROR|XPASS):' "$build/distcheck.out" && tests_status=1
+# No summary at all: the tests never ran (the tarball did not build).
+grep -q -E '^# TOTAL:' "$build/distcheck.out" || tests_status=1
+if [ $status -ne 0 ]; then
+	# A failed make check leaves distcheck's tree in place: the failing tests' logs.
+	find "$build" -path '*/_build/*' -name '*.log' -exec grep -l -E '^(FAIL|ERROR)' {} + 2>/dev/null |
+		xargs -r tail -n 30
+	tail -n 20 "$build/distcheck.out"
+fi
+record "make check (unit and simulator tests, in make distcheck's build of the tarball)" $tests_status
+record "make distcheck" $status
+step "fuzz_core.sh (libFuzzer, clang++) in the build tree"
+(cd "$build/testsuite/unit" && make -j"$(nproc)" check TESTS=fuzz_core.sh check_PROGRAMS= >fuzz.out 2>&1)
+status=$?
+grep -E '^(PASS|FAIL|ERROR|SKIP):' "$build/testsuite/unit/fuzz.out"
+[ $status -eq 0 ] || tail -n 30 "$build/testsuite/unit/fuzz.out"
+record "fuzz_core.sh" $status
+stage_done "make install DESTDIR, make distcheck with make check, fuzz_core.sh"
 
 if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
 	step "make check under ASan and UBSan"
@@ -77,6 +93,27 @@ step "the Debian package for the cluster test (scripts/build-deb.sh)"
 deb=$(WORK_DIR="$work" bash "$repo/scripts/build-deb.sh" | tail -n 1)
 [ -f "$deb" ] || record "the Debian package builds (scripts/build-deb.sh)" 1
 stage_done "Debian package build"
+
+# The Slurm releases' own builds (CPU-bound: 10 to 20 minutes for two releases on this 2-core
+# machine) overlap the cluster tests, which leave about one core idle: one make job at nice 10
+# fills build-slurm-release.sh's cache, and the releases stage finds each release built (its
+# lock makes a second build of the same release wait for the first). Its Debian packages are
+# installed already (scripts/debian-packages.txt), so it never needs apt while
+# test_debian_package holds dpkg's lock. A failed build here is built again, and reported, there.
+prebuild_pid=""
+if [ -n "${SLURM_RELEASE_TARBALLS:-}" ]; then
+	mkdir -p "$work/releases"
+	prebuild_log=$work/releases/prebuild.log
+	: >"$prebuild_log"
+	(
+		for tarball in $SLURM_RELEASE_TARBALLS; do
+			MAKE_JOBS=1 bash "$repo/build-aux/build-slurm-release.sh" "$tarball" >/dev/null 2>>"$prebuild_log" ||
+				echo "prebuild: $tarball did not build (the releases stage tries again)" >>"$prebuild_log"
+		done
+	) &
+	prebuild_pid=$!
+	echo "Slurm releases building beside the cluster tests (pid $prebuild_pid, log $prebuild_log)"
+fi
 
 step "cluster tests and Slurm's own expect tests, ${CLUSTER_LANES:-2} lanes side by side"
 # Longest first, so that the lanes end together; the rest in name order.
@@ -109,6 +146,10 @@ stage_done "cluster tests and Slurm's suite"
 
 # The newer Slurm releases (SLURM_RELEASE_TARBALLS: SchedMD's tarballs; .ci/run names them).
 if [ -n "${SLURM_RELEASE_TARBALLS:-}" ]; then
+	if [ -n "$prebuild_pid" ]; then
+		wait "$prebuild_pid"
+		stage_done "Slurm releases built beside the cluster tests (the rest of their build)"
+	fi
 	step "Slurm releases: $SLURM_RELEASE_TARBALLS (scripts/test-releases.sh)"
 	releases_results=$work/releases/results
 	WORK_DIR="$work" BUILD_DIR="$build" bash "$repo/scripts/test-releases.sh" "$releases_results"
