@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Every test: the C++ format check (clang-format 14), DESTDIR install, make distcheck with the unit
-# and simulator tests (its make check), fuzz_core.sh, the same tests under ASan/UBSan, then the integration tests
-# against real local Slurm clusters with our plugins and Slurm's own expect tests, in two lanes
-# side by side (CLUSTER_LANES). Root, Debian 12. The CPU-bound stages run first and alone, so
-# the cluster tests' timing never competes with a compiler at full priority (the Slurm releases
-# build beside them with one job at nice 10, on the core they leave idle). Then, if SLURM_RELEASE_TARBALLS names
-# SchedMD release tarballs, the same plugins and a subset of the cluster tests against each of
-# those releases (scripts/test-releases.sh).
+# Every test: the C++ format check (clang-format 14), DESTDIR install, make distcheck with the
+# unit and simulator tests (its make check), fuzz_core.sh, the same tests under ASan/UBSan, then
+# the integration tests against real local Slurm clusters with our plugins and Slurm's own expect
+# tests, in two lanes side by side (CLUSTER_LANES). Root, Debian 12. The CPU-bound stages run
+# first and alone, so the cluster tests' timing never competes with a compiler at full priority
+# (the Slurm releases build beside them with one job at nice 10, on the core they leave idle).
+# Then, if SLURM_RELEASE_TARBALLS names SchedMD release tarballs, the same plugins and a subset
+# of the cluster tests against each of those releases (scripts/test-releases.sh).
 # Prints each stage's time, then one closing line "N passed, N failed" over all suites.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -73,7 +73,7 @@ step "fuzz_core.sh (libFuzzer, clang++) in the build tree"
 status=$?
 grep -E '^(PASS|FAIL|ERROR|SKIP):' "$build/testsuite/unit/fuzz.out"
 [ $status -eq 0 ] || tail -n 30 "$build/testsuite/unit/fuzz.out"
-record "fuzz_core.sh" $status
+record "the libFuzzer run in the build tree" $status
 stage_done "make install DESTDIR, make distcheck with make check, fuzz_core.sh"
 
 if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
