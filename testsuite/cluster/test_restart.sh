@@ -33,12 +33,11 @@ scenario() {
 	wait_until 60 purged "$a1" || echo "a1 not purged within 60 s" >&2
 	# A submission after the purge makes slurmctld save its job_state without a1, so the
 	# restarted slurmctld does not bring a1 back: only our state file remembers it.
-	local marker
-	marker=$(mktemp)
-	b1=$(submit camp2 -p batch -n 16 -t 1 -J b1 --wrap "sleep 1")
-	# slurmctld coalesces state saves (up to 5 s): wait until job_state is written after b1.
-	wait_until 30 test "$(state_dir)/job_state" -nt "$marker" || echo "job_state not saved" >&2
-	rm -f "$marker"
+	b1=$(submit camp2 -p batch -n 16 -t 1 -J b1_after_purge --wrap "sleep 1")
+	# slurmctld saves job_state in the background, coalescing requests (up to 5 s), and a save
+	# packed before b1 may reach the disk after b1's sbatch returned, so a newer file proves
+	# nothing (a CI run lost b1 that way): wait until the file holds b1's name.
+	wait_until 30 grep -qa b1_after_purge "$(state_dir)/job_state" || echo "job_state without b1" >&2
 	sleep 2 # our passes after it
 	local before_campaign before_order
 	before_campaign=$(campaign_of camp1)
