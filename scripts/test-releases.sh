@@ -7,20 +7,27 @@
 #
 #   test-releases.sh [RESULTS]   RESULTS gets "NAME STATUS SECONDS" per check (test-all.sh counts
 #                                them); default $WORK_DIR/releases/results
+#   test-releases.sh --build-only [RESULTS]
+#                                only the builds (each release, our plugins, the unit test programs),
+#                                so that a later full run finds them done: test-all.sh runs this
+#                                beside the cluster tests with MAKE_JOBS=1
 #
 # Time: only what depends on Slurm is built per release (the core, runtime, adapter and plugins;
 # campsim, scampaign and the core's unit tests are Slurm-free, so the 22.05 build in BUILD_DIR
 # serves them), and make check runs RELEASE_UNIT_TESTS only (default: the parameter parsers
 # slurmctld runs at start-up, and the check of our keys against Slurm's SchedulerParameters list).
 # Env: WORK_DIR (default /var/tmp/slurm-campaign), BUILD_DIR (the 22.05 build, default
-# <repo>/build), RELEASE_CLUSTER_TESTS, RELEASE_UNIT_TESTS, LANES (default 2), LANE_PORT_BASE
+# <repo>/build), MAKE_JOBS (default: the number of cores), RELEASE_CLUSTER_TESTS, RELEASE_UNIT_TESTS, LANES (default 2), LANE_PORT_BASE
 # (default 19800), RELEASE_SLURM_SUITE=1 (also Slurm's expect tests of each release that ships
 # them, testsuite/slurm/run_slurm_suite.sh: about 7 more lane-minutes per release).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=${WORK_DIR:-/var/tmp/slurm-campaign}
 build_2205=${BUILD_DIR:-$repo/build}
+build_only=0
+[ "${1:-}" = --build-only ] && { build_only=1; shift; }
 results=${1:-$work/releases/results}
+jobs=${MAKE_JOBS:-$(nproc)}
 cluster_tests=${RELEASE_CLUSTER_TESTS:-test_slurm_prefix test_skeleton test_ostrich_order test_faircamp_order test_backfill test_restart test_state_and_reconfigure test_visibility test_gres_plan test_scampaign_auth}
 unit_tests=${RELEASE_UNIT_TESTS:-test_scheduler_parameters test_priority_parameters}
 source "$repo/scripts/lib.sh"
@@ -75,7 +82,7 @@ build_ours() {
 	fi
 	local dir
 	for dir in src/common src/runtime src/slurm src/plugins; do
-		nice -n 10 make -C "$build/$dir" -j"$(nproc)" >>"$build/make.out" 2>&1 ||
+		nice -n 10 make -C "$build/$dir" -j"$jobs" >>"$build/make.out" 2>&1 ||
 			{ grep -E 'error|Error' "$build/make.out" | head -n 20; return 1; }
 	done
 	for dir in src/common src/runtime src/plugins; do
@@ -104,11 +111,22 @@ for tarball in "${tarballs[@]}"; do
 	built=$?
 	record "our plugins build against Slurm $version" $built
 	stage_done "plugins against $version"
+	if [ $build_only = 1 ]; then
+		if [ $built -eq 0 ]; then
+			(cd "$work/build-slurm-$version/testsuite/unit" &&
+				nice -n 10 make -j"$jobs" check_PROGRAMS="$unit_tests" $unit_tests >build.out 2>&1)
+			record "the unit test programs build against Slurm $version" $?
+			stage_done "unit test programs against $version"
+		fi
+		continue
+	fi
 	if [ $built -eq 0 ]; then
-		# check_PROGRAMS too: make check would build every unit test, not only those it runs.
+		# check_PROGRAMS and check_SCRIPTS too: make check would build every unit test, not only
+		# those it runs, and fuzz_core.sh's libFuzzer program (70 s of clang++ per release).
 		step "make check against Slurm $version ($unit_tests)"
 		(cd "$work/build-slurm-$version/testsuite/unit" &&
-			nice -n 10 make -j"$(nproc)" check TESTS="$unit_tests" check_PROGRAMS="$unit_tests" >check.out 2>&1)
+			nice -n 10 make -j"$jobs" check TESTS="$unit_tests" check_PROGRAMS="$unit_tests" \
+				check_SCRIPTS= >check.out 2>&1)
 		status=$?
 		grep -E '^(PASS|FAIL|ERROR):' "$work/build-slurm-$version/testsuite/unit/check.out"
 		record "make check against Slurm $version" $status
