@@ -71,7 +71,8 @@ a, b = parse(sys.argv[1]), parse(sys.argv[2])
 sys.exit(0 if a and a.keys() == b.keys() and all(abs(a[j] - b[j]) <= 5 for j in a) else 1)
 ' "$1" "$2"
 }
-state_saved_since() { test "$(state_dir)/job_state" -nt "$1"; }
+# state_holds NAME: slurmctld's saved job_state holds a job of that name (packed as a string).
+state_holds() { grep -qa -- "$1" "$(state_dir)/job_state"; }
 # sched_passes_since MARKER N: sched/campaign's statistics file was written after MARKER by a
 # process that has made at least N passes (the counters start at 0 in each controller).
 sched_passes_since() {
@@ -97,9 +98,7 @@ all_running() {
 }
 check "the four runners start (32 of 32 CPUs)" wait_until 30 all_running "${runners[@]}"
 waiting=()
-marker=$(mktemp)
 for spec in camp3:8 camp3:8 camp3:8 camp4:16 camp4:16 camp5:8 camp5:8 camp6:32; do
-	touch "$marker" # before the last submission: a save newer than it holds every job
 	waiting+=("$(job "${spec%%:*}" "${spec#*:}" 15 "w-${spec%%:*}")")
 	sleep 0.3
 done
@@ -118,9 +117,10 @@ check "scampaign lists camp3..camp6's campaigns" \
 check "sched/campaign plans starts (per campaign) before the crash" test -n "$planned_before"
 # slurmctld saves job state asynchronously (up to a few seconds late): a job started after its
 # last save and before a crash comes back PENDING and would run twice, in any Slurm. The crash
-# comes once the state is on disk, still mid-workload (runners running, jobs waiting).
-check "slurmctld saved its job state after the submissions" wait_until 20 state_saved_since "$marker"
-rm -f "$marker"
+# comes once the state is on disk, still mid-workload (runners running, jobs waiting): once
+# job_state holds the last job submitted (w-camp6). A file newer than that submission proves
+# nothing: a save packed before it can reach the disk after sbatch returned.
+check "slurmctld saved its job state after the submissions" wait_until 20 state_holds w-camp6
 sleep 2 # and priority/campaign its own state (every pass with events)
 
 echo "== kill -9 of the primary"
