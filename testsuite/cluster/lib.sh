@@ -295,6 +295,17 @@ check_head_not_starved() {
 # held half busy, 16 jobs of four users (1-4 CPUs, 5-15 s, limits 1-3 min) queue up behind
 # reservations that the ranks reorder: every job starts and ends, and slurmctld stays up with no
 # error of ours.
+# planner_smoke_left: what planner_option_smoke's jobs still in the queue wait for, so
+# that a failure says where they stood (the lane's cluster directory is reused by the next test).
+planner_smoke_left() {
+	local left
+	left=$(squeue -h -u camp1,camp2,camp3,camp4 -o %i | paste -sd, -)
+	echo "  left in the queue (id name state reason published start):"
+	squeue -h -j "$left" --start -o '    %i %j %T %r %S' 2>/dev/null
+	echo "  sched/campaign statistics: $(cat "$(state_dir)/campaign_sched_stats.json" 2>/dev/null)"
+	grep -E "JobId=(${left//,/|})[^0-9]" "$(ctld_log)" | tail -n 20 | sed 's/^/    /'
+}
+
 planner_option_smoke() {
 	local key=$1 bad=$2 listed=$3 parameters=$4
 	trap stop_cluster EXIT
@@ -325,7 +336,10 @@ planner_option_smoke() {
 			--wrap "sleep $((5 + i % 3 * 5))")")
 	done
 	all_done() { [ -z "$(squeue -h -u camp1,camp2,camp3,camp4 -o %i)" ]; }
-	check "all 16 jobs start and end (within 150 s)" wait_until 150 all_done
+	local drained=0
+	wait_until 150 all_done && drained=1
+	check "all 16 jobs start and end (within 150 s)" test $drained = 1
+	[ $drained = 1 ] || planner_smoke_left
 	local ended=0 job
 	for job in "${jobs[@]}"; do job_completed "$job" && ended=$((ended + 1)); done
 	check_equal "the jobcomp log has all 16 completed" 16 "$ended"
