@@ -17,9 +17,10 @@
 # serves them), and make check runs RELEASE_UNIT_TESTS only (default: the parameter parsers
 # slurmctld runs at start-up, and the check of our keys against Slurm's SchedulerParameters list).
 # Env: WORK_DIR (default /var/tmp/slurm-campaign), BUILD_DIR (the 22.05 build, default
-# <repo>/build), MAKE_JOBS (default: the number of cores), RELEASE_CLUSTER_TESTS, RELEASE_UNIT_TESTS, LANES (default 2), LANE_PORT_BASE
-# (default 19800), RELEASE_SLURM_SUITE=1 (also Slurm's expect tests of each release that ships
-# them, testsuite/slurm/run_slurm_suite.sh: about 7 more lane-minutes per release).
+# <repo>/build), MAKE_JOBS (default: the number of cores), RELEASE_CLUSTER_TESTS,
+# RELEASE_UNIT_TESTS, LANES (default 2), LANE_PORT_BASE (default 19800), RELEASE_SLURM_SUITE=1
+# (also Slurm's expect tests of each release that ships them, testsuite/slurm/run_slurm_suite.sh:
+# about 7 more lane-minutes per release).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=${WORK_DIR:-/var/tmp/slurm-campaign}

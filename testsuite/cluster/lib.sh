@@ -153,6 +153,10 @@ wait_for_second() { while [ "$(date +%s)" -lt "$1" ]; do sleep 0.2; done; }
 ctld_log() { "$localcluster" path ctld-log; }
 ctld_pid() { cat "$("$localcluster" path dir)/run/slurmctld.pid"; }
 state_dir() { "$localcluster" path state; }
+# state_holds NAME: slurmctld's saved job_state holds a job of that name (names are packed as
+# plain strings). A file newer than a submission proves nothing: a save packed before the job
+# existed can reach the disk after its sbatch returned.
+state_holds() { grep -qa -- "$1" "$(state_dir)/job_state"; }
 
 # submit USER ARGS...: sbatch as USER (real uid switch), prints the job id.
 submit() {
@@ -214,6 +218,14 @@ latency_while() {
 # sched_stat KEY: a counter from sched/campaign's published statistics file.
 sched_stat() {
 	sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p" "$(state_dir)/campaign_sched_stats.json" 2>/dev/null
+}
+
+# two_passes [SECONDS]: waits (default 10 s) until sched/campaign has made two more passes, so
+# that one began after now (the statistics are written at a pass's end).
+two_passes() {
+	local target=$(($(sched_stat passes) + 2))
+	passes_reached() { [ "$(sched_stat passes)" -ge "$target" ]; }
+	wait_until "${1:-10}" passes_reached
 }
 
 # Errors our plugins logged in slurmctld's log (or in LOG, e.g. the backup controller's); their
@@ -288,15 +300,8 @@ check_head_not_starved() {
 		test "$head_start" -le "$(epoch "$published")"
 }
 
-# planner_option_smoke KEY BAD_VALUE LISTED PARAMETERS: the smoke test of a planner option that
-# runs inside sched/campaign's pass, under slurmctld's locks (test_local_search_plan,
-# test_freeze_plan). KEY=BAD_VALUE stops slurmctld at start-up with an error naming KEY; then,
-# with SchedulerParameters PARAMETERS (scontrol show config lists LISTED) on 2 nodes of 4 CPUs
-# held half busy, 16 jobs of four users (1-4 CPUs, 5-15 s, limits 1-3 min) queue up behind
-# reservations that the ranks reorder: every job starts and ends, and slurmctld stays up with no
-# error of ours.
-# planner_smoke_left: what planner_option_smoke's jobs still in the queue wait for, so
-# that a failure says where they stood (the lane's cluster directory is reused by the next test).
+# planner_smoke_left: what planner_option_smoke's jobs still in the queue wait for, so that a
+# failure says where they stood (the lane's cluster directory is reused by the next test).
 planner_smoke_left() {
 	local left
 	left=$(squeue -h -u camp1,camp2,camp3,camp4 -o %i | paste -sd, -)
@@ -306,6 +311,13 @@ planner_smoke_left() {
 	grep -E "JobId=(${left//,/|})[^0-9]" "$(ctld_log)" | tail -n 20 | sed 's/^/    /'
 }
 
+# planner_option_smoke KEY BAD_VALUE LISTED PARAMETERS: the smoke test of a planner option that
+# runs inside sched/campaign's pass, under slurmctld's locks (test_local_search_plan,
+# test_freeze_plan). KEY=BAD_VALUE stops slurmctld at start-up with an error naming KEY; then,
+# with SchedulerParameters PARAMETERS (scontrol show config lists LISTED) on 2 nodes of 4 CPUs
+# held half busy, 16 jobs of four users (1-4 CPUs, 5-15 s, limits 1-3 min) queue up behind
+# reservations that the ranks reorder: every job starts and ends, and slurmctld stays up with no
+# error of ours.
 planner_option_smoke() {
 	local key=$1 bad=$2 listed=$3 parameters=$4
 	trap stop_cluster EXIT

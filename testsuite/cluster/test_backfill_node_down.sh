@@ -19,12 +19,6 @@ pending_planned_on() {
 		names_include "$nodes" "$1" && echo "$id"
 	done < <(squeue -h -t PD --start -j "$(IFS=,; echo "${job_ids[*]}")" -o '%i %Y')
 }
-# Two more planning passes from now on.
-two_passes() {
-	local target=$(($(sched_stat passes) + 2))
-	passes_reached() { [ "$(sched_stat passes)" -ge "$target" ]; }
-	wait_until 10 passes_reached
-}
 
 # Every CPU busy for 60 s (limit 2 min), two 4-CPU jobs a node. Then, in priority order: a
 # 32-CPU job that needs all four nodes, ten 4-CPU jobs and a 24-CPU job that fits three nodes.

@@ -42,9 +42,7 @@ all_published() {
 # Slurm itself shows D's begin time as its start until a plan publishes another, so a published
 # start alone does not say the plan ran: first two passes of sched/campaign that began after the
 # last submission (a CI run read D's begin time on a loaded machine, before the pass).
-passes_target=$(($(sched_stat passes) + 2))
-passes_reached() { [ "$(sched_stat passes)" -ge "$passes_target" ]; }
-check "sched/campaign planned twice since the submissions" wait_until 20 passes_reached
+check "sched/campaign planned twice since the submissions" two_passes 20
 check "B, C, S2 and D wait with a published start" wait_until 10 all_published
 declare -A published
 for name in b c s2 d h; do

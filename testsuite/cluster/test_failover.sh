@@ -71,8 +71,6 @@ a, b = parse(sys.argv[1]), parse(sys.argv[2])
 sys.exit(0 if a and a.keys() == b.keys() and all(abs(a[j] - b[j]) <= 5 for j in a) else 1)
 ' "$1" "$2"
 }
-# state_holds NAME: slurmctld's saved job_state holds a job of that name (packed as a string).
-state_holds() { grep -qa -- "$1" "$(state_dir)/job_state"; }
 # sched_passes_since MARKER N: sched/campaign's statistics file was written after MARKER by a
 # process that has made at least N passes (the counters start at 0 in each controller).
 sched_passes_since() {
@@ -118,8 +116,7 @@ check "sched/campaign plans starts (per campaign) before the crash" test -n "$pl
 # slurmctld saves job state asynchronously (up to a few seconds late): a job started after its
 # last save and before a crash comes back PENDING and would run twice, in any Slurm. The crash
 # comes once the state is on disk, still mid-workload (runners running, jobs waiting): once
-# job_state holds the last job submitted (w-camp6). A file newer than that submission proves
-# nothing: a save packed before it can reach the disk after sbatch returned.
+# job_state holds the last job submitted (w-camp6).
 check "slurmctld saved its job state after the submissions" wait_until 20 state_holds w-camp6
 sleep 2 # and priority/campaign its own state (every pass with events)
 

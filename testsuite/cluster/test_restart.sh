@@ -34,10 +34,9 @@ scenario() {
 	# A submission after the purge makes slurmctld save its job_state without a1, so the
 	# restarted slurmctld does not bring a1 back: only our state file remembers it.
 	b1=$(submit camp2 -p batch -n 16 -t 1 -J b1_after_purge --wrap "sleep 1")
-	# slurmctld saves job_state in the background, coalescing requests (up to 5 s), and a save
-	# packed before b1 may reach the disk after b1's sbatch returned, so a newer file proves
-	# nothing (a CI run lost b1 that way): wait until the file holds b1's name.
-	wait_until 30 grep -qa b1_after_purge "$(state_dir)/job_state" || echo "job_state without b1" >&2
+	# slurmctld saves job_state in the background, coalescing requests (up to 5 s): wait until
+	# the file holds b1 (a newer file did not: a CI run lost b1 that way).
+	wait_until 30 state_holds b1_after_purge || echo "job_state without b1" >&2
 	sleep 2 # our passes after it
 	local before_campaign before_order
 	before_campaign=$(campaign_of camp1)
