@@ -34,7 +34,9 @@
 # tables; default a temporary one), CANDIDATES ("POLICY[;PARAMETERS[;OPTIONS]] ...", e.g.
 # "ostrich/per_campaign ostrich/conservative;usage_halflife_s=604800,usage_weight=3
 # ostrich/conservative;;short-room=0.05,short-limit=1800": PARAMETERS for --parameters, OPTIONS
-# more campsim options, name=value with commas), LOADS, BASELINE, SITE_SCHED_PERIOD, SITE_BACKFILL.
+# more campsim options, name=value with commas), LOADS, BASELINE, SITE_SCHED_PERIOD, SITE_BACKFILL,
+# BASELINE_OPTIONS (campsim options for every baseline run too, e.g. "--estimate exact" to judge
+# a candidate planned with exact run times against baselines that know them as well).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$repo/build}
@@ -158,7 +160,8 @@ for trace in "${traces[@]}"; do
 				run=(--policy "fairshare/$site_backfill,fairtree/$site_backfill" --depth 500
 					--horizon 86400 --bf-resolution 60 --sched-period "$site_sched_period")
 			fi
-			if ! "$campsim" run --swf "$trace" "${run[@]}" "${load_option[@]}" \
+			read -r -a baseline_options <<<"${BASELINE_OPTIONS:-}"
+			if ! "$campsim" run --swf "$trace" "${run[@]}" "${baseline_options[@]}" "${load_option[@]}" \
 				--out "$base" >"$base/log" 2>&1; then
 				echo "fairness_goal: campsim failed on $name (see $base/log)" >&2
 				fails=$((fails + 1))
