@@ -53,6 +53,11 @@ const char *campsim_usage()
 	       "                          --depth, reservations hold their nodes whole)\n"
 	       "  --estimate KIND         exact | requested (default) | fmodel | predicted\n"
 	       "  --f F                   f-model factor (default 2)\n"
+	       "  --planner-pending KIND  what the planner alone books for pending jobs (the\n"
+	       "                          core still counts --estimate): same (default), exact,\n"
+	       "                          limit, expected (the core's), predicted (Tsafrir's)\n"
+	       "  --planner-running KIND  when it plans started jobs to end: same, exact, limit\n"
+	       "  --planner-factor F      expected and predicted times F, at most the limit (1)\n"
 	       "  --parameters STR        more PriorityParameters for the core policies\n"
 	       "  --depth N --horizon S   reservation depth and horizon of the planner\n"
 	       "                          (default: core policies 1000 as sched/campaign,\n"
@@ -334,6 +339,35 @@ const std::map<std::string, Setter> &setters()
 			     return Status(
 			         Error{"option " + option + ": '" + v + "' is not a factor >= 1"});
 		     o.simulation.estimate.f = f.value();
+		     return ok_status();
+	     }},
+	    {"--planner-pending",
+	     [](auto &o, auto &option, auto &v) {
+		     auto kind = parse_planner_estimate(v);
+		     if (!kind)
+			     return Status(Error{"option " + option + ": " + kind.error()});
+		     o.simulation.planner_estimate.pending = kind.value();
+		     return ok_status();
+	     }},
+	    {"--planner-running",
+	     [](auto &o, auto &option, auto &v) {
+		     auto kind = parse_planner_estimate(v);
+		     if (!kind)
+			     return Status(Error{"option " + option + ": " + kind.error()});
+		     if (kind.value() != PlannerEstimate::same && kind.value() != PlannerEstimate::exact &&
+		         kind.value() != PlannerEstimate::limit)
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "': expected same, exact or limit (a started job's end)"});
+		     o.simulation.planner_estimate.running = kind.value();
+		     return ok_status();
+	     }},
+	    {"--planner-factor",
+	     [](auto &o, auto &option, auto &v) {
+		     auto factor = number<double>(option, v);
+		     if (!factor || !(factor.value() > 0 && factor.value() <= 1000))
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not a factor in (0, 1000]"});
+		     o.simulation.planner_estimate.factor = factor.value();
 		     return ok_status();
 	     }},
 	    {"--depth",
@@ -654,6 +688,12 @@ Status check_combinations(const CampsimOptions &options, const std::set<std::str
 		return Error{
 		    "option --anonymise: only with --sacct (the other inputs carry numbers "
 		    "or names as given)"};
+	const PlannerEstimate pending = options.simulation.planner_estimate.pending;
+	if (given.count("--planner-factor") && pending != PlannerEstimate::expected &&
+	    pending != PlannerEstimate::predicted)
+		return Error{
+		    "option --planner-factor: only with --planner-pending expected or predicted "
+		    "(it scales their guesses)"};
 	if (options.from_s && options.to_s && *options.from_s >= *options.to_s)
 		return Error{"options --from and --to: --from (" + std::to_string(*options.from_s) +
 		             ") is not before --to (" + std::to_string(*options.to_s) +

@@ -36,6 +36,22 @@ const char *to_string(EstimateKind kind)
 	return "?";
 }
 
+Result<PlannerEstimate> parse_planner_estimate(const std::string &name)
+{
+	if (name == "same")
+		return PlannerEstimate::same;
+	if (name == "exact")
+		return PlannerEstimate::exact;
+	if (name == "limit")
+		return PlannerEstimate::limit;
+	if (name == "expected")
+		return PlannerEstimate::expected;
+	if (name == "predicted")
+		return PlannerEstimate::predicted;
+	return Error{"planner estimate '" + name +
+	             "': expected same, exact, limit, expected or predicted"};
+}
+
 std::vector<int64_t> effective_runtimes(const Workload &workload)
 {
 	std::vector<int64_t> runtimes;

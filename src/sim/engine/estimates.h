@@ -23,6 +23,26 @@ struct EstimateOptions {
 Result<EstimateKind> parse_estimate_kind(const std::string &name);
 const char *to_string(EstimateKind kind);
 
+// What the planner alone books, apart from --estimate (which the ranking core counts too): an
+// experiment's split of where run-time knowledge matters (doc/fairness-results.md, "Limits in
+// the planner and in the order"). same: the run's estimate; exact: the run; limit: the requested
+// limit; expected: the core's expected run (CampaignCore::expected_run_s; the limit where it
+// has none); predicted: Tsafrir's prediction (RuntimePredictor). expected and predicted are
+// multiplied by `factor` and never above the limit; only pending jobs take them.
+enum class PlannerEstimate { same, exact, limit, expected, predicted };
+
+struct PlannerEstimateOptions {
+	PlannerEstimate pending = PlannerEstimate::same;
+	PlannerEstimate running = PlannerEstimate::same; // same, exact or limit
+	double factor = 1;
+	bool any() const
+	{
+		return pending != PlannerEstimate::same || running != PlannerEstimate::same;
+	}
+};
+
+Result<PlannerEstimate> parse_planner_estimate(const std::string &name);
+
 // The run time each job gets: min(run time, requested limit) when the limit is known.
 std::vector<int64_t> effective_runtimes(const Workload &workload);
 

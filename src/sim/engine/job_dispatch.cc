@@ -209,8 +209,11 @@ private:
 			if (starts.size() == most)
 				break;
 			const uint32_t job = static_cast<uint32_t>(id - 1);
+			const int64_t end_estimate_s = jobs_.running_estimate_s
+			                                   ? jobs_.running_estimate_s(job)
+			                                   : jobs_.estimate_s(job);
 			plan::RunningJob record{id, plan.planned.at(id).allocations,
-			                        now_s + jobs_.estimate_s(job)};
+			                        now_s + end_estimate_s};
 			if (Status started = keeper_.started(record, now_s); !started)
 				return Error{started.error()};
 			running_.push_back(std::move(record));
@@ -241,7 +244,8 @@ private:
 		pending.cpus = static_cast<int32_t>((*jobs_.cpus)[job]);
 		pending.nodes_min = 1;
 		pending.nodes_max = any_nodes_ ? 0 : 1; // -n K: any CPUs on any nodes
-		pending.limit_s = jobs_.estimate_s(job);
+		pending.limit_s = jobs_.pending_estimate_s ? jobs_.pending_estimate_s(job)
+		                                           : jobs_.estimate_s(job);
 		pending.campaign_id = jobs_.campaign_of(job);
 		if (jobs_.submit_s)
 			pending.submit_s = jobs_.submit_s(job);

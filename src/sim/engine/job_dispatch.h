@@ -33,6 +33,9 @@ struct DispatchJobs {
 	// short limit), listed or not: a planner that plans only the head of the queue
 	// (starts_only) sizes its room by blocked demand with it. Empty: unknown.
 	std::function<int64_t()> short_pending_cpus;
+	// SimulationOptions::planner_estimate: what a pending job books and when a started job is
+	// planned to end, where they differ from estimate_s. Empty: estimate_s.
+	std::function<int64_t(uint32_t job)> pending_estimate_s, running_estimate_s;
 	// Each job's estimate, campaign, submission and expected run time are the same at every
 	// pass (no prediction, no online campaigns): a job's PendingJob need not be made again.
 	bool fixed = false;

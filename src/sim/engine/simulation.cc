@@ -113,6 +113,7 @@ private:
 	std::vector<uint32_t> paper_block(const std::vector<uint32_t> &order);
 	Status start(uint32_t job, int64_t now_s);
 	int64_t estimate_s(uint32_t job) const;
+	void set_planner_estimates(DispatchJobs &jobs);
 
 	const Workload &workload_;
 	const SimulationOptions &options_;
@@ -219,8 +220,10 @@ Status Simulation::prepare()
 	jobs.fixed = !core_ && options_.estimate.kind != EstimateKind::predicted;
 	const plan::PlannerConfig config = planner_config(options_);
 	short_limit_s_ = config.short_limit_s;
-	if (!config.short_by_expected && options_.estimate.kind != EstimateKind::predicted)
+	if (!config.short_by_expected && options_.estimate.kind != EstimateKind::predicted &&
+	    !options_.planner_estimate.any())
 		jobs.short_pending_cpus = [this] { return pending_short_cpus_; };
+	set_planner_estimates(jobs);
 	const BackfillKind backfill =
 	    setup_.paper_blocks ? BackfillKind::no_backfill : options_.backfill;
 	PlanDump dump = options_.dump_plan;
@@ -299,6 +302,49 @@ void Simulation::release_campaign(uint64_t campaign, int64_t now_s)
 {
 	for (uint32_t job : campaign_jobs_[campaign])
 		events_.push({now_s, EventKind::submit, job});
+}
+
+// SimulationOptions::planner_estimate: the planner books other run times than the run's
+// estimate (which the ranking core counts), to tell where run-time knowledge matters.
+void Simulation::set_planner_estimates(DispatchJobs &jobs)
+{
+	const PlannerEstimateOptions &planner = options_.planner_estimate;
+	auto of = [this, factor = planner.factor](PlannerEstimate kind) {
+		return [this, kind, factor](uint32_t job) -> int64_t {
+			const int64_t runtime_s = std::max<int64_t>(runtimes_s_[job], 1);
+			const int64_t given_s = workload_.jobs[job].limit_s;
+			const int64_t limit_s =
+			    std::max(given_s >= 0 ? given_s : runtime_s, runtime_s);
+			int64_t guess_s = 0;
+			switch (kind) {
+			case PlannerEstimate::same:
+				return estimate_s(job);
+			case PlannerEstimate::exact:
+				return runtime_s;
+			case PlannerEstimate::limit:
+				return limit_s;
+			case PlannerEstimate::expected:
+				guess_s = priority_->expected_run_s(job);
+				break;
+			case PlannerEstimate::predicted:
+				guess_s = predictor_.predict(workload_.jobs[job].user, limit_s);
+				break;
+			}
+			if (guess_s <= 0)
+				return limit_s; // nothing to go by
+			return std::clamp<int64_t>(
+			    std::llround(static_cast<double>(guess_s) * factor), 1, limit_s);
+		};
+	};
+	if (planner.pending != PlannerEstimate::same) {
+		jobs.pending_estimate_s = of(planner.pending);
+		// expected and predicted move as jobs end: each pass makes its PendingJob again.
+		if (planner.pending == PlannerEstimate::expected ||
+		    planner.pending == PlannerEstimate::predicted)
+			jobs.fixed = false;
+	}
+	if (planner.running != PlannerEstimate::same)
+		jobs.running_estimate_s = of(planner.running);
 }
 
 int64_t Simulation::estimate_s(uint32_t job) const
@@ -476,7 +522,7 @@ Status Simulation::start_all(Result<std::vector<uint32_t>> starts, int64_t now_s
 bool Simulation::walkable() const
 {
 	if (!core_ || setup_.paper_blocks || !dispatch_->takes_walks() ||
-	    options_.estimate.kind == EstimateKind::predicted)
+	    options_.estimate.kind == EstimateKind::predicted || options_.planner_estimate.any())
 		return false;
 	for (uint32_t job = 0; job < workload_.jobs.size(); ++job)
 		if (workload_.jobs[job].cpus != cpus_[job] || estimates_s_[job] < 1)

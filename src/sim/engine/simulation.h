@@ -28,6 +28,7 @@ struct SimulationOptions {
 	std::string core_parameters; // more PriorityParameters for the core policies
 	BackfillKind backfill = BackfillKind::per_campaign;
 	EstimateOptions estimate;
+	PlannerEstimateOptions planner_estimate; // the planner's alone (estimates.h)
 	DetectionRule scoring_rule; // the shared campaigns the metrics score (MAX rule)
 	// Score each job in the campaign the policy's own online detection put it in (core
 	// policies; others keep the shared campaigns) instead of the shared ones.

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# campsim's --planner-pending and --planner-running: what the planner alone books, apart from the
+# run's --estimate (doc/fairness-results.md, "Limits in the planner and in the order"). On 2 CPUs
+# under fcfs/conservative: job 1 (1 CPU, limit 2000) runs 1000 s; job 2 (2 CPUs) is reserved at
+# job 1's planned end; job 3 (1 CPU, limit 5000, runs 10 s) and job 4 (1 CPU, limit 1500, runs
+# 10 s) arrive behind it. By limits job 4 fits before 2000 and starts at 3, job 3 waits for job
+# 2 (1010). Pending jobs booked for their runs: job 3 fits at 2, and job 4 takes its CPU when it
+# ends (12). Started jobs planned to their runs: job 2 is reserved at 1000, so job 4 no longer
+# fits before it and both wait for job 2 (1010). CAMPSIM is set by make check.
+set -uo pipefail
+campsim=${CAMPSIM:-../../build/src/sim/campsim}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/../cluster/lib.sh" # check, check_equal, finish
+
+cat >"$work/jobs.csv" <<'JOBS'
+id,user,submit,cpus,limit,runtime
+1,u1,0,1,2000,1000
+2,u2,1,2,10,10
+3,u3,2,1,5000,10
+4,u4,3,1,1500,10
+JOBS
+
+starts() { # OUT: the starts of jobs 2, 3 and 4 in that run's jobs CSV
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
+		$col["job_index"] >= 1 { start[$col["job_index"]] = $col["start_s"] }
+		END { print start[1] "," start[2] "," start[3] }' "$work/$1/fcfs_conservative.jobs.csv"
+}
+run() { # OUT OPTIONS...: one run on 2 CPUs
+	local out=$1
+	shift
+	"$campsim" run --jobs "$work/jobs.csv" --cpus 2 --policy fcfs/conservative "$@" \
+		--out "$work/$out" >"$work/$out.log" 2>&1
+}
+
+check "by limits (default) runs" run limits
+check_equal "by limits: jobs 2, 3, 4 start at 1000, 1010, 3" 1000,1010,3 "$(starts limits)"
+check "--planner-running limit changes nothing" run limit-ends --planner-running limit
+check_equal "--planner-running limit: 1000, 1010, 3" 1000,1010,3 "$(starts limit-ends)"
+check "--planner-pending exact runs" run pending --planner-pending exact
+check_equal "pending jobs booked for their runs: 1000, 2, 12" 1000,2,12 "$(starts pending)"
+check "--planner-running exact runs" run running --planner-running exact
+check_equal "started jobs planned to their runs: 1000, 1010, 1010" 1000,1010,1010 "$(starts running)"
+# fcfs has no ranking core: expected falls back to the limit, as a job with no guess does.
+check "--planner-pending expected runs" run expected --planner-pending expected --planner-factor 0.5
+check_equal "no core, no guess: by limits" 1000,1010,3 "$(starts expected)"
+
+refused() { # MESSAGE-PART OPTIONS...: campsim exits 2 naming the culprit
+	local part=$1 output status
+	shift
+	output=$("$campsim" run --jobs "$work/jobs.csv" --cpus 2 "$@" --out "$work/refused" 2>&1)
+	status=$?
+	[ $status = 2 ] && grep -qF -- "$part" <<<"$output" ||
+		{ echo "  exit $status: $output"; return 1; }
+}
+check "an unknown kind is refused, named" refused "planner estimate 'soon'" --planner-pending soon
+check "--planner-running takes same, exact or limit only" refused "expected same, exact or limit" \
+	--planner-running predicted
+check "--planner-factor without expected or predicted is refused" \
+	refused "option --planner-factor: only with" --planner-factor 2
+check "--planner-factor 0 is refused" refused "is not a factor in (0, 1000]" \
+	--planner-pending predicted --planner-factor 0
+finish
