@@ -138,6 +138,7 @@ judge_set() {
 }
 
 candidates=("$default_policy" ${CANDIDATES:-})
+read -r -a baseline_options <<<"${BASELINE_OPTIONS:-}"
 read -r -a loads <<<"${LOADS:-log 0.85 0.95}"
 for trace in "${traces[@]}"; do
 	for load in "${loads[@]}"; do
@@ -160,7 +161,6 @@ for trace in "${traces[@]}"; do
 				run=(--policy "fairshare/$site_backfill,fairtree/$site_backfill" --depth 500
 					--horizon 86400 --bf-resolution 60 --sched-period "$site_sched_period")
 			fi
-			read -r -a baseline_options <<<"${BASELINE_OPTIONS:-}"
 			if ! "$campsim" run --swf "$trace" "${run[@]}" "${baseline_options[@]}" "${load_option[@]}" \
 				--out "$base" >"$base/log" 2>&1; then
 				echo "fairness_goal: campsim failed on $name (see $base/log)" >&2

@@ -6,7 +6,8 @@
 # 10 s) arrive behind it. By limits job 4 fits before 2000 and starts at 3, job 3 waits for job
 # 2 (1010). Pending jobs booked for their runs: job 3 fits at 2, and job 4 takes its CPU when it
 # ends (12). Started jobs planned to their runs: job 2 is reserved at 1000, so job 4 no longer
-# fits before it and both wait for job 2 (1010). CAMPSIM is set by make check.
+# fits before it and both wait for job 2 (1010). Bad values: test_campsim_cli.sh. CAMPSIM is
+# set by make check.
 set -uo pipefail
 campsim=${CAMPSIM:-../../build/src/sim/campsim}
 work=$(mktemp -d)
@@ -45,19 +46,4 @@ check_equal "started jobs planned to their runs: 1000, 1010, 1010" 1000,1010,101
 check "--planner-pending expected runs" run expected --planner-pending expected --planner-factor 0.5
 check_equal "no core, no guess: by limits" 1000,1010,3 "$(starts expected)"
 
-refused() { # MESSAGE-PART OPTIONS...: campsim exits 2 naming the culprit
-	local part=$1 output status
-	shift
-	output=$("$campsim" run --jobs "$work/jobs.csv" --cpus 2 "$@" --out "$work/refused" 2>&1)
-	status=$?
-	[ $status = 2 ] && grep -qF -- "$part" <<<"$output" ||
-		{ echo "  exit $status: $output"; return 1; }
-}
-check "an unknown kind is refused, named" refused "planner estimate 'soon'" --planner-pending soon
-check "--planner-running takes same, exact or limit only" refused "expected same, exact or limit" \
-	--planner-running predicted
-check "--planner-factor without expected or predicted is refused" \
-	refused "option --planner-factor: only with" --planner-factor 2
-check "--planner-factor 0 is refused" refused "is not a factor in (0, 1000]" \
-	--planner-pending predicted --planner-factor 0
 finish

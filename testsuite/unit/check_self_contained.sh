@@ -2,8 +2,8 @@
 # The repository stands alone: no file refers to a path outside it (a sibling `shared` folder, a
 # design file or spec kept elsewhere, a `..` above the repository root), CI's .ci/run included.
 # Design notes live in doc/, traces in data/traces/, CI's Slurm release tarballs in
-# data/slurm-releases/. Checks the git-tracked files, or every file
-# of a source tree without git (a `make distcheck` tree). Usage: check_self_contained.sh [ROOT]
+# data/slurm-releases/. Checks the git-tracked files, or every file of a source tree without git
+# (a `make distcheck` tree). Usage: check_self_contained.sh [ROOT]
 set -uo pipefail
 root=${1:-${SRCDIR:-$(dirname "$0")}/../..}
 root=$(cd "$root" && pwd)

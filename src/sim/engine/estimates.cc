@@ -52,6 +52,11 @@ Result<PlannerEstimate> parse_planner_estimate(const std::string &name)
 	             "': expected same, exact, limit, expected or predicted"};
 }
 
+int64_t requested_estimate_s(const SimJob &job, int64_t runtime_s)
+{
+	return std::max<int64_t>({job.limit_s >= 0 ? job.limit_s : runtime_s, runtime_s, 1});
+}
+
 std::vector<int64_t> effective_runtimes(const Workload &workload)
 {
 	std::vector<int64_t> runtimes;
@@ -88,8 +93,7 @@ std::vector<int64_t> static_estimates(const Workload &workload,
 	estimates.reserve(workload.jobs.size());
 	for (size_t i = 0; i < workload.jobs.size(); ++i) {
 		const int64_t runtime = runtimes_s[i];
-		const int64_t limit =
-		    workload.jobs[i].limit_s >= 0 ? workload.jobs[i].limit_s : runtime;
+		const int64_t limit = requested_estimate_s(workload.jobs[i], runtime);
 		int64_t estimate = limit;
 		if (options.kind == EstimateKind::exact)
 			estimate = runtime;

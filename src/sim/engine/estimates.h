@@ -35,13 +35,13 @@ struct PlannerEstimateOptions {
 	PlannerEstimate pending = PlannerEstimate::same;
 	PlannerEstimate running = PlannerEstimate::same; // same, exact or limit
 	double factor = 1;
-	bool any() const
-	{
-		return pending != PlannerEstimate::same || running != PlannerEstimate::same;
-	}
 };
 
 Result<PlannerEstimate> parse_planner_estimate(const std::string &name);
+
+// What the job asked for (its run where the log gives no limit), never below its run or 1 s:
+// the `requested` estimate.
+int64_t requested_estimate_s(const SimJob &job, int64_t runtime_s);
 
 // The run time each job gets: min(run time, requested limit) when the limit is known.
 std::vector<int64_t> effective_runtimes(const Workload &workload);

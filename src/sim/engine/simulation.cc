@@ -220,8 +220,9 @@ Status Simulation::prepare()
 	jobs.fixed = !core_ && options_.estimate.kind != EstimateKind::predicted;
 	const plan::PlannerConfig config = planner_config(options_);
 	short_limit_s_ = config.short_limit_s;
+	// The short pending CPUs count static estimates: not what a planner booking others reads.
 	if (!config.short_by_expected && options_.estimate.kind != EstimateKind::predicted &&
-	    !options_.planner_estimate.any())
+	    options_.planner_estimate.pending == PlannerEstimate::same)
 		jobs.short_pending_cpus = [this] { return pending_short_cpus_; };
 	set_planner_estimates(jobs);
 	const BackfillKind backfill =
@@ -309,27 +310,20 @@ void Simulation::release_campaign(uint64_t campaign, int64_t now_s)
 void Simulation::set_planner_estimates(DispatchJobs &jobs)
 {
 	const PlannerEstimateOptions &planner = options_.planner_estimate;
+	// Called only for the kinds other than same.
 	auto of = [this, factor = planner.factor](PlannerEstimate kind) {
 		return [this, kind, factor](uint32_t job) -> int64_t {
-			const int64_t runtime_s = std::max<int64_t>(runtimes_s_[job], 1);
-			const int64_t given_s = workload_.jobs[job].limit_s;
+			if (kind == PlannerEstimate::exact)
+				return std::max<int64_t>(runtimes_s_[job], 1);
 			const int64_t limit_s =
-			    std::max(given_s >= 0 ? given_s : runtime_s, runtime_s);
-			int64_t guess_s = 0;
-			switch (kind) {
-			case PlannerEstimate::same:
-				return estimate_s(job);
-			case PlannerEstimate::exact:
-				return runtime_s;
-			case PlannerEstimate::limit:
+			    requested_estimate_s(workload_.jobs[job], runtimes_s_[job]);
+			if (kind == PlannerEstimate::limit)
 				return limit_s;
-			case PlannerEstimate::expected:
+			int64_t guess_s = 0;
+			if (kind == PlannerEstimate::expected)
 				guess_s = priority_->expected_run_s(job);
-				break;
-			case PlannerEstimate::predicted:
+			else if (kind == PlannerEstimate::predicted)
 				guess_s = predictor_.predict(workload_.jobs[job].user, limit_s);
-				break;
-			}
 			if (guess_s <= 0)
 				return limit_s; // nothing to go by
 			return std::clamp<int64_t>(
@@ -522,7 +516,8 @@ Status Simulation::start_all(Result<std::vector<uint32_t>> starts, int64_t now_s
 bool Simulation::walkable() const
 {
 	if (!core_ || setup_.paper_blocks || !dispatch_->takes_walks() ||
-	    options_.estimate.kind == EstimateKind::predicted || options_.planner_estimate.any())
+	    options_.estimate.kind == EstimateKind::predicted ||
+	    options_.planner_estimate.pending != PlannerEstimate::same)
 		return false;
 	for (uint32_t job = 0; job < workload_.jobs.size(); ++job)
 		if (workload_.jobs[job].cpus != cpus_[job] || estimates_s_[job] < 1)
