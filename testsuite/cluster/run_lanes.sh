@@ -9,7 +9,8 @@
 # A test's output is printed whole when it ends (lanes never interleave their lines), then
 # "NAME STATUS SECONDS" goes to RESULTS, in the order the tests ended. A test past TEST_TIMEOUT
 # seconds (default 1200) is stopped and fails; every daemon of a lane's clusters is stopped by
-# pid file after each test. Env: WORK_DIR (default /var/tmp/slurm-campaign), LANES (default 2),
+# pid file after each test; a test's kept diagnostics (KEEP_DIAGNOSTICS) go to
+# WORK_DIR/diagnostics/NAME. Env: WORK_DIR (default /var/tmp/slurm-campaign), LANES (default 2),
 # LANE_PORT_BASE (default 17800; lane i uses BASE + 1000 i).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -59,7 +60,10 @@ run_lane() { # lane number
 		name=${entry%%=*}
 		command=${entry#*=}
 		started=$(date +%s)
-		CLUSTER_DIR=$lane_dir/cluster CLUSTER_PORT_BASE=$((port_base + 1000 * (lane - 1))) \
+		# A test that keeps diagnostics of a failure (KEEP_DIAGNOSTICS) keeps them here, for
+		# the next look after CI (the test's own directory goes when it ends).
+		rm -rf "$work/diagnostics/$name"
+		KEEP_DIAGNOSTICS=$work/diagnostics/$name CLUSTER_DIR=$lane_dir/cluster CLUSTER_PORT_BASE=$((port_base + 1000 * (lane - 1))) \
 			timeout --kill-after=30 "$timeout_s" bash -c "$command" >"$work/$name.out" 2>&1
 		status=$?
 		[ "$status" -ne 124 ] || echo "run_lanes: $name stopped after $timeout_s s" >>"$work/$name.out"

@@ -9,8 +9,10 @@
 # printed. Issue 15 point 7: the refusal it saw was select packing a job the plan had split over
 # two nodes onto one, and the pass's next start there found its CPUs taken (plan::OffPlanNodes now
 # leaves such a start to the next pass: left out as OffPlanNode). When a check fails, the
-# sched/campaign half's slurmctld lines of each refusal (reason, planned nodes) are printed;
-# KEEP_DIAGNOSTICS=DIR also keeps that log, its job records and the start times there.
+# sched/campaign half's slurmctld lines of each refusal (reason, planned nodes) are printed, and
+# when the delays fail, each job's submit and start and our passes up to the first start (that
+# half logs DebugFlags=Backfill at verbose); KEEP_DIAGNOSTICS=DIR (run_lanes.sh sets it under
+# /var/tmp/slurm-campaign/diagnostics) also keeps that log, its job records and the start times.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -84,6 +86,13 @@ show_campaign_diagnostics() {
 	done
 	echo "  -- the starts of our plugin (the 40 lines before the first refusal)"
 	grep -B40 -m1 'sched/campaign: start of .* refused' "$log" | grep 'sched/campaign' | sed 's/^/  | /'
+	echo "  -- each job: submitted and started, seconds after the first submission (by start)"
+	awk 'NR == FNR { if (!first || $2 < first) first = $2; next }
+	     { printf "  | %-6s +%-4d +%s\n", $1, $2 - first, $3 == "never" ? "never" : $3 - first }' \
+		"$dir/campaign.starts" "$dir/campaign.starts" | sort -t+ -k3 -n
+	echo "  -- our passes, node states and the first starts (up to the first 60 lines)"
+	grep -E 'sched/campaign: pass over|sched: Allocate|(not responding|COMPLETING|DOWN|DRAIN|epilog|Resending)' "$log" |
+		head -60 | sed 's/^/  | /'
 	# Kept for a look by hand (the test's own directory goes at exit).
 	if [ -n "${KEEP_DIAGNOSTICS:-}" ]; then
 		mkdir -p "$KEEP_DIAGNOSTICS" && cp "$log" "$dir/campaign.jobcomp" "$dir"/*.starts "$KEEP_DIAGNOSTICS"/ 2>/dev/null
@@ -95,8 +104,10 @@ dir=$(mktemp -d /tmp/test_mixed.XXXXXX)
 trap 'stop_cluster; rm -rf "$dir"' EXIT
 
 echo "== sched/campaign alone"
+# Our passes logged (DebugFlags=Backfill, at verbose) for the diagnostics of a failure.
 launch_cluster --nodes 4 --cpus 8 --gpus 4 "${priority[@]}" --conf "SchedulerType=sched/campaign" \
-	--conf "SchedulerParameters=sched_interval=-1,defer,campaign_period=$period_s,campaign_mode=conservative" ||
+	--conf "SchedulerParameters=sched_interval=-1,defer,campaign_period=$period_s,campaign_mode=conservative" \
+	--conf "DebugFlags=Backfill" --conf "SlurmctldDebug=verbose" ||
 	{ echo "cluster did not start"; exit 1; }
 run_workload campaign
 stats=$(state_dir)/campaign_sched_stats.json
@@ -104,8 +115,9 @@ refusals=$(python3 -c 'import json, sys
 m = json.load(open(sys.argv[1]))
 by_reason = m["by_reason"]
 print(m["refused"], sum(by_reason["refused_total"].values()), m["jobs_started"],
-      json.dumps(by_reason["left_out_recent"]), json.dumps(by_reason["refused_total"]))' "$stats" 2>/dev/null)
-echo "  refused, refused by reason, started by sched/campaign, left out in the last passes, refused by reason: ${refusals:-unreadable}"
+      json.dumps(by_reason["left_out_recent"]), json.dumps(by_reason["refused_total"]),
+      m["passes"], m["max_pass_us"])' "$stats" 2>/dev/null)
+echo "  refused, refused by reason, started by sched/campaign, left out in the last passes, refused by reason, passes, longest pass (us): ${refusals:-unreadable}"
 failures_before=$failures
 check_equal "sched/campaign: Slurm refused none of the starts the plan proposed (total, by reason)" \
 	"0 0" "$(cut -d' ' -f1-2 <<<"$refusals")"

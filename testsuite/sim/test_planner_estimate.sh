@@ -6,8 +6,12 @@
 # 10 s) arrive behind it. By limits job 4 fits before 2000 and starts at 3, job 3 waits for job
 # 2 (1010). Pending jobs booked for their runs: job 3 fits at 2, and job 4 takes its CPU when it
 # ends (12). Started jobs planned to their runs: job 2 is reserved at 1000, so job 4 no longer
-# fits before it and both wait for job 2 (1010). Bad values: test_campsim_cli.sh. CAMPSIM is
-# set by make check.
+# fits before it and both wait for job 2 (1010). --planner-pending similar, on a second workload
+# (templates.csv): user u3 ran a job of limit 5000 for 10 s, then one of limit 280 for 280 s;
+# its next job of limit 5000 has 107 s free before a reserved 2-CPU job. Tsafrir's prediction
+# (the user's last two: 145 s) does not fit and waits for the reserved job (400); the same over
+# the user's jobs of that limit and CPU count (10 s) fits and starts at once (293). Bad values:
+# test_campsim_cli.sh. CAMPSIM is set by make check.
 set -uo pipefail
 campsim=${CAMPSIM:-../../build/src/sim/campsim}
 work=$(mktemp -d)
@@ -22,15 +26,28 @@ id,user,submit,cpus,limit,runtime
 4,u4,3,1,1500,10
 JOBS
 
-starts() { # OUT: the starts of jobs 2, 3 and 4 in that run's jobs CSV
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
-		$col["job_index"] >= 1 { start[$col["job_index"]] = $col["start_s"] }
-		END { print start[1] "," start[2] "," start[3] }' "$work/$1/fcfs_conservative.jobs.csv"
-}
-run() { # OUT OPTIONS...: one run on 2 CPUs
+cat >"$work/templates.csv" <<'JOBS'
+id,user,submit,cpus,limit,runtime
+1,u1,0,1,400,390
+2,u3,0,1,5000,10
+3,u3,11,1,280,280
+4,u2,292,2,10,10
+5,u3,293,1,5000,10
+JOBS
+
+starts() { # OUT [INDEX...]: the starts of those jobs (by index from 0; default 1 2 3) in that run
 	local out=$1
 	shift
-	"$campsim" run --jobs "$work/jobs.csv" --cpus 2 --policy fcfs/conservative "$@" \
+	awk -F, -v wanted="${*:-1 2 3}" 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
+		{ start[$col["job_index"]] = $col["start_s"] }
+		END { n = split(wanted, index_of, " "); line = ""
+		      for (i = 1; i <= n; ++i) line = line (i > 1 ? "," : "") start[index_of[i]]
+		      print line }' "$work/$out/fcfs_conservative.jobs.csv"
+}
+run() { # OUT OPTIONS...: one run of JOBS (default jobs.csv) on 2 CPUs
+	local out=$1
+	shift
+	"$campsim" run --jobs "$work/${JOBS:-jobs.csv}" --cpus 2 --policy fcfs/conservative "$@" \
 		--out "$work/$out" >"$work/$out.log" 2>&1
 }
 
@@ -45,5 +62,16 @@ check_equal "started jobs planned to their runs: 1000, 1010, 1010" 1000,1010,101
 # fcfs has no ranking core: expected falls back to the limit, as a job with no guess does.
 check "--planner-pending expected runs" run expected --planner-pending expected --planner-factor 0.5
 check_equal "no core, no guess: by limits" 1000,1010,3 "$(starts expected)"
+
+JOBS=templates.csv
+check "templates: by limits runs" run t-limits
+check_equal "templates: by limits, u3's last job waits for the reserved one (400)" 400 "$(starts t-limits 4)"
+check "templates: --planner-pending predicted runs" run t-predicted --planner-pending predicted
+check_equal "templates: Tsafrir's 145 s does not fit before it (400)" 400 "$(starts t-predicted 4)"
+check "templates: --planner-pending similar runs" run t-similar --planner-pending similar
+check_equal "templates: the same limit and CPUs' 10 s fits (293)" 293 "$(starts t-similar 4)"
+check "templates: --planner-pending similar --planner-factor 12 runs" run t-similar-12 \
+	--planner-pending similar --planner-factor 12
+check_equal "templates: 120 s (10 s x 12) does not fit (400)" 400 "$(starts t-similar-12 4)"
 
 finish

@@ -48,8 +48,10 @@ Result<PlannerEstimate> parse_planner_estimate(const std::string &name)
 		return PlannerEstimate::expected;
 	if (name == "predicted")
 		return PlannerEstimate::predicted;
+	if (name == "similar")
+		return PlannerEstimate::similar;
 	return Error{"planner estimate '" + name +
-	             "': expected same, exact, limit, expected or predicted"};
+	             "': expected same, exact, limit, expected, predicted or similar"};
 }
 
 int64_t requested_estimate_s(const SimJob &job, int64_t runtime_s)
@@ -106,23 +108,47 @@ std::vector<int64_t> static_estimates(const Workload &workload,
 	return estimates;
 }
 
-int64_t RuntimePredictor::predict(uint32_t user, int64_t limit_s) const
+void RuntimePredictor::History::add(int64_t runtime_s)
 {
-	if (user >= users_.size() || users_[user].last_s < 0)
-		return std::max<int64_t>(limit_s, 1);
-	const History &history = users_[user];
-	const int64_t mean = history.before_last_s < 0
-	                         ? history.last_s
-	                         : (history.last_s + history.before_last_s + 1) / 2;
+	before_last_s = last_s;
+	last_s = runtime_s;
+}
+
+// The mean of the last two (the last alone after one), within [1, limit_s]; -1 before any.
+int64_t RuntimePredictor::History::mean_within(int64_t limit_s) const
+{
+	if (last_s < 0)
+		return -1;
+	const int64_t mean = before_last_s < 0 ? last_s : (last_s + before_last_s + 1) / 2;
 	return std::max<int64_t>(std::min(mean, limit_s), 1);
 }
 
-void RuntimePredictor::finished(uint32_t user, int64_t runtime_s)
+size_t RuntimePredictor::TemplateHash::operator()(const Template &key) const
+{
+	const uint64_t mixed = (static_cast<uint64_t>(key.user) << 32 | key.cpus) ^
+	                       (static_cast<uint64_t>(key.limit_s) * 0x9e3779b97f4a7c15ULL);
+	return std::hash<uint64_t>{}(mixed);
+}
+
+int64_t RuntimePredictor::predict(uint32_t user, int64_t limit_s) const
+{
+	const int64_t mean = user < users_.size() ? users_[user].mean_within(limit_s) : -1;
+	return mean >= 0 ? mean : std::max<int64_t>(limit_s, 1);
+}
+
+int64_t RuntimePredictor::predict_similar(uint32_t user, int64_t limit_s, uint32_t cpus) const
+{
+	const auto found = templates_.find({user, cpus, limit_s});
+	const int64_t mean = found != templates_.end() ? found->second.mean_within(limit_s) : -1;
+	return mean >= 0 ? mean : predict(user, limit_s);
+}
+
+void RuntimePredictor::finished(uint32_t user, int64_t runtime_s, int64_t limit_s, uint32_t cpus)
 {
 	if (user >= users_.size())
 		users_.resize(user + 1);
-	users_[user].before_last_s = users_[user].last_s;
-	users_[user].last_s = runtime_s;
+	users_[user].add(runtime_s);
+	templates_[{user, cpus, limit_s}].add(runtime_s);
 }
 
 } // namespace campaign::sim

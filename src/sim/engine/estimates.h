@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace campaign::sim
@@ -27,9 +28,11 @@ const char *to_string(EstimateKind kind);
 // experiment's split of where run-time knowledge matters (doc/fairness-results.md, "Limits in
 // the planner and in the order"). same: the run's estimate; exact: the run; limit: the requested
 // limit; expected: the core's expected run (CampaignCore::expected_run_s; the limit where it
-// has none); predicted: Tsafrir's prediction (RuntimePredictor). expected and predicted are
-// multiplied by `factor` and never above the limit; only pending jobs take them.
-enum class PlannerEstimate { same, exact, limit, expected, predicted };
+// has none); predicted: Tsafrir's prediction (RuntimePredictor); similar: the same over the
+// user's jobs of the same limit and CPU count (Smith's templates), Tsafrir's where the user has
+// none yet. expected, predicted and similar are multiplied by `factor` and never above the
+// limit; only pending jobs take them.
+enum class PlannerEstimate { same, exact, limit, expected, predicted, similar };
 
 struct PlannerEstimateOptions {
 	PlannerEstimate pending = PlannerEstimate::same;
@@ -53,18 +56,34 @@ std::vector<int64_t> static_estimates(const Workload &workload,
                                       const EstimateOptions &options);
 
 // Tsafrir et al.'s prediction: the mean of the user's last two run times, never above the
-// limit; the limit until the user has finished a job.
+// limit; the limit until the user has finished a job. predict_similar: the mean of the last two
+// of the user's jobs that asked for the same limit and CPUs (a template, after Smith, Foster and
+// Taylor), Tsafrir's prediction until one of those has finished.
 class RuntimePredictor
 {
 public:
 	int64_t predict(uint32_t user, int64_t limit_s) const;
-	void finished(uint32_t user, int64_t runtime_s);
+	int64_t predict_similar(uint32_t user, int64_t limit_s, uint32_t cpus) const;
+	// limit_s and cpus: what the job asked for (its template).
+	void finished(uint32_t user, int64_t runtime_s, int64_t limit_s, uint32_t cpus);
 
 private:
 	struct History {
 		int64_t last_s = -1, before_last_s = -1;
+		void add(int64_t runtime_s);
+		int64_t mean_within(int64_t limit_s) const;
+	};
+	struct Template {
+		uint32_t user;
+		uint32_t cpus;
+		int64_t limit_s;
+		bool operator==(const Template &) const = default;
+	};
+	struct TemplateHash {
+		size_t operator()(const Template &key) const;
 	};
 	std::vector<History> users_;
+	std::unordered_map<Template, History, TemplateHash> templates_;
 };
 
 } // namespace campaign::sim

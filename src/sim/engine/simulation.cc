@@ -324,6 +324,9 @@ void Simulation::set_planner_estimates(DispatchJobs &jobs)
 				guess_s = priority_->expected_run_s(job);
 			else if (kind == PlannerEstimate::predicted)
 				guess_s = predictor_.predict(workload_.jobs[job].user, limit_s);
+			else if (kind == PlannerEstimate::similar)
+				guess_s = predictor_.predict_similar(
+				    workload_.jobs[job].user, limit_s, workload_.jobs[job].cpus);
 			if (guess_s <= 0)
 				return limit_s; // nothing to go by
 			return std::clamp<int64_t>(
@@ -332,9 +335,10 @@ void Simulation::set_planner_estimates(DispatchJobs &jobs)
 	};
 	if (planner.pending != PlannerEstimate::same) {
 		jobs.pending_estimate_s = of(planner.pending);
-		// expected and predicted move as jobs end: each pass makes its PendingJob again.
+		// expected, predicted and similar move as jobs end: each pass makes its PendingJob again.
 		if (planner.pending == PlannerEstimate::expected ||
-		    planner.pending == PlannerEstimate::predicted)
+		    planner.pending == PlannerEstimate::predicted ||
+		    planner.pending == PlannerEstimate::similar)
 			jobs.fixed = false;
 	}
 	if (planner.running != PlannerEstimate::same)
@@ -425,7 +429,9 @@ Status Simulation::on_end(uint32_t job, int64_t now_s)
 	result_.jobs[job].end_s = now_s;
 	--running_;
 	++ended_;
-	predictor_.finished(workload_.jobs[job].user, runtimes_s_[job]);
+	predictor_.finished(workload_.jobs[job].user, runtimes_s_[job],
+	                    requested_estimate_s(workload_.jobs[job], runtimes_s_[job]),
+	                    workload_.jobs[job].cpus);
 	// The jobs this end releases were submitted before it: as the plugin's feeder orders a job
 	// Slurm releases in its dependency's last second, they enter before the end is applied, so
 	// they join the campaign that is ending instead of opening one each.
