@@ -335,7 +335,7 @@ void Simulation::set_planner_estimates(DispatchJobs &jobs)
 	};
 	if (planner.pending != PlannerEstimate::same) {
 		jobs.pending_estimate_s = of(planner.pending);
-		// expected, predicted and similar move as jobs end: each pass makes its PendingJob again.
+		// These guesses move as jobs end: each pass makes its PendingJob again.
 		if (planner.pending == PlannerEstimate::expected ||
 		    planner.pending == PlannerEstimate::predicted ||
 		    planner.pending == PlannerEstimate::similar)
