@@ -4,9 +4,11 @@
 Offline, on the log's own timeline: a job's history is its user's jobs that ended (the log's
 start + run) before it was submitted; runs are cut at the limit, as campsim runs them. For each
 of the requested limit, Tsafrir's prediction (the mean of the user's last two runs, the limit
-until one) and Smith's templates (the same over the user's jobs of the same limit and CPUs,
-Tsafrir's until one: campsim's --planner-pending similar), prints the median of predicted over
-run, and the share of jobs within 2x, under by more than 2x and over by more than 4x.
+until one), Smith's templates (the same over the user's jobs of the same limit and CPUs,
+Tsafrir's until one: campsim's --planner-pending similar) and the templates where they agree
+(the longer of the template's last two runs when within 1.5x, else the limit: --planner-pending
+consistent), prints the median of predicted over run, and the share of jobs within 2x, under by
+more than 2x and over by more than 4x.
 
     bench/predictor_accuracy.py LOG.swf[.gz]...
 """
@@ -48,7 +50,7 @@ def accuracy(path):
     ended = []  # (end, user, run, limit, cpus) of jobs not yet in the histories
     by_user = collections.defaultdict(list)
     by_template = collections.defaultdict(list)
-    log_ratios = {"limit": [], "tsafrir": [], "similar": []}
+    log_ratios = {"limit": [], "tsafrir": [], "similar": [], "consistent": []}
     jobs = sorted(read_jobs(path))
     for submit, wait, run, cpus, limit, user in jobs:
         while ended and ended[0][0] <= submit:
@@ -58,8 +60,12 @@ def accuracy(path):
             by_template[template] = (by_template[template] + [done_run])[-2:]
         requested = max(limit if limit >= 0 else run, run, 1)
         tsafrir = mean_of(by_user[user], requested) or requested
-        similar = mean_of(by_template[(user, requested, cpus)], requested) or tsafrir
-        for name, guess in (("limit", requested), ("tsafrir", tsafrir), ("similar", similar)):
+        runs = by_template[(user, requested, cpus)]
+        similar = mean_of(runs, requested) or tsafrir
+        agree = len(runs) == 2 and 2 * max(runs) <= 3 * max(min(runs), 1)
+        consistent = max(min(max(runs), requested), 1) if agree else requested
+        for name, guess in (("limit", requested), ("tsafrir", tsafrir), ("similar", similar),
+                            ("consistent", consistent)):
             log_ratios[name].append(math.log2(guess / max(run, 1)))
         heapq.heappush(ended, (submit + wait + run, user, run, requested, cpus))
     print(f"{path.rsplit('/', 1)[-1]}: {len(jobs)} jobs")
@@ -70,7 +76,7 @@ def accuracy(path):
         def share(test, ratios=ratios, count=count):
             return sum(1 for x in ratios if test(x)) / count
 
-        print(f"  {name:8} median guess/run x{2 ** ratios[len(ratios) // 2]:.2f}  "
+        print(f"  {name:10} median guess/run x{2 ** ratios[len(ratios) // 2]:.2f}  "
               f"within 2x {share(lambda x: abs(x) <= 1):.0%}  "
               f"under by >2x {share(lambda x: x < -1):.0%}  over by >4x {share(lambda x: x > 2):.0%}")
 

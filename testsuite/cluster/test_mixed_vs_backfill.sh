@@ -116,8 +116,8 @@ m = json.load(open(sys.argv[1]))
 by_reason = m["by_reason"]
 print(m["refused"], sum(by_reason["refused_total"].values()), m["jobs_started"],
       json.dumps(by_reason["left_out_recent"]), json.dumps(by_reason["refused_total"]),
-      m["passes"], m["max_pass_us"])' "$stats" 2>/dev/null)
-echo "  refused, refused by reason, started by sched/campaign, left out in the last passes, refused by reason, passes, longest pass (us): ${refusals:-unreadable}"
+      m["passes"], m["max_pass_us"], m["plans_kept"], m["plans_rebuilt"])' "$stats" 2>/dev/null)
+echo "  refused, refused by reason, started by sched/campaign, left out in the last passes, refused by reason, passes, longest pass (us), plans kept, plans rebuilt: ${refusals:-unreadable}"
 failures_before=$failures
 check_equal "sched/campaign: Slurm refused none of the starts the plan proposed (total, by reason)" \
 	"0 0" "$(cut -d' ' -f1-2 <<<"$refusals")"

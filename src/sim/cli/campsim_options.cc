@@ -57,10 +57,10 @@ const char *campsim_usage()
 	       "                          core still counts --estimate): same (default), exact,\n"
 	       "                          limit, expected (the core's), predicted (Tsafrir's),\n"
 	       "                          similar (Tsafrir's over the user's jobs of the same\n"
-	       "                          limit and CPUs)\n"
+	       "                          limit and CPUs), consistent (the longer of those last\n"
+	       "                          two runs when within 1.5x, else the limit)\n"
 	       "  --planner-running KIND  when it plans started jobs to end: same, exact, limit\n"
-	       "  --planner-factor F      expected, predicted and similar times F, at most the\n"
-	       "                          limit (1)\n"
+	       "  --planner-factor F      those four guesses times F, at most the limit (1)\n"
 	       "  --parameters STR        more PriorityParameters for the core policies\n"
 	       "  --depth N --horizon S   reservation depth and horizon of the planner\n"
 	       "                          (default: core policies 1000 as sched/campaign,\n"
@@ -693,10 +693,11 @@ Status check_combinations(const CampsimOptions &options, const std::set<std::str
 		    "or names as given)"};
 	const PlannerEstimate pending = options.simulation.planner_estimate.pending;
 	if (given.count("--planner-factor") && pending != PlannerEstimate::expected &&
-	    pending != PlannerEstimate::predicted && pending != PlannerEstimate::similar)
+	    pending != PlannerEstimate::predicted && pending != PlannerEstimate::similar &&
+	    pending != PlannerEstimate::consistent)
 		return Error{
-		    "option --planner-factor: only with --planner-pending expected, predicted or "
-		    "similar (it scales their guesses)"};
+		    "option --planner-factor: only with --planner-pending expected, predicted, "
+		    "similar or consistent (it scales their guesses)"};
 	if (options.from_s && options.to_s && *options.from_s >= *options.to_s)
 		return Error{"options --from and --to: --from (" + std::to_string(*options.from_s) +
 		             ") is not before --to (" + std::to_string(*options.to_s) +

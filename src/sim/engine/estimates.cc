@@ -50,8 +50,10 @@ Result<PlannerEstimate> parse_planner_estimate(const std::string &name)
 		return PlannerEstimate::predicted;
 	if (name == "similar")
 		return PlannerEstimate::similar;
+	if (name == "consistent")
+		return PlannerEstimate::consistent;
 	return Error{"planner estimate '" + name +
-	             "': expected same, exact, limit, expected, predicted or similar"};
+	             "': expected same, exact, limit, expected, predicted, similar or consistent"};
 }
 
 int64_t requested_estimate_s(const SimJob &job, int64_t runtime_s)
@@ -141,6 +143,20 @@ int64_t RuntimePredictor::predict_similar(uint32_t user, int64_t limit_s, uint32
 	const auto found = templates_.find({user, cpus, limit_s});
 	const int64_t mean = found != templates_.end() ? found->second.mean_within(limit_s) : -1;
 	return mean >= 0 ? mean : predict(user, limit_s);
+}
+
+int64_t RuntimePredictor::predict_consistent(uint32_t user, int64_t limit_s, uint32_t cpus) const
+{
+	const int64_t limit = std::max<int64_t>(limit_s, 1);
+	const auto found = templates_.find({user, cpus, limit_s});
+	if (found == templates_.end() || found->second.before_last_s < 0)
+		return limit;
+	const History &runs = found->second;
+	const int64_t shorter = std::max<int64_t>(std::min(runs.last_s, runs.before_last_s), 1);
+	const int64_t longer = std::max(runs.last_s, runs.before_last_s);
+	if (2 * longer > 3 * shorter)
+		return limit; // the two disagree: no guess worth booking
+	return std::clamp<int64_t>(longer, 1, limit);
 }
 
 void RuntimePredictor::finished(uint32_t user, int64_t runtime_s, int64_t limit_s, uint32_t cpus)

@@ -30,9 +30,11 @@ const char *to_string(EstimateKind kind);
 // limit; expected: the core's expected run (CampaignCore::expected_run_s; the limit where it
 // has none); predicted: Tsafrir's prediction (RuntimePredictor); similar: the same over the
 // user's jobs of the same limit and CPU count (Smith's templates), Tsafrir's where the user has
-// none yet. expected, predicted and similar are multiplied by `factor` and never above the
-// limit; only pending jobs take them.
-enum class PlannerEstimate { same, exact, limit, expected, predicted, similar };
+// none yet; consistent: the longer of the last two runs of those jobs when the two agree within
+// 1.5x, the limit otherwise (a guess that seldom books less than the run). expected, predicted,
+// similar and consistent are multiplied by `factor` and never above the limit; only pending
+// jobs take them.
+enum class PlannerEstimate { same, exact, limit, expected, predicted, similar, consistent };
 
 struct PlannerEstimateOptions {
 	PlannerEstimate pending = PlannerEstimate::same;
@@ -64,6 +66,8 @@ class RuntimePredictor
 public:
 	int64_t predict(uint32_t user, int64_t limit_s) const;
 	int64_t predict_similar(uint32_t user, int64_t limit_s, uint32_t cpus) const;
+	// The longer of the template's last two runs when they agree within 1.5x; else the limit.
+	int64_t predict_consistent(uint32_t user, int64_t limit_s, uint32_t cpus) const;
 	// limit_s and cpus: what the job asked for (its template).
 	void finished(uint32_t user, int64_t runtime_s, int64_t limit_s, uint32_t cpus);
 

@@ -327,6 +327,9 @@ void Simulation::set_planner_estimates(DispatchJobs &jobs)
 			else if (kind == PlannerEstimate::similar)
 				guess_s = predictor_.predict_similar(
 				    workload_.jobs[job].user, limit_s, workload_.jobs[job].cpus);
+			else if (kind == PlannerEstimate::consistent)
+				guess_s = predictor_.predict_consistent(
+				    workload_.jobs[job].user, limit_s, workload_.jobs[job].cpus);
 			if (guess_s <= 0)
 				return limit_s; // nothing to go by
 			return std::clamp<int64_t>(
@@ -338,7 +341,8 @@ void Simulation::set_planner_estimates(DispatchJobs &jobs)
 		// These guesses move as jobs end: each pass makes its PendingJob again.
 		if (planner.pending == PlannerEstimate::expected ||
 		    planner.pending == PlannerEstimate::predicted ||
-		    planner.pending == PlannerEstimate::similar)
+		    planner.pending == PlannerEstimate::similar ||
+		    planner.pending == PlannerEstimate::consistent)
 			jobs.fixed = false;
 	}
 	if (planner.running != PlannerEstimate::same)
