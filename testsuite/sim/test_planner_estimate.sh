@@ -10,8 +10,10 @@
 # (templates.csv): user u3 ran a job of limit 5000 for 10 s, then one of limit 280 for 280 s;
 # its next job of limit 5000 has 107 s free before a reserved 2-CPU job. Tsafrir's prediction
 # (the user's last two: 145 s) does not fit and waits for the reserved job (400); the same over
-# the user's jobs of that limit and CPU count (10 s) fits and starts at once (293). Bad values:
-# test_campsim_cli.sh. CAMPSIM is set by make check.
+# the user's jobs of that limit and CPU count (10 s) fits and starts at once (293).
+# --planner-pending-for: light_cpu (u3 and u4, 10 CPU-seconds each, the bottom half) books its
+# runs as every user's would (2, 12); its complement (u1 and u2) leaves the schedule by limits.
+# Bad values: test_campsim_cli.sh. CAMPSIM is set by make check.
 set -uo pipefail
 campsim=${CAMPSIM:-../../build/src/sim/campsim}
 work=$(mktemp -d)
@@ -62,6 +64,11 @@ check_equal "started jobs planned to their runs: 1000, 1010, 1010" 1000,1010,101
 # fcfs has no ranking core: expected falls back to the limit, as a job with no guess does.
 check "--planner-pending expected runs" run expected --planner-pending expected --planner-factor 0.5
 check_equal "no core, no guess: by limits" 1000,1010,3 "$(starts expected)"
+check "--planner-pending-for light_cpu runs" run light --planner-pending exact --planner-pending-for light_cpu
+check_equal "light users' pending jobs booked for their runs: 1000, 2, 12" 1000,2,12 "$(starts light)"
+check "--planner-pending-for not_light_cpu runs" run not-light --planner-pending exact \
+	--planner-pending-for not_light_cpu
+check_equal "the other users' only: by limits (1000, 1010, 3)" 1000,1010,3 "$(starts not-light)"
 
 JOBS=templates.csv
 check "templates: by limits runs" run t-limits

@@ -61,6 +61,8 @@ const char *campsim_usage()
 	       "                          two runs when within 1.5x, else the limit)\n"
 	       "  --planner-running KIND  when it plans started jobs to end: same, exact, limit\n"
 	       "  --planner-factor F      those four guesses times F, at most the limit (1)\n"
+	       "  --planner-pending-for G only group G's pending jobs take --planner-pending:\n"
+	       "                          light_cpu, light_jobs, heavy_cpu, not_light_cpu, ...\n"
 	       "  --parameters STR        more PriorityParameters for the core policies\n"
 	       "  --depth N --horizon S   reservation depth and horizon of the planner\n"
 	       "                          (default: core policies 1000 as sched/campaign,\n"
@@ -371,6 +373,16 @@ const std::map<std::string, Setter> &setters()
 			     return Status(Error{"option " + option + ": '" + v +
 			                         "' is not a factor in (0, 1000]"});
 		     o.simulation.planner_estimate.factor = factor.value();
+		     return ok_status();
+	     }},
+	    {"--planner-pending-for",
+	     [](auto &o, auto &option, auto &v) {
+		     const std::string group = v.starts_with("not_") ? v.substr(4) : v;
+		     if (group != "light_cpu" && group != "light_jobs" && group != "heavy_cpu")
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "': expected light_cpu, light_jobs or heavy_cpu, or one "
+			                         "of them after not_"});
+		     o.simulation.planner_estimate.pending_for = v;
 		     return ok_status();
 	     }},
 	    {"--depth",
@@ -698,6 +710,10 @@ Status check_combinations(const CampsimOptions &options, const std::set<std::str
 		return Error{
 		    "option --planner-factor: only with --planner-pending expected, predicted, "
 		    "similar or consistent (it scales their guesses)"};
+	if (given.count("--planner-pending-for") && pending == PlannerEstimate::same)
+		return Error{
+		    "option --planner-pending-for: only with --planner-pending (it picks whose "
+		    "pending jobs take it)"};
 	if (options.from_s && options.to_s && *options.from_s >= *options.to_s)
 		return Error{"options --from and --to: --from (" + std::to_string(*options.from_s) +
 		             ") is not before --to (" + std::to_string(*options.to_s) +

@@ -40,6 +40,9 @@ struct PlannerEstimateOptions {
 	PlannerEstimate pending = PlannerEstimate::same;
 	PlannerEstimate running = PlannerEstimate::same; // same, exact or limit
 	double factor = 1;
+	// Only these users' pending jobs take `pending` (a scoring group of metrics' user_group:
+	// light_cpu, light_jobs, heavy_cpu; "not_light_cpu" its complement); empty: every user's.
+	std::string pending_for;
 };
 
 Result<PlannerEstimate> parse_planner_estimate(const std::string &name);

@@ -10,6 +10,7 @@
 #include "engine/fcfs_priority.h"
 #include "engine/rank_lag_priority.h"
 #include "engine/shared_campaigns.h"
+#include "metrics/run_metrics.h"
 
 #include <algorithm>
 #include <chrono>
@@ -21,6 +22,7 @@
 #include <queue>
 #include <set>
 #include <sys/resource.h>
+#include <unordered_set>
 
 namespace campaign::sim
 {
@@ -338,6 +340,19 @@ void Simulation::set_planner_estimates(DispatchJobs &jobs)
 	};
 	if (planner.pending != PlannerEstimate::same) {
 		jobs.pending_estimate_s = of(planner.pending);
+		if (!planner.pending_for.empty()) {
+			// An oracle's split by user: the group's jobs book the kind, the rest the
+			// estimate.
+			const bool complement = planner.pending_for.starts_with("not_");
+			auto group = std::make_shared<const std::unordered_set<uint32_t>>(
+			    user_group(workload_, complement ? planner.pending_for.substr(4)
+			                                     : planner.pending_for));
+			jobs.pending_estimate_s = [this, group, complement,
+			                           kind = of(planner.pending)](uint32_t job) {
+				const bool in_group = group->count(workload_.jobs[job].user) > 0;
+				return in_group != complement ? kind(job) : estimate_s(job);
+			};
+		}
 		// These guesses move as jobs end: each pass makes its PendingJob again.
 		if (planner.pending == PlannerEstimate::expected ||
 		    planner.pending == PlannerEstimate::predicted ||

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace campaign::sim
@@ -172,6 +173,11 @@ struct RunMetrics {
 
 RunMetrics compute_metrics(const Workload &workload, const RunResult &run,
                            const MetricOptions &options);
+
+// The users of a scoring group, from the workload alone (the log's run times and sizes):
+// "light_cpu" (bottom half by CPU-seconds), "light_jobs" (bottom half by job count) or
+// "heavy_cpu" (top 10 % by CPU-seconds); any other name: none.
+std::unordered_set<uint32_t> user_group(const Workload &workload, const std::string &group);
 
 // The stretch intervals of OStrich Fig. 2a as we count them (the paper's exact bounds are not in
 // the spec: "< 2" and "> 20" are; see the notes of compute_metrics).

@@ -83,18 +83,29 @@ GroupStretch group_of(const std::string &name, const std::unordered_set<uint32_t
 	return group;
 }
 
+std::unordered_set<uint32_t> group_of_loads(const std::vector<UserLoad> &loads,
+                                            const std::string &group)
+{
+	const size_t half = loads.size() / 2;
+	if (group == "light_cpu")
+		return lowest(loads, half, [](const UserLoad &l) { return l.cpu_s; });
+	if (group == "light_jobs")
+		return lowest(loads, half,
+		              [](const UserLoad &l) { return static_cast<double>(l.jobs); });
+	if (group == "heavy_cpu")
+		return highest_by_cpu(loads, static_cast<size_t>(std::ceil(
+		                                 static_cast<double>(loads.size()) / 10.0)));
+	return {};
+}
+
 } // namespace
 
 void score_user_groups(const ScoredRun &scored, const MetricOptions &options, RunMetrics &out)
 {
 	const std::vector<UserLoad> loads = user_loads(scored.workload);
-	const size_t half = loads.size() / 2;
-	const size_t tenth =
-	    static_cast<size_t>(std::ceil(static_cast<double>(loads.size()) / 10.0));
-	const auto light_cpu = lowest(loads, half, [](const UserLoad &l) { return l.cpu_s; });
-	const auto light_jobs =
-	    lowest(loads, half, [](const UserLoad &l) { return static_cast<double>(l.jobs); });
-	const auto heavy = highest_by_cpu(loads, tenth);
+	const auto light_cpu = group_of_loads(loads, "light_cpu");
+	const auto light_jobs = group_of_loads(loads, "light_jobs");
+	const auto heavy = group_of_loads(loads, "heavy_cpu");
 	const double tau = options.campaign_stretch_tau_s;
 	out.user_groups = {group_of("all", nullptr, out.campaigns, tau),
 	                   group_of("light_cpu", &light_cpu, out.campaigns, tau),
@@ -103,6 +114,16 @@ void score_user_groups(const ScoredRun &scored, const MetricOptions &options, Ru
 }
 
 } // namespace campaign::sim::metrics_detail
+
+namespace campaign::sim
+{
+
+std::unordered_set<uint32_t> user_group(const Workload &workload, const std::string &group)
+{
+	return metrics_detail::group_of_loads(metrics_detail::user_loads(workload), group);
+}
+
+} // namespace campaign::sim
 
 namespace campaign::sim
 {
