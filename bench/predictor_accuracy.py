@@ -8,7 +8,8 @@ until one), Smith's templates (the same over the user's jobs of the same limit a
 Tsafrir's until one: campsim's --planner-pending similar) and the templates where they agree
 (the longer of the template's last two runs when within 1.5x, else the limit: --planner-pending
 consistent), prints the median of predicted over run, and the share of jobs within 2x, under by
-more than 2x and over by more than 4x.
+more than 2x and over by more than 4x: over all jobs, then over the heavy users' (the top 10 %
+by CPU-seconds, run x CPUs as the report's scoring counts them) and the others'.
 
     bench/predictor_accuracy.py LOG.swf[.gz]...
 """
@@ -50,8 +51,15 @@ def accuracy(path):
     ended = []  # (end, user, run, limit, cpus) of jobs not yet in the histories
     by_user = collections.defaultdict(list)
     by_template = collections.defaultdict(list)
-    log_ratios = {"limit": [], "tsafrir": [], "similar": [], "consistent": []}
+    names = ("limit", "tsafrir", "similar", "consistent")
+    groups = ("all", "heavy", "others")
+    log_ratios = {(group, name): [] for group in groups for name in names}
     jobs = sorted(read_jobs(path))
+    cpu_s = collections.Counter()
+    for _, _, run, cpus, _, user in jobs:
+        cpu_s[user] += run * cpus
+    ranked = sorted(cpu_s, key=lambda user: (-cpu_s[user], user))
+    heavy = set(ranked[: math.ceil(len(ranked) / 10)])
     for submit, wait, run, cpus, limit, user in jobs:
         while ended and ended[0][0] <= submit:
             _, done_user, done_run, done_limit, done_cpus = heapq.heappop(ended)
@@ -64,19 +72,23 @@ def accuracy(path):
         similar = mean_of(runs, requested) or tsafrir
         agree = len(runs) == 2 and 2 * max(runs) <= 3 * max(min(runs), 1)
         consistent = max(min(max(runs), requested), 1) if agree else requested
-        for name, guess in (("limit", requested), ("tsafrir", tsafrir), ("similar", similar),
-                            ("consistent", consistent)):
-            log_ratios[name].append(math.log2(guess / max(run, 1)))
+        group = "heavy" if user in heavy else "others"
+        for name, guess in zip(names, (requested, tsafrir, similar, consistent)):
+            ratio = math.log2(guess / max(run, 1))
+            log_ratios[("all", name)].append(ratio)
+            log_ratios[(group, name)].append(ratio)
         heapq.heappush(ended, (submit + wait + run, user, run, requested, cpus))
-    print(f"{path.rsplit('/', 1)[-1]}: {len(jobs)} jobs")
-    for name, ratios in log_ratios.items():
+    print(f"{path.rsplit('/', 1)[-1]}: {len(jobs)} jobs, {len(heavy)} heavy users of {len(ranked)}")
+    for (group, name), ratios in log_ratios.items():
+        if not ratios:
+            continue
         ratios.sort()
         count = len(ratios) or 1
 
         def share(test, ratios=ratios, count=count):
             return sum(1 for x in ratios if test(x)) / count
 
-        print(f"  {name:10} median guess/run x{2 ** ratios[len(ratios) // 2]:.2f}  "
+        print(f"  {group:6} {name:10} {len(ratios):6} jobs  median guess/run x{2 ** ratios[len(ratios) // 2]:.2f}  "
               f"within 2x {share(lambda x: abs(x) <= 1):.0%}  "
               f"under by >2x {share(lambda x: x < -1):.0%}  over by >4x {share(lambda x: x > 2):.0%}")
 
