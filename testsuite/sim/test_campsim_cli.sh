@@ -162,7 +162,7 @@ check "a flag given twice is refused" usage_error "option --lenient given twice"
 check "--threshold and --window together are refused" usage_error "give --threshold or --window, not both" run --generate faircamp-zipf --threshold 5 --window 10
 check "an unknown planner estimate is named" usage_error "--planner-pending: planner estimate 'soon'" run --generate faircamp-zipf --planner-pending soon
 check "--planner-running takes same, exact or limit only" usage_error "--planner-running: 'predicted': expected same, exact or limit" run --generate faircamp-zipf --planner-running predicted
-check "--planner-factor without a guess to scale is refused" usage_error "option --planner-factor: only with --planner-pending expected, predicted, similar or consistent" run --generate faircamp-zipf --planner-factor 2
+check "--planner-factor without a guess to scale is refused" usage_error "option --planner-factor: only with --planner-pending exact, expected, predicted, similar or consistent" run --generate faircamp-zipf --planner-factor 2
 check "--planner-pending-for names the groups" usage_error "--planner-pending-for: 'lite': expected light_cpu, light_jobs or heavy_cpu" run --generate faircamp-zipf --planner-pending exact --planner-pending-for lite
 check "--planner-pending-for without --planner-pending is refused" usage_error "option --planner-pending-for: only with --planner-pending" run --generate faircamp-zipf --planner-pending-for light_cpu
 check "--planner-factor 0 is refused" usage_error "--planner-factor: '0' is not a factor in (0, 1000]" run --generate faircamp-zipf --planner-pending predicted --planner-factor 0

@@ -11,7 +11,9 @@
 # its next job of limit 5000 has 107 s free before a reserved 2-CPU job. Tsafrir's prediction
 # (the user's last two: 145 s) does not fit and waits for the reserved job (400); the same over
 # the user's jobs of that limit and CPU count (10 s) fits and starts at once (293).
-# --planner-pending-for: light_cpu (u3 and u4, 10 CPU-seconds each, the bottom half) books its
+# --planner-pending exact --planner-factor F (limits F times the run): at 100, jobs 3 and 4 book
+# 1000 s and fit as with their runs (2, 12); at 250 job 3 books 2500 s, past job 2's reservation,
+# and the starts are those by limits. --planner-pending-for: light_cpu (u3 and u4, 10 CPU-seconds each, the bottom half) books its
 # runs as every user's would (2, 12); its complement (u1 and u2) leaves the schedule by limits.
 # Bad values: test_campsim_cli.sh. CAMPSIM is set by make check.
 set -uo pipefail
@@ -64,6 +66,10 @@ check_equal "started jobs planned to their runs: 1000, 1010, 1010" 1000,1010,101
 # fcfs has no ranking core: expected falls back to the limit, as a job with no guess does.
 check "--planner-pending expected runs" run expected --planner-pending expected --planner-factor 0.5
 check_equal "no core, no guess: by limits" 1000,1010,3 "$(starts expected)"
+check "--planner-pending exact --planner-factor 100 runs" run exact-100 --planner-pending exact --planner-factor 100
+check_equal "limits 100 times the runs: 1000, 2, 12" 1000,2,12 "$(starts exact-100)"
+check "--planner-pending exact --planner-factor 250 runs" run exact-250 --planner-pending exact --planner-factor 250
+check_equal "limits 250 times the runs: 1000, 1010, 3" 1000,1010,3 "$(starts exact-250)"
 check "--planner-pending-for light_cpu runs" run light --planner-pending exact --planner-pending-for light_cpu
 check_equal "light users' pending jobs booked for their runs: 1000, 2, 12" 1000,2,12 "$(starts light)"
 check "--planner-pending-for not_light_cpu runs" run not-light --planner-pending exact \

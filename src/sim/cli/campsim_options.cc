@@ -60,7 +60,8 @@ const char *campsim_usage()
 	       "                          limit and CPUs), consistent (the longer of those last\n"
 	       "                          two runs when within 1.5x, else the limit)\n"
 	       "  --planner-running KIND  when it plans started jobs to end: same, exact, limit\n"
-	       "  --planner-factor F      those four guesses times F, at most the limit (1)\n"
+	       "  --planner-factor F      the pending guess (not limit) times F, at most the\n"
+	       "                          limit (1)\n"
 	       "  --planner-pending-for G only group G's pending jobs take --planner-pending:\n"
 	       "                          light_cpu, light_jobs, heavy_cpu, not_light_cpu, ...\n"
 	       "  --parameters STR        more PriorityParameters for the core policies\n"
@@ -704,11 +705,10 @@ Status check_combinations(const CampsimOptions &options, const std::set<std::str
 		    "option --anonymise: only with --sacct (the other inputs carry numbers "
 		    "or names as given)"};
 	const PlannerEstimate pending = options.simulation.planner_estimate.pending;
-	if (given.count("--planner-factor") && pending != PlannerEstimate::expected &&
-	    pending != PlannerEstimate::predicted && pending != PlannerEstimate::similar &&
-	    pending != PlannerEstimate::consistent)
+	if (given.count("--planner-factor") &&
+	    (pending == PlannerEstimate::same || pending == PlannerEstimate::limit))
 		return Error{
-		    "option --planner-factor: only with --planner-pending expected, predicted, "
+		    "option --planner-factor: only with --planner-pending exact, expected, predicted, "
 		    "similar or consistent (it scales their guesses)"};
 	if (given.count("--planner-pending-for") && pending == PlannerEstimate::same)
 		return Error{

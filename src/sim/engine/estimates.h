@@ -31,9 +31,9 @@ const char *to_string(EstimateKind kind);
 // has none); predicted: Tsafrir's prediction (RuntimePredictor); similar: the same over the
 // user's jobs of the same limit and CPU count (Smith's templates), Tsafrir's where the user has
 // none yet; consistent: the longer of the last two runs of those jobs when the two agree within
-// 1.5x, the limit otherwise (a guess that seldom books less than the run). expected, predicted,
-// similar and consistent are multiplied by `factor` and never above the limit; only pending
-// jobs take them.
+// 1.5x, the limit otherwise (a guess that seldom books less than the run). A pending job's
+// guess (exact included: a limit `factor` times the run) is multiplied by `factor` and never
+// above the limit; only pending jobs take expected, predicted, similar and consistent.
 enum class PlannerEstimate { same, exact, limit, expected, predicted, similar, consistent };
 
 struct PlannerEstimateOptions {

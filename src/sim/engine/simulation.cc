@@ -312,17 +312,20 @@ void Simulation::release_campaign(uint64_t campaign, int64_t now_s)
 void Simulation::set_planner_estimates(DispatchJobs &jobs)
 {
 	const PlannerEstimateOptions &planner = options_.planner_estimate;
-	// Called only for the kinds other than same.
-	auto of = [this, factor = planner.factor](PlannerEstimate kind) {
+	// Called only for the kinds other than same; `factor` scales the pending jobs' guesses
+	// (exact times a factor: limits that many times the run, tighter than the log's).
+	auto of = [this](PlannerEstimate kind, double factor) {
 		return [this, kind, factor](uint32_t job) -> int64_t {
-			if (kind == PlannerEstimate::exact)
+			if (kind == PlannerEstimate::exact && factor == 1)
 				return std::max<int64_t>(runtimes_s_[job], 1);
 			const int64_t limit_s =
 			    requested_estimate_s(workload_.jobs[job], runtimes_s_[job]);
 			if (kind == PlannerEstimate::limit)
 				return limit_s;
 			int64_t guess_s = 0;
-			if (kind == PlannerEstimate::expected)
+			if (kind == PlannerEstimate::exact)
+				guess_s = std::max<int64_t>(runtimes_s_[job], 1);
+			else if (kind == PlannerEstimate::expected)
 				guess_s = priority_->expected_run_s(job);
 			else if (kind == PlannerEstimate::predicted)
 				guess_s = predictor_.predict(workload_.jobs[job].user, limit_s);
@@ -339,7 +342,7 @@ void Simulation::set_planner_estimates(DispatchJobs &jobs)
 		};
 	};
 	if (planner.pending != PlannerEstimate::same) {
-		jobs.pending_estimate_s = of(planner.pending);
+		jobs.pending_estimate_s = of(planner.pending, planner.factor);
 		if (!planner.pending_for.empty()) {
 			// An oracle's split by user: the group's jobs book the kind, the rest the
 			// estimate.
@@ -348,7 +351,7 @@ void Simulation::set_planner_estimates(DispatchJobs &jobs)
 			    user_group(workload_, complement ? planner.pending_for.substr(4)
 			                                     : planner.pending_for));
 			jobs.pending_estimate_s = [this, group, complement,
-			                           kind = of(planner.pending)](uint32_t job) {
+			                           kind = of(planner.pending, planner.factor)](uint32_t job) {
 				const bool in_group = group->count(workload_.jobs[job].user) > 0;
 				return in_group != complement ? kind(job) : estimate_s(job);
 			};
@@ -361,7 +364,7 @@ void Simulation::set_planner_estimates(DispatchJobs &jobs)
 			jobs.fixed = false;
 	}
 	if (planner.running != PlannerEstimate::same)
-		jobs.running_estimate_s = of(planner.running);
+		jobs.running_estimate_s = of(planner.running, 1);
 }
 
 int64_t Simulation::estimate_s(uint32_t job) const
