@@ -708,8 +708,8 @@ Status check_combinations(const CampsimOptions &options, const std::set<std::str
 	if (given.count("--planner-factor") &&
 	    (pending == PlannerEstimate::same || pending == PlannerEstimate::limit))
 		return Error{
-		    "option --planner-factor: only with --planner-pending exact, expected, predicted, "
-		    "similar or consistent (it scales their guesses)"};
+		    "option --planner-factor: only with --planner-pending exact, "
+		    "expected, predicted, similar or consistent (it scales their guesses)"};
 	if (given.count("--planner-pending-for") && pending == PlannerEstimate::same)
 		return Error{
 		    "option --planner-pending-for: only with --planner-pending (it picks whose "

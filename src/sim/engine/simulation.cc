@@ -350,8 +350,8 @@ void Simulation::set_planner_estimates(DispatchJobs &jobs)
 			auto group = std::make_shared<const std::unordered_set<uint32_t>>(
 			    user_group(workload_, complement ? planner.pending_for.substr(4)
 			                                     : planner.pending_for));
-			jobs.pending_estimate_s = [this, group, complement,
-			                           kind = of(planner.pending, planner.factor)](uint32_t job) {
+			auto kind = of(planner.pending, planner.factor);
+			jobs.pending_estimate_s = [this, group, complement, kind](uint32_t job) {
 				const bool in_group = group->count(workload_.jobs[job].user) > 0;
 				return in_group != complement ? kind(job) : estimate_s(job);
 			};
