@@ -13,8 +13,9 @@
 # the user's jobs of that limit and CPU count (10 s) fits and starts at once (293).
 # --planner-pending exact --planner-factor F (limits F times the run): at 100, jobs 3 and 4 book
 # 1000 s and fit as with their runs (2, 12); at 250 job 3 books 2500 s, past job 2's reservation,
-# and the starts are those by limits. --planner-pending-for: light_cpu (u3 and u4, 10 CPU-seconds each, the bottom half) books its
-# runs as every user's would (2, 12); its complement (u1 and u2) leaves the schedule by limits.
+# and the starts are those by limits. --planner-pending-for: light_cpu (u3 and u4, 10
+# CPU-seconds each, the bottom half) books its runs as every user's would (2, 12); its complement
+# (u1 and u2) leaves the schedule by limits.
 # Bad values: test_campsim_cli.sh. CAMPSIM is set by make check.
 set -uo pipefail
 campsim=${CAMPSIM:-../../build/src/sim/campsim}

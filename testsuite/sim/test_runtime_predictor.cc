@@ -1,7 +1,8 @@
 // campsim's run-time predictors for the planner's pending jobs (--planner-pending predicted,
 // similar, consistent): Tsafrir's mean of the user's last two runs, the same over the user's jobs
 // of the same limit and CPUs (a template), and the longer of a template's last two runs when
-// they agree within 1.5x. Each guess stays within [1, limit]; each falls back as documented.
+// they agree within 1.5x. Each guess stays within [1, limit]; each falls back as documented,
+// and the templates are kept only when asked for.
 #include "check_main.h"
 
 #include "engine/estimates.h"
@@ -28,7 +29,7 @@ END_TEST
 
 START_TEST(test_similar_counts_the_template_only)
 {
-	RuntimePredictor predictor;
+	RuntimePredictor predictor(/*keeps_templates=*/true);
 	predictor.finished(3, 10, 5000, 1);
 	predictor.finished(3, 280, 280, 1);
 	ck_assert_int_eq(predictor.predict(3, 5000), 145);             // both jobs
@@ -38,12 +39,20 @@ START_TEST(test_similar_counts_the_template_only)
 	ck_assert_int_eq(predictor.predict_similar(9, 5000, 1), 5000); // no history: the limit
 	predictor.finished(3, 31, 5000, 1);
 	ck_assert_int_eq(predictor.predict_similar(3, 5000, 1), 21); // (10 + 31 + 1) / 2
+	// Without templates kept, the same history gives Tsafrir's and the limit.
+	RuntimePredictor without;
+	without.finished(3, 10, 5000, 1);
+	without.finished(3, 280, 280, 1);
+	ck_assert_int_eq(without.predict_similar(3, 5000, 1), 145);
+	without.finished(3, 10, 5000, 1);
+	without.finished(3, 10, 5000, 1);
+	ck_assert_int_eq(without.predict_consistent(3, 5000, 1), 5000); // kept: 10
 }
 END_TEST
 
 START_TEST(test_consistent_books_only_runs_that_agree)
 {
-	RuntimePredictor predictor;
+	RuntimePredictor predictor(/*keeps_templates=*/true);
 	predictor.finished(3, 100, 5000, 2);
 	ck_assert_int_eq(predictor.predict_consistent(3, 5000, 2), 5000); // one run: the limit
 	predictor.finished(3, 150, 5000, 2);

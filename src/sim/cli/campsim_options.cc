@@ -383,7 +383,8 @@ const std::map<std::string, Setter> &setters()
 			     return Status(Error{"option " + option + ": '" + v +
 			                         "': expected light_cpu, light_jobs or heavy_cpu, or one "
 			                         "of them after not_"});
-		     o.simulation.planner_estimate.pending_for = v;
+		     o.simulation.planner_estimate.pending_group = group;
+		     o.simulation.planner_estimate.pending_complement = group != v;
 		     return ok_status();
 	     }},
 	    {"--depth",

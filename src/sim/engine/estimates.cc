@@ -164,7 +164,8 @@ void RuntimePredictor::finished(uint32_t user, int64_t runtime_s, int64_t limit_
 	if (user >= users_.size())
 		users_.resize(user + 1);
 	users_[user].add(runtime_s);
-	templates_[{user, cpus, limit_s}].add(runtime_s);
+	if (keeps_templates_)
+		templates_[{user, cpus, limit_s}].add(runtime_s);
 }
 
 } // namespace campaign::sim

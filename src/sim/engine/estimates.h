@@ -41,8 +41,10 @@ struct PlannerEstimateOptions {
 	PlannerEstimate running = PlannerEstimate::same; // same, exact or limit
 	double factor = 1;
 	// Only these users' pending jobs take `pending` (a scoring group of metrics' user_group:
-	// light_cpu, light_jobs, heavy_cpu; "not_light_cpu" its complement); empty: every user's.
-	std::string pending_for;
+	// light_cpu, light_jobs, heavy_cpu), or all but them (`pending_complement`); empty: every
+	// user's.
+	std::string pending_group;
+	bool pending_complement = false;
 };
 
 Result<PlannerEstimate> parse_planner_estimate(const std::string &name);
@@ -67,6 +69,12 @@ std::vector<int64_t> static_estimates(const Workload &workload,
 class RuntimePredictor
 {
 public:
+	// `keeps_templates`: finished() records the templates predict_similar and
+	// predict_consistent read (without, they see none: Tsafrir's and the limit); off, a job's
+	// end costs no hash-map insert in the runs that never ask.
+	explicit RuntimePredictor(bool keeps_templates = false) : keeps_templates_(keeps_templates)
+	{
+	}
 	int64_t predict(uint32_t user, int64_t limit_s) const;
 	int64_t predict_similar(uint32_t user, int64_t limit_s, uint32_t cpus) const;
 	// The longer of the template's last two runs when they agree within 1.5x; else the limit.
@@ -89,6 +97,7 @@ private:
 	struct TemplateHash {
 		size_t operator()(const Template &key) const;
 	};
+	bool keeps_templates_ = false;
 	std::vector<History> users_;
 	std::unordered_map<Template, History, TemplateHash> templates_;
 };

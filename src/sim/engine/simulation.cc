@@ -316,8 +316,6 @@ void Simulation::set_planner_estimates(DispatchJobs &jobs)
 	// (exact times a factor: limits that many times the run, tighter than the log's).
 	auto of = [this](PlannerEstimate kind, double factor) {
 		return [this, kind, factor](uint32_t job) -> int64_t {
-			if (kind == PlannerEstimate::exact && factor == 1)
-				return std::max<int64_t>(runtimes_s_[job], 1);
 			const int64_t limit_s =
 			    requested_estimate_s(workload_.jobs[job], runtimes_s_[job]);
 			if (kind == PlannerEstimate::limit)
@@ -342,18 +340,18 @@ void Simulation::set_planner_estimates(DispatchJobs &jobs)
 		};
 	};
 	if (planner.pending != PlannerEstimate::same) {
-		jobs.pending_estimate_s = of(planner.pending, planner.factor);
-		if (!planner.pending_for.empty()) {
-			// An oracle's split by user: the group's jobs book the kind, the rest the
+		auto guess = of(planner.pending, planner.factor);
+		jobs.pending_estimate_s = guess;
+		if (!planner.pending_group.empty()) {
+			// An oracle's split by user: the group's jobs book the guess, the rest the
 			// estimate.
-			const bool complement = planner.pending_for.starts_with("not_");
 			auto group = std::make_shared<const std::unordered_set<uint32_t>>(
-			    user_group(workload_, complement ? planner.pending_for.substr(4)
-			                                     : planner.pending_for));
-			auto kind = of(planner.pending, planner.factor);
-			jobs.pending_estimate_s = [this, group, complement, kind](uint32_t job) {
+			    user_group(workload_, planner.pending_group));
+			jobs.pending_estimate_s = [this, group,
+			                           complement = planner.pending_complement,
+			                           guess](uint32_t job) {
 				const bool in_group = group->count(workload_.jobs[job].user) > 0;
-				return in_group != complement ? kind(job) : estimate_s(job);
+				return in_group != complement ? guess(job) : estimate_s(job);
 			};
 		}
 		// These guesses move as jobs end: each pass makes its PendingJob again.
@@ -362,6 +360,9 @@ void Simulation::set_planner_estimates(DispatchJobs &jobs)
 		    planner.pending == PlannerEstimate::similar ||
 		    planner.pending == PlannerEstimate::consistent)
 			jobs.fixed = false;
+		if (planner.pending == PlannerEstimate::similar ||
+		    planner.pending == PlannerEstimate::consistent)
+			predictor_ = RuntimePredictor(/*keeps_templates=*/true);
 	}
 	if (planner.running != PlannerEstimate::same)
 		jobs.running_estimate_s = of(planner.running, 1);
