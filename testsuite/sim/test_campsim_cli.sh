@@ -165,6 +165,8 @@ check "--planner-running takes same, exact or limit only" usage_error "--planner
 check "--planner-factor without a guess to scale is refused" usage_error "option --planner-factor: only with --planner-pending exact, expected, predicted, similar or consistent" run --generate faircamp-zipf --planner-factor 2
 check "--planner-pending-for names the groups" usage_error "--planner-pending-for: 'lite': expected light_cpu, light_jobs or heavy_cpu" run --generate faircamp-zipf --planner-pending exact --planner-pending-for lite
 check "--planner-pending-for without --planner-pending is refused" usage_error "option --planner-pending-for: only with --planner-pending" run --generate faircamp-zipf --planner-pending-for light_cpu
+check "--estimate-for names the groups" usage_error "--estimate-for: 'lite': expected light_cpu, light_jobs or heavy_cpu" run --generate faircamp-zipf --estimate exact --estimate-for lite
+check "--estimate-for without --estimate exact or fmodel is refused" usage_error "option --estimate-for: only with --estimate exact or fmodel" run --generate faircamp-zipf --estimate predicted --estimate-for heavy_cpu
 check "--planner-factor 0 is refused" usage_error "--planner-factor: '0' is not a factor in (0, 1000]" run --generate faircamp-zipf --planner-pending predicted --planner-factor 0
 cat >"$work/same-second.csv" <<'CSV'
 id,user,submit,cpus,limit,start,end

@@ -15,7 +15,10 @@
 # 1000 s and fit as with their runs (2, 12); at 250 job 3 books 2500 s, past job 2's reservation,
 # and the starts are those by limits. --planner-pending-for: light_cpu (u3 and u4, 10
 # CPU-seconds each, the bottom half) books its runs as every user's would (2, 12); its complement
-# (u1 and u2) leaves the schedule by limits.
+# (u1 and u2) leaves the schedule by limits. --estimate exact --estimate-for (the estimate itself,
+# core and planner alike, for one group): light_cpu books jobs 3 and 4 for their runs (2, 12);
+# not_light_cpu plans job 1 to its run, so job 2 is reserved at 1000 and neither job 3 nor job
+# 4 fits before it (1010, 1010).
 # Bad values: test_campsim_cli.sh. CAMPSIM is set by make check.
 set -uo pipefail
 campsim=${CAMPSIM:-../../build/src/sim/campsim}
@@ -76,6 +79,13 @@ check_equal "light users' pending jobs booked for their runs: 1000, 2, 12" 1000,
 check "--planner-pending-for not_light_cpu runs" run not-light --planner-pending exact \
 	--planner-pending-for not_light_cpu
 check_equal "the other users' only: by limits (1000, 1010, 3)" 1000,1010,3 "$(starts not-light)"
+check "--estimate exact --estimate-for light_cpu runs" run est-light --estimate exact \
+	--estimate-for light_cpu
+check_equal "light users' estimates their runs: 1000, 2, 12" 1000,2,12 "$(starts est-light)"
+check "--estimate exact --estimate-for not_light_cpu runs" run est-not-light --estimate exact \
+	--estimate-for not_light_cpu
+check_equal "the other users' estimates their runs: 1000, 1010, 1010" 1000,1010,1010 \
+	"$(starts est-not-light)"
 
 JOBS=templates.csv
 check "templates: by limits runs" run t-limits

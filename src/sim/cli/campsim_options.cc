@@ -53,6 +53,8 @@ const char *campsim_usage()
 	       "                          --depth, reservations hold their nodes whole)\n"
 	       "  --estimate KIND         exact | requested (default) | fmodel | predicted\n"
 	       "  --f F                   f-model factor (default 2)\n"
+	       "  --estimate-for G        only group G's jobs take --estimate exact or fmodel\n"
+	       "                          (the others their limits): light_cpu, heavy_cpu, ...\n"
 	       "  --planner-pending KIND  what the planner alone books for pending jobs (the\n"
 	       "                          core still counts --estimate): same (default), exact,\n"
 	       "                          limit, expected (the core's), predicted (Tsafrir's),\n"
@@ -231,6 +233,25 @@ Setter seconds_in(int64_t SimulationOptions::*field, int64_t lowest)
 	};
 }
 
+// A scoring group (metrics' user_group), or its complement after not_, into an estimate's
+// options: the group's name and whether the rest of the users are meant.
+template <typename Estimate>
+Setter user_group_in(Estimate SimulationOptions::*estimate, std::string Estimate::*group,
+                     bool Estimate::*complement)
+{
+	return [=](CampsimOptions &options, const std::string &option, const std::string &text) {
+		const std::string name = text.starts_with("not_") ? text.substr(4) : text;
+		if (name != "light_cpu" && name != "light_jobs" && name != "heavy_cpu")
+			return Status(
+			    Error{"option " + option + ": '" + text +
+			          "': expected light_cpu, light_jobs or heavy_cpu, or one of "
+			          "them after not_"});
+		options.simulation.*estimate.*group = name;
+		options.simulation.*estimate.*complement = name != text;
+		return ok_status();
+	};
+}
+
 const std::map<std::string, Setter> &setters()
 {
 	static const std::map<std::string, Setter> table = {
@@ -347,6 +368,8 @@ const std::map<std::string, Setter> &setters()
 		     o.simulation.estimate.f = f.value();
 		     return ok_status();
 	     }},
+	    {"--estimate-for", user_group_in(&SimulationOptions::estimate, &EstimateOptions::group,
+	                                      &EstimateOptions::complement)},
 	    {"--planner-pending",
 	     [](auto &o, auto &option, auto &v) {
 		     auto kind = parse_planner_estimate(v);
@@ -377,16 +400,8 @@ const std::map<std::string, Setter> &setters()
 		     return ok_status();
 	     }},
 	    {"--planner-pending-for",
-	     [](auto &o, auto &option, auto &v) {
-		     const std::string group = v.starts_with("not_") ? v.substr(4) : v;
-		     if (group != "light_cpu" && group != "light_jobs" && group != "heavy_cpu")
-			     return Status(Error{"option " + option + ": '" + v +
-			                         "': expected light_cpu, light_jobs or heavy_cpu, or one "
-			                         "of them after not_"});
-		     o.simulation.planner_estimate.pending_group = group;
-		     o.simulation.planner_estimate.pending_complement = group != v;
-		     return ok_status();
-	     }},
+	     user_group_in(&SimulationOptions::planner_estimate, &PlannerEstimateOptions::pending_group,
+	                   &PlannerEstimateOptions::pending_complement)},
 	    {"--depth",
 	     [](auto &o, auto &option, auto &v) {
 		     auto depth = number<int32_t>(option, v);
@@ -705,6 +720,12 @@ Status check_combinations(const CampsimOptions &options, const std::set<std::str
 		return Error{
 		    "option --anonymise: only with --sacct (the other inputs carry numbers "
 		    "or names as given)"};
+	const EstimateKind estimate = options.simulation.estimate.kind;
+	if (given.count("--estimate-for") && estimate != EstimateKind::exact &&
+	    estimate != EstimateKind::fmodel)
+		return Error{
+		    "option --estimate-for: only with --estimate exact or fmodel (it picks "
+		    "whose jobs take it; the others keep their limits)"};
 	const PlannerEstimate pending = options.simulation.planner_estimate.pending;
 	if (given.count("--planner-factor") &&
 	    (pending == PlannerEstimate::same || pending == PlannerEstimate::limit))

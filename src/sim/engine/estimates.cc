@@ -1,6 +1,8 @@
 // Estimate models: what the planner believes a job will take, never what it takes.
 #include "engine/estimates.h"
 
+#include "metrics/run_metrics.h"
+
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -93,15 +95,20 @@ std::vector<int64_t> static_estimates(const Workload &workload,
                                       const EstimateOptions &options)
 {
 	std::mt19937_64 random(options.seed);
+	const std::unordered_set<uint32_t> group = options.group.empty()
+	                                               ? std::unordered_set<uint32_t>{}
+	                                               : user_group(workload, options.group);
 	std::vector<int64_t> estimates;
 	estimates.reserve(workload.jobs.size());
 	for (size_t i = 0; i < workload.jobs.size(); ++i) {
 		const int64_t runtime = runtimes_s[i];
 		const int64_t limit = requested_estimate_s(workload.jobs[i], runtime);
+		const bool takes = options.group.empty() ||
+		                   (group.count(workload.jobs[i].user) > 0) != options.complement;
 		int64_t estimate = limit;
-		if (options.kind == EstimateKind::exact)
+		if (takes && options.kind == EstimateKind::exact)
 			estimate = runtime;
-		else if (options.kind == EstimateKind::fmodel)
+		else if (takes && options.kind == EstimateKind::fmodel)
 			estimate = std::min<int64_t>(
 			    limit, std::llround(static_cast<double>(runtime) * options.f *
 			                        noise_factor(random)));

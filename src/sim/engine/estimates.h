@@ -19,6 +19,11 @@ struct EstimateOptions {
 	EstimateKind kind = EstimateKind::requested;
 	double f = 2;      // f-model factor (Klusáček: 2, 5, 10, 20, 50)
 	uint64_t seed = 1; // f-model noise
+	// Only these users' jobs take `kind` (exact or fmodel), the rest their requested limits: a
+	// model of limits tightened by one scoring group (metrics' user_group: light_cpu,
+	// light_jobs, heavy_cpu), or by all but them (`complement`); empty: every user's.
+	std::string group;
+	bool complement = false;
 };
 
 Result<EstimateKind> parse_estimate_kind(const std::string &name);
