@@ -234,10 +234,9 @@ Setter seconds_in(int64_t SimulationOptions::*field, int64_t lowest)
 }
 
 // A scoring group (metrics' user_group), or its complement after not_, into an estimate's
-// options: the group's name and whether the rest of the users are meant.
+// UserSelection.
 template <typename Estimate>
-Setter user_group_in(Estimate SimulationOptions::*estimate, std::string Estimate::*group,
-                     bool Estimate::*complement)
+Setter user_selection(Estimate SimulationOptions::*estimate, UserSelection Estimate::*users)
 {
 	return [=](CampsimOptions &options, const std::string &option, const std::string &text) {
 		const std::string name = text.starts_with("not_") ? text.substr(4) : text;
@@ -246,8 +245,7 @@ Setter user_group_in(Estimate SimulationOptions::*estimate, std::string Estimate
 			    Error{"option " + option + ": '" + text +
 			          "': expected light_cpu, light_jobs or heavy_cpu, or one of "
 			          "them after not_"});
-		options.simulation.*estimate.*group = name;
-		options.simulation.*estimate.*complement = name != text;
+		options.simulation.*estimate.*users = UserSelection{name, name != text};
 		return ok_status();
 	};
 }
@@ -368,8 +366,7 @@ const std::map<std::string, Setter> &setters()
 		     o.simulation.estimate.f = f.value();
 		     return ok_status();
 	     }},
-	    {"--estimate-for", user_group_in(&SimulationOptions::estimate, &EstimateOptions::group,
-	                                      &EstimateOptions::complement)},
+	    {"--estimate-for", user_selection(&SimulationOptions::estimate, &EstimateOptions::users)},
 	    {"--planner-pending",
 	     [](auto &o, auto &option, auto &v) {
 		     auto kind = parse_planner_estimate(v);
@@ -400,8 +397,8 @@ const std::map<std::string, Setter> &setters()
 		     return ok_status();
 	     }},
 	    {"--planner-pending-for",
-	     user_group_in(&SimulationOptions::planner_estimate, &PlannerEstimateOptions::pending_group,
-	                   &PlannerEstimateOptions::pending_complement)},
+	     user_selection(&SimulationOptions::planner_estimate,
+	                    &PlannerEstimateOptions::pending_users)},
 	    {"--depth",
 	     [](auto &o, auto &option, auto &v) {
 		     auto depth = number<int32_t>(option, v);

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <random>
+#include <unordered_set>
 
 namespace campaign::sim
 {
@@ -90,21 +92,30 @@ double noise_factor(std::mt19937_64 &random)
 }
 } // namespace
 
+std::function<bool(uint32_t user)> selected_users(const Workload &workload,
+                                                  const UserSelection &selection)
+{
+	if (selection.everyone())
+		return [](uint32_t) { return true; };
+	auto group = std::make_shared<const std::unordered_set<uint32_t>>(
+	    user_group(workload, selection.group));
+	return [group, complement = selection.complement](uint32_t user) {
+		return (group->count(user) > 0) != complement;
+	};
+}
+
 std::vector<int64_t> static_estimates(const Workload &workload,
                                       const std::vector<int64_t> &runtimes_s,
                                       const EstimateOptions &options)
 {
 	std::mt19937_64 random(options.seed);
-	const std::unordered_set<uint32_t> group = options.group.empty()
-	                                               ? std::unordered_set<uint32_t>{}
-	                                               : user_group(workload, options.group);
+	const auto selected = selected_users(workload, options.users);
 	std::vector<int64_t> estimates;
 	estimates.reserve(workload.jobs.size());
 	for (size_t i = 0; i < workload.jobs.size(); ++i) {
 		const int64_t runtime = runtimes_s[i];
 		const int64_t limit = requested_estimate_s(workload.jobs[i], runtime);
-		const bool takes = options.group.empty() ||
-		                   (group.count(workload.jobs[i].user) > 0) != options.complement;
+		const bool takes = selected(workload.jobs[i].user);
 		int64_t estimate = limit;
 		if (takes && options.kind == EstimateKind::exact)
 			estimate = runtime;

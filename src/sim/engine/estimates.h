@@ -6,6 +6,7 @@
 #include "util/result.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -15,15 +16,25 @@ namespace campaign::sim
 
 enum class EstimateKind { exact, requested, fmodel, predicted };
 
+// Whose jobs an experiment's estimate applies to: a scoring group's users (metrics' user_group:
+// light_cpu, light_jobs, heavy_cpu), or all but them (`complement`); no group: every user's.
+struct UserSelection {
+	std::string group;
+	bool complement = false;
+	bool everyone() const { return group.empty(); }
+};
+
+// The selection's test of a user in this workload (the group is worked out once).
+std::function<bool(uint32_t user)> selected_users(const Workload &workload,
+                                                  const UserSelection &selection);
+
 struct EstimateOptions {
 	EstimateKind kind = EstimateKind::requested;
 	double f = 2;      // f-model factor (Klusáček: 2, 5, 10, 20, 50)
 	uint64_t seed = 1; // f-model noise
 	// Only these users' jobs take `kind` (exact or fmodel), the rest their requested limits: a
-	// model of limits tightened by one scoring group (metrics' user_group: light_cpu,
-	// light_jobs, heavy_cpu), or by all but them (`complement`); empty: every user's.
-	std::string group;
-	bool complement = false;
+	// model of limits tightened by one group of users.
+	UserSelection users;
 };
 
 Result<EstimateKind> parse_estimate_kind(const std::string &name);
@@ -45,11 +56,8 @@ struct PlannerEstimateOptions {
 	PlannerEstimate pending = PlannerEstimate::same;
 	PlannerEstimate running = PlannerEstimate::same; // same, exact or limit
 	double factor = 1;
-	// Only these users' pending jobs take `pending` (a scoring group of metrics' user_group:
-	// light_cpu, light_jobs, heavy_cpu), or all but them (`pending_complement`); empty: every
-	// user's.
-	std::string pending_group;
-	bool pending_complement = false;
+	// Only these users' pending jobs take `pending`; the others book the estimate.
+	UserSelection pending_users;
 };
 
 Result<PlannerEstimate> parse_planner_estimate(const std::string &name);

@@ -10,7 +10,6 @@
 #include "engine/fcfs_priority.h"
 #include "engine/rank_lag_priority.h"
 #include "engine/shared_campaigns.h"
-#include "metrics/run_metrics.h"
 
 #include <algorithm>
 #include <chrono>
@@ -22,7 +21,6 @@
 #include <queue>
 #include <set>
 #include <sys/resource.h>
-#include <unordered_set>
 
 namespace campaign::sim
 {
@@ -342,17 +340,15 @@ void Simulation::set_planner_estimates(DispatchJobs &jobs)
 	if (planner.pending != PlannerEstimate::same) {
 		auto guess = of(planner.pending, planner.factor);
 		jobs.pending_estimate_s = guess;
-		if (!planner.pending_group.empty()) {
-			// An oracle's split by user: the group's jobs book the guess, the rest the
-			// estimate.
-			auto group = std::make_shared<const std::unordered_set<uint32_t>>(
-			    user_group(workload_, planner.pending_group));
-			jobs.pending_estimate_s = [this, group,
-			                           complement = planner.pending_complement,
-			                           guess](uint32_t job) {
-				const bool in_group = group->count(workload_.jobs[job].user) > 0;
-				return in_group != complement ? guess(job) : estimate_s(job);
-			};
+		if (!planner.pending_users.everyone()) {
+			// An oracle's split by user: the selected users' jobs book the guess, the
+			// rest the estimate.
+			jobs.pending_estimate_s =
+			    [this, selected = selected_users(workload_, planner.pending_users),
+			     guess](uint32_t job) {
+				    return selected(workload_.jobs[job].user) ? guess(job)
+				                                              : estimate_s(job);
+			    };
 		}
 		// These guesses move as jobs end: each pass makes its PendingJob again.
 		if (planner.pending == PlannerEstimate::expected ||
