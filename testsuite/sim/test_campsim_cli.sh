@@ -81,6 +81,14 @@ for policy in fcfs_no_backfill ostrich_per_campaign fairtree_easy; do
 done
 check "--parallel 0 is bad usage, named" usage_error "--parallel: '0'" run --generate faircamp-zipf --parallel 0
 check "the JSON report parses" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$work/first/fairtree_easy.json"
+# Each run's JSON names the command line that made it, word for word, so a result file says how
+# to make it again (the policy's parameters and the estimate's options included).
+command_recorded() {
+	python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["run"]["command"] != sys.argv[2:])' \
+		"$work/first/fairtree_easy.json" run --generate ostrich-profiles --users 6 --job-count 2000 --seed 9 \
+		--policy fcfs/no_backfill,ostrich/per_campaign,fairtree/easy --out "$work/first"
+}
+check "the JSON report records the command line" command_recorded
 check "the comparison names every policy" grep -q 'fcfs/no_backfill.*ostrich/per_campaign.*fairtree/easy' "$work/first/comparison.txt"
 
 # rank: two users on 4 CPUs; u1 submits 3 x 4-CPU 60 s jobs at 0, u2 one 4-CPU 60 s job at 10.

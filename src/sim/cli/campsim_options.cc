@@ -788,6 +788,7 @@ Result<CampsimOptions> parse_campsim_options(const std::vector<std::string> &arg
 	if (arguments.empty())
 		return Error{"no command given"};
 	options.command = arguments[0];
+	options.arguments = arguments;
 	size_t next = 1;
 	const auto asks_help = [](const std::string &word) {
 		return word == "--help" || word == "-h";

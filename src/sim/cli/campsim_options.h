@@ -20,7 +20,8 @@ struct PolicyChoice {
 };
 
 struct CampsimOptions {
-	std::string command; // run, rank, replay-plan, reproduce, help
+	std::string command;                // run, rank, replay-plan, reproduce, help
+	std::vector<std::string> arguments; // the whole command line as given, for run files
 	// Workload: exactly one of these.
 	std::string swf_path, jobs_path, sacct_path, generator;
 	uint32_t users = 20;

@@ -241,8 +241,10 @@ int run_command(const CampsimOptions &options)
 		                    {std::move(observed).value(), std::move(scored)});
 	}
 	std::vector<RunMetrics> metrics;
-	for (const PolicyRun &run : runs.value())
+	for (PolicyRun &run : runs.value()) {
+		run.run.command = options.arguments;
 		metrics.push_back(run.metrics);
+	}
 	std::cout << comparison_table_text(metrics);
 	if (!options.out_dir.empty()) {
 		if (Status written = write_report(options.out_dir, workload, runs.value(),

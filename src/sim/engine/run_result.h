@@ -30,6 +30,9 @@ struct RunResult {
 	double scheduler_cpu_s = 0;    // CPU time spent ranking and planning
 	double wall_s = 0;             // the whole run
 	uint64_t peak_rss_kb = 0;      // of the process after the run
+	// The campsim command line that made the run (arguments after the program name), kept in
+	// its report so that a result file says how to make it again; empty where no command did.
+	std::vector<std::string> command;
 };
 
 } // namespace campaign::sim

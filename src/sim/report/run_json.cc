@@ -94,6 +94,7 @@ json_t *run_info_json(const RunResult &run, const RunMetrics &metrics)
 	json_object_set_new(out, "priority", json_string(run.priority.c_str()));
 	json_object_set_new(out, "backfill", json_string(run.backfill.c_str()));
 	json_object_set_new(out, "estimate", json_string(run.estimate.c_str()));
+	json_object_set_new(out, "command", strings(run.command));
 	json_object_set_new(out, "machine_cpus", count(metrics.machine_cpus));
 	json_object_set_new(out, "outcomes", count(run.jobs.size()));
 	json_object_set_new(out, "scheduler_events", count(run.scheduler_events));
