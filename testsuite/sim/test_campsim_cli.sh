@@ -59,6 +59,8 @@ printf '1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n2 5 x 10 2 -1 -1 2 20 -1 1
 check "malformed SWF line names file and line" fails_naming "$work/bad.swf:2:" run --swf "$work/bad.swf" --cpus 4
 lenient_run() { "$campsim" run --swf "$work/bad.swf" --cpus 4 --lenient --policy fcfs/no_backfill >"$work/out"; }
 check "--lenient skips it and runs" lenient_run
+check "the input notes say how much of its limit the kept job used" \
+	grep -q 'note: limits against runs: 1 jobs with a known limit used 50 % of the CPU-seconds they asked for' "$work/out"
 
 run_twice() {
 	"$campsim" run --generate ostrich-profiles --users 6 --job-count 2000 --seed 9 \

@@ -2,6 +2,7 @@
 #include "cli/workload_loader.h"
 
 #include "trace/job_list_reader.h"
+#include "trace/limit_accuracy.h"
 #include "trace/sacct_reader.h"
 #include "trace/swf_reader.h"
 #include "workload/faircamp_zipf.h"
@@ -88,6 +89,7 @@ Result<LoadedWorkload> load_workload(const CampsimOptions &options)
 	                          : !options.sacct_path.empty() ? options.sacct_path
 	                                                        : options.jobs_path;
 	warn_if_empty(loaded.workload, path);
+	loaded.workload.notes.push_back(limit_accuracy_note(limit_accuracy(loaded.workload)));
 	if (loaded.workload.machine_cpus == 0)
 		return Error{loaded.workload.name + ": machine size unknown: give --cpus N"};
 	return loaded;

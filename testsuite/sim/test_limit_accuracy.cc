@@ -1,0 +1,76 @@
+// Limits against runs (trace/limit_accuracy.h): which jobs count, the CPU-weighted part used,
+// the median and the jobs under a tenth, and the note campsim prints with the input.
+#include "check_main.h"
+#include "sim_job_fixture.h"
+#include "trace/limit_accuracy.h"
+
+#include <cmath>
+#include <string>
+
+using namespace campaign::sim;
+
+namespace
+{
+
+SimJob limited(uint64_t id, uint32_t cpus, int64_t runtime_s, int64_t limit_s)
+{
+	SimJob job = sim_job(id, 1, 0, cpus, runtime_s);
+	job.limit_s = limit_s;
+	return job;
+}
+
+bool near(double a, double b)
+{
+	return std::fabs(a - b) < 1e-9;
+}
+
+} // namespace
+
+START_TEST(test_limit_accuracy_weighs_cpu_seconds_and_skips_unknowns)
+{
+	Workload workload;
+	workload.jobs = {
+	    limited(1, 4, 100, 1000),  // 10 %, 400 of 4,000 CPU-s
+	    limited(2, 1, 50, 1000),   // 5 %: under a tenth
+	    limited(3, 2, 900, 1000),  // 90 %
+	    limited(4, 1, 3000, 1000), // ran past its limit: cut, 100 %
+	    limited(5, 8, 100, -1),    // unknown limit: not counted
+	    limited(6, 8, 0, 1000),    // never ran: not counted
+	};
+	const LimitAccuracy accuracy = limit_accuracy(workload);
+	ck_assert_uint_eq(accuracy.jobs, 4);
+	// (400 + 50 + 1,800 + 1,000) / (4,000 + 1,000 + 2,000 + 1,000)
+	ck_assert_msg(near(accuracy.used_part, 3250.0 / 8000.0), "used %g", accuracy.used_part);
+	// Parts 0.05, 0.1, 0.9, 1: the lower median.
+	ck_assert_msg(near(accuracy.median_part, 0.1), "median %g", accuracy.median_part);
+	ck_assert_msg(near(accuracy.under_tenth, 0.25), "under a tenth %g", accuracy.under_tenth);
+	const std::string note = limit_accuracy_note(accuracy);
+	ck_assert_msg(note.find("4 jobs with a known limit used 41 % of the CPU-seconds they "
+	                        "asked for;") != std::string::npos,
+	              "%s", note.c_str());
+	ck_assert_msg(note.find("the median job used 10.0 % of its limit, 25 % of the jobs under a "
+	                        "tenth") != std::string::npos,
+	              "%s", note.c_str());
+}
+END_TEST
+
+START_TEST(test_limit_accuracy_without_limits_says_so)
+{
+	Workload workload;
+	workload.jobs = {limited(1, 4, 100, -1)};
+	const LimitAccuracy accuracy = limit_accuracy(workload);
+	ck_assert_uint_eq(accuracy.jobs, 0);
+	const std::string note = limit_accuracy_note(accuracy);
+	ck_assert_str_eq(note.c_str(), "limits against runs: no job with a known limit and a run");
+}
+END_TEST
+
+int main()
+{
+	Suite *suite = suite_create("limit_accuracy");
+	TCase *tc = tcase_create("limit_accuracy");
+	tcase_add_test(tc, test_limit_accuracy_weighs_cpu_seconds_and_skips_unknowns);
+	tcase_add_test(tc, test_limit_accuracy_without_limits_says_so);
+	suite_add_tcase(suite, tc);
+	return run_suite(suite);
+}
