@@ -3,8 +3,8 @@
 # unit and simulator tests (its make check), fuzz_core.sh, the same tests under ASan/UBSan, then
 # the integration tests against real local Slurm clusters with our plugins and Slurm's own expect
 # tests, in two lanes side by side (CLUSTER_LANES). Root, Debian 12. The CPU-bound stages run
-# first and alone, so the cluster tests' timing never competes with a compiler at full priority
-# (the Slurm releases build beside them with one job at nice 10, on the core they leave idle).
+# first, so the cluster tests' timing never competes with a compiler at full priority (the Slurm
+# releases build in the background at nice 19 from the start, on the CPU the stages leave idle).
 # Then, if SLURM_RELEASE_TARBALLS names SchedMD release tarballs, the same plugins and a subset
 # of the cluster tests against each of those releases (scripts/test-releases.sh).
 # Prints each stage's time, then one closing line "N passed, N failed" over all suites.
@@ -31,6 +31,27 @@ stage_done() {
 
 bash "$repo/scripts/build.sh" || { echo "0 passed, 1 failed"; exit 1; }
 stage_done "dependencies and build"
+
+# The Slurm releases' builds (Slurm itself, our plugins and the release unit tests against it;
+# about 840 CPU-seconds for two releases on a quiet machine of this kind) run in the background
+# from here to the releases stage, at nice 19 with a make job per core: they take the CPU the
+# stages leave idle (configure runs, test tails, the fuzzer's single core, then the cluster tests,
+# which mostly wait on jobs) and yield it at once to everything else. At -j1 nice 10 beside the
+# cluster tests alone, a loaded CI machine still had 843 s of them left after the lanes ended.
+# scripts/test-releases.sh --build-only; the releases stage then finds everything built
+# (build-slurm-release.sh's cache and lock, make's up-to-date trees). Their Debian packages were
+# installed by scripts/build.sh (scripts/debian-packages.txt), so nothing needs apt while
+# test_debian_package holds dpkg's lock. A build that fails here is built again, and reported,
+# in the releases stage.
+prebuild_pid=""
+if [ -n "${SLURM_RELEASE_TARBALLS:-}" ]; then
+	mkdir -p "$work/releases"
+	prebuild_log=$work/releases/prebuild.log
+	MAKE_JOBS=$(nproc) WORK_DIR="$work" BUILD_DIR="$build" nice -n 19 bash "$repo/scripts/test-releases.sh" \
+		--build-only "$work/releases/prebuild.results" >"$prebuild_log" 2>&1 &
+	prebuild_pid=$!
+	echo "Slurm releases building in the background at nice 19 (pid $prebuild_pid, log $prebuild_log)"
+fi
 
 step "clang-format 14 (scripts/check-format.sh)"
 bash "$repo/scripts/check-format.sh"
@@ -98,23 +119,6 @@ deb=$(WORK_DIR="$work" bash "$repo/scripts/build-deb.sh" | tail -n 1)
 [ -f "$deb" ] || record "the Debian package builds (scripts/build-deb.sh)" 1
 stage_done "Debian package build"
 
-# The Slurm releases' builds (CPU-bound: Slurm itself, our plugins and the release unit tests
-# against it; 15 to 30 minutes for two releases on this 2-core machine) overlap the cluster tests,
-# which leave about one core idle: scripts/test-releases.sh --build-only, one make job at nice 10,
-# and the releases stage then finds everything built (build-slurm-release.sh's cache and lock,
-# make's up-to-date trees). Their Debian packages are installed already
-# (scripts/debian-packages.txt), so nothing needs apt while test_debian_package holds dpkg's lock.
-# A build that fails here is built again, and reported, in the releases stage.
-prebuild_pid=""
-if [ -n "${SLURM_RELEASE_TARBALLS:-}" ]; then
-	mkdir -p "$work/releases"
-	prebuild_log=$work/releases/prebuild.log
-	MAKE_JOBS=1 WORK_DIR="$work" BUILD_DIR="$build" bash "$repo/scripts/test-releases.sh" --build-only \
-		"$work/releases/prebuild.results" >"$prebuild_log" 2>&1 &
-	prebuild_pid=$!
-	echo "Slurm releases building beside the cluster tests (pid $prebuild_pid, log $prebuild_log)"
-fi
-
 step "cluster tests and Slurm's own expect tests, ${CLUSTER_LANES:-2} lanes side by side"
 # Longest first, so that the lanes end together; the rest in name order.
 long_first=(slurm_suite test_mixed_vs_backfill test_debian_package test_usage_accounting test_failover test_accounting test_preemption_qos test_replay_smoke)
@@ -148,7 +152,7 @@ stage_done "cluster tests and Slurm's suite"
 if [ -n "${SLURM_RELEASE_TARBALLS:-}" ]; then
 	if [ -n "$prebuild_pid" ]; then
 		wait "$prebuild_pid"
-		stage_done "Slurm releases built beside the cluster tests (the rest of their build)"
+		stage_done "Slurm releases built in the background (the rest of their build)"
 	fi
 	step "Slurm releases: $SLURM_RELEASE_TARBALLS (scripts/test-releases.sh)"
 	releases_results=$work/releases/results
