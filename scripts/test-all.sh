@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Every test: the C++ format check (clang-format 14), DESTDIR install, make distcheck with the
-# unit and simulator tests (its make check), fuzz_core.sh, the same tests under ASan/UBSan, then
-# the integration tests against real local Slurm clusters with our plugins and Slurm's own expect
-# tests, in two lanes side by side (CLUSTER_LANES). Root, Debian 12. The CPU-bound stages run
-# first, so the cluster tests' timing never competes with a compiler at full priority (the Slurm
-# releases build in the background at nice 19 from the start, on the CPU the stages leave idle).
+# unit and simulator tests (its make check), fuzz_core.sh, the same tests under ASan/UBSan (in the
+# background beside the Debian package build and the cluster tests), then the integration tests
+# against real local Slurm clusters with our plugins and Slurm's own expect tests, in three lanes
+# side by side (CLUSTER_LANES; the lanes mostly wait on jobs: load average 0.1 with two). Root,
+# Debian 12. The CPU-bound stages run first, so the cluster tests' timing never competes with a
+# compiler at full priority (the Slurm releases build in the background at nice 19 from the
+# start, on the CPU the stages leave idle).
 # Then, if SLURM_RELEASE_TARBALLS names SchedMD release tarballs, the same plugins and a subset
 # of the cluster tests against each of those releases (scripts/test-releases.sh).
 # Prints each stage's time, then one closing line "N passed, N failed" over all suites.
@@ -97,21 +99,33 @@ grep -E '^(PASS|FAIL|ERROR|SKIP):' "$build/testsuite/unit/fuzz.out"
 record "the libFuzzer run in the build tree" $status
 stage_done "make install DESTDIR, make distcheck with make check, fuzz_core.sh"
 
+# ASan and UBSan: the same make check in a sanitized build, in the background at nice 19 from
+# here to the end of the cluster tests (the Debian package build then the lanes, which mostly
+# wait on jobs: about 90 % of the CPU idle in stop 51's rehearsal, against 720-780 s of this stage
+# when it ran alone). CK_TIMEOUT_MULTIPLIER: Check's per-test timeouts (4 s unless a test sets
+# its own) count wall time, and at nice 19 a test may wait for the CPU while the package builds.
+san_pid=""
 if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
-	step "make check under ASan and UBSan"
+	step "make check under ASan and UBSan, in the background at nice 19 (its result after the cluster tests)"
 	san=$work/build-sanitizers
 	# -O1 -g1 (line tables: stack traces keep file:line) instead of -O2 -g: the sanitized build
 	# compiles in about half the time (12 of its 18 minutes on a slow 2-core machine were the
 	# compiler), and -O1 is what ASan's documentation suggests.
 	san_cxxflags=${SANITIZER_CXXFLAGS:--O1 -g1}
-	# Kept between runs to save time, so it may hold another clone's tree: reuse only our own.
-	reset_foreign_build_tree "$san" "$repo" && mkdir -p "$san" &&
-		(cd "$san" && { [ -f Makefile ] || "$repo/configure" --enable-sanitizers CXXFLAGS="$san_cxxflags" >configure.out 2>&1; } &&
-			make -j"$(nproc)" check CLANGXX=no-clang >check.out 2>&1)
-	status=$?
-	grep -E '^(FAIL|ERROR):' "$san/check.out" 2>/dev/null
-	record "make check (ASan+UBSan)" $status
-	stage_done "ASan and UBSan"
+	san_log=$work/sanitizers.log
+	(
+		renice -n 19 -p $BASHPID >/dev/null
+		started=$(date +%s)
+		# Kept between runs to save time, so it may hold another clone's tree: reuse only our own.
+		reset_foreign_build_tree "$san" "$repo" && mkdir -p "$san" &&
+			(cd "$san" && { [ -f Makefile ] || "$repo/configure" --enable-sanitizers CXXFLAGS="$san_cxxflags" >configure.out 2>&1; } &&
+				CK_TIMEOUT_MULTIPLIER=${CK_TIMEOUT_MULTIPLIER:-10} make -j"$(nproc)" check CLANGXX=no-clang >check.out 2>&1)
+		status=$?
+		echo "ASan and UBSan: make check ended with status $status after $(($(date +%s) - started)) s in the background"
+		exit $status
+	) >"$san_log" 2>&1 &
+	san_pid=$!
+	echo "ASan and UBSan running in the background (pid $san_pid, log $san_log, make check's in $san/check.out)"
 fi
 
 step "the Debian package for the cluster test (scripts/build-deb.sh)"
@@ -119,7 +133,8 @@ deb=$(WORK_DIR="$work" bash "$repo/scripts/build-deb.sh" | tail -n 1)
 [ -f "$deb" ] || record "the Debian package builds (scripts/build-deb.sh)" 1
 stage_done "Debian package build"
 
-step "cluster tests and Slurm's own expect tests, ${CLUSTER_LANES:-2} lanes side by side"
+lanes=${CLUSTER_LANES:-3}
+step "cluster tests and Slurm's own expect tests, $lanes lanes side by side"
 # Longest first, so that the lanes end together; the rest in name order.
 long_first=(slurm_suite test_mixed_vs_backfill test_debian_package test_usage_accounting test_failover test_accounting test_preemption_qos test_replay_smoke)
 # Tests not run here, each with its reason beside it (run by hand: bash testsuite/cluster/NAME.sh).
@@ -138,7 +153,7 @@ for test in "$repo"/testsuite/cluster/test_*.sh; do
 	[[ " ${long_first[*]} ${outside_ci[*]} " == *" $name "* ]] || tests+=("$name=bash '$test'")
 done
 results=$work/lanes/results
-PLUGIN_DIR="$work/plugins" BUILD_DIR="$build" WORK_DIR="$work" LANES=${CLUSTER_LANES:-2} \
+PLUGIN_DIR="$work/plugins" BUILD_DIR="$build" WORK_DIR="$work" LANES=$lanes \
 	bash "$repo/testsuite/cluster/run_lanes.sh" "$results" "${tests[@]}"
 while read -r name status seconds; do
 	[ "$name" = slurm_suite ] && name="Slurm's expect tests (no regression against Slurm's plugins)"
@@ -148,6 +163,16 @@ ran=$(wc -l <"$results")
 [ "$ran" -eq "${#tests[@]}" ] || record "every cluster test ran (${#tests[@]} queued, $ran ran)" 1
 stage_done "cluster tests and Slurm's suite"
 
+if [ -n "$san_pid" ]; then
+	wait "$san_pid"
+	status=$?
+	cat "$san_log"
+	grep -E '^(FAIL|ERROR):' "$san/check.out" 2>/dev/null
+	[ $status -eq 0 ] || tail -n 20 "$san/configure.out" "$san/check.out" 2>/dev/null
+	record "make check (ASan+UBSan)" $status
+	stage_done "ASan and UBSan (the rest of its run, after the cluster tests)"
+fi
+
 # The newer Slurm releases (SLURM_RELEASE_TARBALLS: SchedMD's tarballs; .ci/run names them).
 if [ -n "${SLURM_RELEASE_TARBALLS:-}" ]; then
 	if [ -n "$prebuild_pid" ]; then
@@ -156,7 +181,7 @@ if [ -n "${SLURM_RELEASE_TARBALLS:-}" ]; then
 	fi
 	step "Slurm releases: $SLURM_RELEASE_TARBALLS (scripts/test-releases.sh)"
 	releases_results=$work/releases/results
-	WORK_DIR="$work" BUILD_DIR="$build" bash "$repo/scripts/test-releases.sh" "$releases_results"
+	LANES=$lanes WORK_DIR="$work" BUILD_DIR="$build" bash "$repo/scripts/test-releases.sh" "$releases_results"
 	status=$?
 	while read -r name result seconds; do
 		record "$name ($seconds s)" "$result"
