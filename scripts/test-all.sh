@@ -100,13 +100,13 @@ record "the libFuzzer run in the build tree" $status
 stage_done "make install DESTDIR, make distcheck with make check, fuzz_core.sh"
 
 # ASan and UBSan: the same make check in a sanitized build, in the background at nice 19 from
-# here to the end of the cluster tests (the Debian package build then the lanes, which mostly
+# here to the end (the Debian package build, the lanes and the releases' lanes, which mostly
 # wait on jobs: about 90 % of the CPU idle in stop 51's rehearsal, against 720-780 s of this stage
 # when it ran alone). CK_TIMEOUT_MULTIPLIER: Check's per-test timeouts (4 s unless a test sets
 # its own) count wall time, and at nice 19 a test may wait for the CPU while the package builds.
 san_pid=""
 if [ "${SKIP_SANITIZERS:-0}" != 1 ]; then
-	step "make check under ASan and UBSan, in the background at nice 19 (its result after the cluster tests)"
+	step "make check under ASan and UBSan, in the background at nice 19 (its result at the end)"
 	san=$work/build-sanitizers
 	# -O1 -g1 (line tables: stack traces keep file:line) instead of -O2 -g: the sanitized build
 	# compiles in about half the time (12 of its 18 minutes on a slow 2-core machine were the
@@ -163,16 +163,6 @@ ran=$(wc -l <"$results")
 [ "$ran" -eq "${#tests[@]}" ] || record "every cluster test ran (${#tests[@]} queued, $ran ran)" 1
 stage_done "cluster tests and Slurm's suite"
 
-if [ -n "$san_pid" ]; then
-	wait "$san_pid"
-	status=$?
-	cat "$san_log"
-	grep -E '^(FAIL|ERROR):' "$san/check.out" 2>/dev/null
-	[ $status -eq 0 ] || tail -n 20 "$san/configure.out" "$san/check.out" 2>/dev/null
-	record "make check (ASan+UBSan)" $status
-	stage_done "ASan and UBSan (the rest of its run, after the cluster tests)"
-fi
-
 # The newer Slurm releases (SLURM_RELEASE_TARBALLS: SchedMD's tarballs; .ci/run names them).
 if [ -n "${SLURM_RELEASE_TARBALLS:-}" ]; then
 	if [ -n "$prebuild_pid" ]; then
@@ -190,6 +180,18 @@ if [ -n "${SLURM_RELEASE_TARBALLS:-}" ]; then
 	[ $status -eq 0 ] || awk '$2 != 0 { seen = 1 } END { exit !seen }' "$releases_results" ||
 		record "scripts/test-releases.sh ended with status $status" 1
 	stage_done "Slurm releases"
+fi
+
+# Counted last: the releases' cluster tests, which mostly wait on jobs too, run beside its tail
+# (stop 51's rehearsal: 650 s of it left after the lanes).
+if [ -n "$san_pid" ]; then
+	wait "$san_pid"
+	status=$?
+	cat "$san_log"
+	grep -E '^(FAIL|ERROR):' "$san/check.out" 2>/dev/null
+	[ $status -eq 0 ] || tail -n 20 "$san/configure.out" "$san/check.out" 2>/dev/null
+	record "make check (ASan+UBSan)" $status
+	stage_done "ASan and UBSan (the rest of its run, after the cluster tests and the releases)"
 fi
 
 echo "== stage times"
