@@ -10,7 +10,7 @@
 #   test-releases.sh --build-only [RESULTS]
 #                                only the builds (each release, our plugins, the unit test programs),
 #                                so that a later full run finds them done: test-all.sh runs this
-#                                beside the cluster tests with MAKE_JOBS=1
+#                                in the background from its start, at nice 19
 #
 # Time: only what depends on Slurm is built per release (the core, runtime, adapter and plugins;
 # campsim, scampaign and the core's unit tests are Slurm-free, so the 22.05 build in BUILD_DIR
