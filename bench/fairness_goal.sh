@@ -36,7 +36,9 @@
 # ostrich/conservative;;short-room=0.05,short-limit=1800": PARAMETERS for --parameters, OPTIONS
 # more campsim options, name=value with commas), LOADS, BASELINE, SITE_SCHED_PERIOD, SITE_BACKFILL,
 # BASELINE_OPTIONS (campsim options for every baseline run too, e.g. "--estimate exact" to judge
-# a candidate planned with exact run times against baselines that know them as well).
+# a candidate planned with exact run times against baselines that know them as well),
+# CAMPSIM_ARGS (campsim options for every run, baselines and candidates: e.g. a window,
+# "--from 1428000 --to 1773600").
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$repo/build}
@@ -139,6 +141,7 @@ judge_set() {
 
 candidates=("$default_policy" ${CANDIDATES:-})
 read -r -a baseline_options <<<"${BASELINE_OPTIONS:-}"
+read -r -a every_run <<<"${CAMPSIM_ARGS:-}"
 read -r -a loads <<<"${LOADS:-log 0.85 0.95}"
 for trace in "${traces[@]}"; do
 	for load in "${loads[@]}"; do
@@ -161,7 +164,7 @@ for trace in "${traces[@]}"; do
 				run=(--policy "fairshare/$site_backfill,fairtree/$site_backfill" --depth 500
 					--horizon 86400 --bf-resolution 60 --sched-period "$site_sched_period")
 			fi
-			if ! "$campsim" run --swf "$trace" "${run[@]}" "${baseline_options[@]}" "${load_option[@]}" \
+			if ! "$campsim" run --swf "$trace" "${run[@]}" "${baseline_options[@]}" "${every_run[@]}" "${load_option[@]}" \
 				--out "$base" >"$base/log" 2>&1; then
 				echo "fairness_goal: campsim failed on $name (see $base/log)" >&2
 				fails=$((fails + 1))
@@ -184,7 +187,7 @@ for trace in "${traces[@]}"; do
 			mkdir -p "$dir"
 			started=$(date +%s.%N)
 			if ! "$campsim" run --swf "$trace" --policy "$policy" "${load_option[@]}" \
-				${parameters:+--parameters "$parameters"} "${options[@]}" \
+				${parameters:+--parameters "$parameters"} "${options[@]}" "${every_run[@]}" \
 				--out "$dir" >"$dir/log" 2>&1; then
 				echo "fairness_goal: campsim failed on $name (see $dir/log)" >&2
 				fails=$((fails + 1))
