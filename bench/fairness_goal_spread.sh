@@ -7,14 +7,17 @@
 # alike, its factor 1 being the log itself), each replica judged by bench/fairness_goal.sh, and
 # every line is printed with how many replicas pass it and its median ratio and range. A line
 # that passes in every replica is settled PASS, in none settled FAIL, otherwise unsettled: a
-# difference between two policies on an unsettled line is the history, not the policy.
+# difference between two policies on an unsettled line is the history, not the policy. Each
+# candidate's summary also gives the lines a replay passes on average (the sum over lines of
+# the part of replicas passing), the figure to compare candidates by.
 #
 #   bench/fairness_goal_spread.sh [TRACE.swf.gz ...]   (default: the shared traces in TRACE_DIR)
 #
 # Env: as bench/fairness_goal.sh (BUILD_DIR, TRACE_DIR, CANDIDATES, BASELINE, default easy here,
 # BASELINE_OPTIONS, SITE_BACKFILL, SITE_SCHED_PERIOD, CAMPSIM_ARGS), LOADS (nominal loads, default
 # "log 0.85 0.95"), SPREAD, JOBS (replicas at once, default 2), OUT (the replicas' output and
-# spread.txt; default a temporary directory).
+# spread.txt; default a temporary directory), TABLE_ONLY=yes (no replay: the table again from the
+# replicas already in OUT).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$repo/build}
@@ -51,41 +54,45 @@ log_load() {
 
 # One line per replica: TRACE<TAB>NOMINAL<TAB>LOAD (LOAD "log" = the log itself).
 replicas=$out/replicas.tsv
-: >"$replicas"
-for trace in "${traces[@]}"; do
-	own=""
-	for nominal in "${loads[@]}"; do
-		if [ "$nominal" = log ]; then
-			[ -n "$own" ] || own=$(log_load "$trace")
-			base=$own
-		else
-			base=$nominal
-		fi
-		for factor in "${spread[@]}"; do
-			if [ "$nominal" = log ] && awk -v f="$factor" 'BEGIN { exit !(f == 1) }'; then
-				load=log
+if [ "${TABLE_ONLY:-no}" = yes ]; then
+	[ -s "$out/done.tsv" ] || { echo "fairness_goal_spread: TABLE_ONLY=yes but no replica in $out" >&2; exit 1; }
+else
+	: >"$replicas"
+	for trace in "${traces[@]}"; do
+		own=""
+		for nominal in "${loads[@]}"; do
+			if [ "$nominal" = log ]; then
+				[ -n "$own" ] || own=$(log_load "$trace")
+				base=$own
 			else
-				load=$(awk -v b="$base" -v f="$factor" 'BEGIN { printf "%.5f", b * f }')
+				base=$nominal
 			fi
-			printf '%s\t%s\t%s\n' "$trace" "$nominal" "$load" >>"$replicas"
+			for factor in "${spread[@]}"; do
+				if [ "$nominal" = log ] && awk -v f="$factor" 'BEGIN { exit !(f == 1) }'; then
+					load=log
+				else
+					load=$(awk -v b="$base" -v f="$factor" 'BEGIN { printf "%.5f", b * f }')
+				fi
+				printf '%s\t%s\t%s\n' "$trace" "$nominal" "$load" >>"$replicas"
+			done
 		done
 	done
-done
 
-# run_replica LINE: bench/fairness_goal.sh on one trace at one load, its output kept.
-run_replica() {
-	local trace nominal load dir
-	IFS=$'\t' read -r trace nominal load <<<"$1"
-	dir=$out/$(basename "$trace" .swf.gz)/$nominal/$load
-	mkdir -p "$dir"
-	OUT=$dir/goal LOADS=$load bash "$repo/bench/fairness_goal.sh" "$trace" >"$dir/goal.txt" 2>&1 || true
-	printf '%s\t%s\t%s\t%s\n' "$(basename "$trace" .swf.gz)" "$nominal" "$load" "$dir/goal.txt"
-}
-export -f run_replica
-export out repo
-started=$(date +%s)
-tr '\n' '\0' <"$replicas" | xargs -0 -P "$jobs_at_once" -I{} bash -c 'run_replica "$1"' _ {} >"$out/done.tsv"
-echo "fairness_goal_spread: $(wc -l <"$replicas") replicas in $(($(date +%s) - started)) s of wall"
+	# run_replica LINE: bench/fairness_goal.sh on one trace at one load, its output kept.
+	run_replica() {
+		local trace nominal load dir
+		IFS=$'\t' read -r trace nominal load <<<"$1"
+		dir=$out/$(basename "$trace" .swf.gz)/$nominal/$load
+		mkdir -p "$dir"
+		OUT=$dir/goal LOADS=$load bash "$repo/bench/fairness_goal.sh" "$trace" >"$dir/goal.txt" 2>&1 || true
+		printf '%s\t%s\t%s\t%s\n' "$(basename "$trace" .swf.gz)" "$nominal" "$load" "$dir/goal.txt"
+	}
+	export -f run_replica
+	export out repo
+	started=$(date +%s)
+	tr '\n' '\0' <"$replicas" | xargs -0 -P "$jobs_at_once" -I{} bash -c 'run_replica "$1"' _ {} >"$out/done.tsv"
+	echo "fairness_goal_spread: $(wc -l <"$replicas") replicas in $(($(date +%s) - started)) s of wall"
+fi
 
 # Every judged line of every replica: TRACE NOMINAL CANDIDATE SET LINE VALUE VERDICT, then one row
 # per trace, nominal load, candidate and set: each line as passes/replicas, median [min, max]
@@ -126,6 +133,8 @@ sort -k1,1 -k2,2 -k3,3 -k4,4 -k5,5 -k6,6g "$out/lines.txt" | awk -v replicas="${
 		if (passes == n) settled_pass[group]++
 		else if (passes == 0) settled_fail[group]++
 		else unsettled[group]++
+		expected[group] += passes / n
+		judged[group]++
 		if (n != replicas) short[group] = 1
 		n = 0; passes = 0
 	}
@@ -147,6 +156,7 @@ sort -k1,1 -k2,2 -k3,3 -k4,4 -k5,5 -k6,6g "$out/lines.txt" | awk -v replicas="${
 		if (this_key != key) flush_line()
 		if (this_row != row) { flush_row(); row = this_row; row_trace = $1; row_nominal = $2; row_candidate = $3; row_set = $4 }
 		key = this_key; key_line = $5; group = $3 SUBSEP $4
+		if (!(group in groups)) group_order[++groups_seen] = group
 		groups[group] = 1
 		values[++n] = $6
 		if ($7 == "PASS") passes++
@@ -154,10 +164,11 @@ sort -k1,1 -k2,2 -k3,3 -k4,4 -k5,5 -k6,6g "$out/lines.txt" | awk -v replicas="${
 	END {
 		flush_line(); flush_row()
 		printf "\ncells: replicas passing/replicas, median [min, max] of the ratio to the better baseline (utilization: points)\n"
-		for (g in groups) {
+		for (i = 1; i <= groups_seen; i++) {
+			g = group_order[i]
 			split(g, part, SUBSEP)
-			printf "%s against %s: settled PASS %d, settled FAIL %d, unsettled %d%s\n", part[1], part[2],
-				settled_pass[g] + 0, settled_fail[g] + 0, unsettled[g] + 0,
+			printf "%s against %s: settled PASS %d, settled FAIL %d, unsettled %d; lines passed per replay %.1f of %d%s\n",
+				part[1], part[2], settled_pass[g] + 0, settled_fail[g] + 0, unsettled[g] + 0, expected[g], judged[g],
 				(g in short) ? " (some replicas missing: see the goal.txt files)" : ""
 		}
 	}' | tee "$out/spread.txt"

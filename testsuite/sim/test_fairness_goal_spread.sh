@@ -3,7 +3,8 @@
 # command outside CI): four days of SDSC-SP2 at the log's load and at 0.9, each replayed at two
 # offered loads 1 % apart. Each row's cells are what the replicas' own goal lines say (passes
 # counted, the median and range of their ratios); the log's factor 1 is the log itself and its
-# factor 1.01 campsim's --load at 1.01 times the window's offered load; a bad factor is named.
+# factor 1.01 campsim's --load at 1.01 times the window's offered load; TABLE_ONLY makes the same
+# table again from the replicas kept; a bad factor is named.
 # CAMPSIM is set by make check.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -56,6 +57,13 @@ direct() {
 }
 check "the log's factor-1 replica judges as fairness_goal.sh on the log" \
 	cmp <(direct) <(grep -E '(PASS|FAIL)$' "$work/out/SDSC-SP2-1998-4.2-cln/log/log/goal.txt")
+
+again() {
+	cp "$work/out/spread.txt" "$work/first.txt"
+	BUILD_DIR=$build OUT=$work/out TABLE_ONLY=yes bash "$here/../../bench/fairness_goal_spread.sh" "$trace" >/dev/null &&
+		cmp "$work/first.txt" "$work/out/spread.txt"
+}
+check "TABLE_ONLY=yes makes the same table from the replicas kept" again
 
 bad() {
 	BUILD_DIR=$build OUT=$work/bad SPREAD="1 x" bash "$here/../../bench/fairness_goal_spread.sh" "$trace" \
