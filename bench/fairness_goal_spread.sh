@@ -125,7 +125,9 @@ if [ ! -s "$out/lines.txt" ]; then
 	exit 1
 fi
 
-sort -k1,1 -k2,2 -k3,3 -k4,4 -k5,5 -k6,6g "$out/lines.txt" | awk -v replicas="${#spread[@]}" '
+# The replicas of each trace and nominal load, to tell a line some of them did not judge.
+awk -F'\t' '{ print $1, $2 }' "$out/done.tsv" | sort | uniq -c | awk '{ print $2, $3, $1 }' >"$out/replica_counts.txt"
+sort -k1,1 -k2,2 -k3,3 -k4,4 -k5,5 -k6,6g "$out/lines.txt" | awk '
 	function flush_line() {
 		if (key == "") return
 		median = n % 2 ? values[(n + 1) / 2] : (values[n / 2] + values[n / 2 + 1]) / 2
@@ -135,7 +137,7 @@ sort -k1,1 -k2,2 -k3,3 -k4,4 -k5,5 -k6,6g "$out/lines.txt" | awk -v replicas="${
 		else unsettled[group]++
 		expected[group] += passes / n
 		judged[group]++
-		if (n != replicas) short[group] = 1
+		if (n != replicas[key_trace]) short[group] = 1
 		n = 0; passes = 0
 	}
 	function flush_row() {
@@ -150,12 +152,13 @@ sort -k1,1 -k2,2 -k3,3 -k4,4 -k5,5 -k6,6g "$out/lines.txt" | awk -v replicas="${
 		printf "%-28s %-38s %-6s | %-22s | %-22s | %-22s | %-22s | %-22s\n", "trace@load", "candidate",
 			"set", "light p95", "all p95", "all max", "heavy p95", "utilization (points)"
 	}
+	FILENAME != "-" { replicas[$1 SUBSEP $2] = $3; next }
 	{
 		this_row = $1 SUBSEP $2 SUBSEP $3 SUBSEP $4
 		this_key = this_row SUBSEP $5
 		if (this_key != key) flush_line()
 		if (this_row != row) { flush_row(); row = this_row; row_trace = $1; row_nominal = $2; row_candidate = $3; row_set = $4 }
-		key = this_key; key_line = $5; group = $3 SUBSEP $4
+		key = this_key; key_line = $5; key_trace = $1 SUBSEP $2; group = $3 SUBSEP $4
 		if (!(group in groups)) group_order[++groups_seen] = group
 		groups[group] = 1
 		values[++n] = $6
@@ -171,4 +174,4 @@ sort -k1,1 -k2,2 -k3,3 -k4,4 -k5,5 -k6,6g "$out/lines.txt" | awk -v replicas="${
 				part[1], part[2], settled_pass[g] + 0, settled_fail[g] + 0, unsettled[g] + 0, expected[g], judged[g],
 				(g in short) ? " (some replicas missing: see the goal.txt files)" : ""
 		}
-	}' | tee "$out/spread.txt"
+	}' "$out/replica_counts.txt" - | tee "$out/spread.txt"
