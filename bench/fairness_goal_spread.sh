@@ -33,6 +33,10 @@ for factor in "${spread[@]}"; do
 	awk -v f="$factor" 'BEGIN { exit !(f > 0.5 && f < 2) }' ||
 		{ echo "fairness_goal_spread: SPREAD factor '$factor' is not a number between 0.5 and 2" >&2; exit 2; }
 done
+for nominal in "${loads[@]}"; do
+	[ "$nominal" = log ] || awk -v l="$nominal" 'BEGIN { exit !(l ~ /^[0-9]*\.?[0-9]+$/ && l > 0) }' ||
+		{ echo "fairness_goal_spread: LOADS value '$nominal' is not log or an offered load above 0" >&2; exit 2; }
+done
 traces=("$@")
 [ ${#traces[@]} -gt 0 ] || traces=("$trace_dir"/*.swf.gz)
 out=${OUT:-}

@@ -4,7 +4,7 @@
 # offered loads 1 % apart. Each row's cells are what the replicas' own goal lines say (passes
 # counted, the median and range of their ratios); the log's factor 1 is the log itself and its
 # factor 1.01 campsim's --load at 1.01 times the window's offered load; TABLE_ONLY makes the same
-# table again from the replicas kept; a bad factor is named.
+# table again from the replicas kept; a bad factor or load is named.
 # CAMPSIM is set by make check.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -71,4 +71,10 @@ bad() {
 	[ $? -eq 2 ] && grep -q "SPREAD factor 'x'" "$work/bad.out"
 }
 check "a bad SPREAD factor exits 2 naming it" bad
+bad_load() {
+	BUILD_DIR=$build OUT=$work/bad LOADS="log 0.9x" bash "$here/../../bench/fairness_goal_spread.sh" "$trace" \
+		>"$work/bad.out" 2>&1
+	[ $? -eq 2 ] && grep -q "LOADS value '0.9x'" "$work/bad.out"
+}
+check "a bad LOADS value exits 2 naming it" bad_load
 finish
