@@ -39,11 +39,8 @@ for nominal in "${loads[@]}"; do
 done
 traces=("$@")
 [ ${#traces[@]} -gt 0 ] || traces=("$trace_dir"/*.swf.gz)
-out=${OUT:-}
-if [ -z "$out" ]; then
-	out=$(mktemp -d)
-	trap 'rm -rf "$out"' EXIT
-fi
+out=${OUT:-$(mktemp -d)}
+[ -n "${OUT:-}" ] || trap 'rm -rf "$out"' EXIT # a directory of our own goes at the end
 mkdir -p "$out"
 
 # log_load TRACE: the offered load of the machine in the log (in CAMPSIM_ARGS' window), as
