@@ -30,7 +30,7 @@ export BASELINE=${BASELINE:-easy}
 read -r -a every_run <<<"${CAMPSIM_ARGS:-}"
 [ -x "$campsim" ] || { echo "fairness_goal_spread: $campsim not built (BUILD_DIR=$build)" >&2; exit 1; }
 for factor in "${spread[@]}"; do
-	awk -v f="$factor" 'BEGIN { exit !(f > 0.5 && f < 2) }' ||
+	awk -v f="$factor" 'BEGIN { exit !(f ~ /^[0-9]*\.?[0-9]+$/ && f > 0.5 && f < 2) }' ||
 		{ echo "fairness_goal_spread: SPREAD factor '$factor' is not a number between 0.5 and 2" >&2; exit 2; }
 done
 for nominal in "${loads[@]}"; do
