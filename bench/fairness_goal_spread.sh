@@ -29,12 +29,16 @@ jobs_at_once=${JOBS:-2}
 export BASELINE=${BASELINE:-easy}
 read -r -a every_run <<<"${CAMPSIM_ARGS:-}"
 [ -x "$campsim" ] || { echo "fairness_goal_spread: $campsim not built (BUILD_DIR=$build)" >&2; exit 1; }
+# number_between X LOW HIGH: X is a plain decimal number with LOW < X < HIGH.
+number_between() {
+	awk -v x="$1" -v low="$2" -v high="$3" 'BEGIN { exit !(x ~ /^[0-9]*\.?[0-9]+$/ && x > low && x < high) }'
+}
 for factor in "${spread[@]}"; do
-	awk -v f="$factor" 'BEGIN { exit !(f ~ /^[0-9]*\.?[0-9]+$/ && f > 0.5 && f < 2) }' ||
+	number_between "$factor" 0.5 2 ||
 		{ echo "fairness_goal_spread: SPREAD factor '$factor' is not a number between 0.5 and 2" >&2; exit 2; }
 done
 for nominal in "${loads[@]}"; do
-	[ "$nominal" = log ] || awk -v l="$nominal" 'BEGIN { exit !(l ~ /^[0-9]*\.?[0-9]+$/ && l > 0) }' ||
+	[ "$nominal" = log ] || number_between "$nominal" 0 1e9 ||
 		{ echo "fairness_goal_spread: LOADS value '$nominal' is not log or an offered load above 0" >&2; exit 2; }
 done
 traces=("$@")

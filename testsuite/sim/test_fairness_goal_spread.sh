@@ -65,16 +65,12 @@ again() {
 }
 check "TABLE_ONLY=yes makes the same table from the replicas kept" again
 
-bad() {
-	BUILD_DIR=$build OUT=$work/bad SPREAD="1 x" bash "$here/../../bench/fairness_goal_spread.sh" "$trace" \
+# refused VARIABLE VALUE MESSAGE: the script with VARIABLE=VALUE exits 2 and says MESSAGE.
+refused() {
+	env BUILD_DIR="$build" OUT="$work/bad" "$1=$2" bash "$here/../../bench/fairness_goal_spread.sh" "$trace" \
 		>"$work/bad.out" 2>&1
-	[ $? -eq 2 ] && grep -q "SPREAD factor 'x'" "$work/bad.out"
+	[ $? -eq 2 ] && grep -q "$3" "$work/bad.out"
 }
-check "a bad SPREAD factor exits 2 naming it" bad
-bad_load() {
-	BUILD_DIR=$build OUT=$work/bad LOADS="log 0.9x" bash "$here/../../bench/fairness_goal_spread.sh" "$trace" \
-		>"$work/bad.out" 2>&1
-	[ $? -eq 2 ] && grep -q "LOADS value '0.9x'" "$work/bad.out"
-}
-check "a bad LOADS value exits 2 naming it" bad_load
+check "a bad SPREAD factor exits 2 naming it" refused SPREAD "1 x" "SPREAD factor 'x'"
+check "a bad LOADS value exits 2 naming it" refused LOADS "log 0.9x" "LOADS value '0.9x'"
 finish
