@@ -2,8 +2,10 @@
 // served it) ranks by the soonest it could still complete, now + its pending work on all CPUs
 // (clamp) or on its fair share of them (share), but never later than C~ plus its own time in V (C~
 // - s~) when first postponed, moved later by overdue_slide x the time since (no starvation), and it
-// takes no new job; keep (the thesis) ranks it by C~, first.
+// takes no new job; keep (the thesis) ranks it by C~, first. The default is share with a slide of
+// 0.8 (doc/fairness-results.md, "A held-out log: NASA-iPSC").
 #include "core_fixtures.h"
+#include "state/core_state_json.h"
 
 using namespace campaign_test;
 
@@ -32,7 +34,7 @@ Ranking late_campaign_and_a_newcomer(const std::string &parameters, int64_t now_
 
 START_TEST(test_keep_ranks_the_late_campaign_first)
 {
-	const Ranking ranking = late_campaign_and_a_newcomer("policy=ostrich");
+	const Ranking ranking = late_campaign_and_a_newcomer("policy=ostrich,overdue=keep");
 	expect_near(explain(ranking, 1).key, 10000, "user 1's C~ (past)");
 	ck_assert_uint_eq(ranking.order.front(), 1);
 	ck_assert_uint_eq(ranking.order.back(), 11);
@@ -74,14 +76,15 @@ START_TEST(test_clamp_and_share_differ_by_the_share)
 	            "clamp");
 	expect_near(explain(half_run_campaign("policy=ostrich,overdue=share"), 3).key, 8000,
 	            "share");
-	expect_near(explain(half_run_campaign("policy=ostrich"), 3).key, 4000, "keep");
+	expect_near(explain(half_run_campaign("policy=ostrich,overdue=keep"), 3).key, 4000, "keep");
 }
 END_TEST
 
 // Late by more than its own time in V, the campaign is first again: no starvation.
 START_TEST(test_bound_ends_the_postponement)
 {
-	const Ranking ranking = late_campaign_and_a_newcomer("policy=ostrich,overdue=share", 20001);
+	const Ranking ranking =
+	    late_campaign_and_a_newcomer("policy=ostrich,overdue=share,overdue_slide=0", 20001);
 	expect_near(explain(ranking, 1).key, 20000, "user 1's key");
 	ck_assert_uint_eq(ranking.order.front(), 1);
 }
@@ -91,7 +94,8 @@ END_TEST
 // its user submits later opens a campaign of its own instead of moving the postponed one's C~.
 START_TEST(test_postponed_campaign_is_closed_and_keeps_its_bound)
 {
-	CampaignCore core = late_campaign_core("policy=ostrich,overdue=share", 12000);
+	CampaignCore core =
+	    late_campaign_core("policy=ostrich,overdue=share,overdue_slide=0", 12000);
 	expect_near(explain(core.rank(12000), 1).key, 20000, "user 1's key when first postponed");
 	ok(core.submit(job(12, 1, 12001, 4, 100), 12001)); // user 1's campaign still has jobs
 	const Ranking later = core.rank(12001);
@@ -117,6 +121,34 @@ START_TEST(test_slide_moves_the_bound_slower_than_time)
 	// It stops postponing once time catches up with the bound: at 28,000 the bound is 28,000.
 	expect_near(explain(core.rank(28000), 1).key, 28000, "bound meets time");
 	ck_assert_uint_eq(core.rank(28001).order.front(), 1);
+}
+END_TEST
+
+// With no parameters the late campaign is postponed (share, slide 0.8): the newcomer goes first,
+// and the bound moves later at 0.8 of the time since the postponement.
+START_TEST(test_default_postpones_with_a_sliding_bound)
+{
+	const Ranking first = late_campaign_and_a_newcomer("policy=ostrich");
+	expect_near(explain(first, 1).key, 20000, "bound when first postponed");
+	ck_assert_uint_eq(first.order.front(), 11);
+	// A newcomer of 400,000 CPU-seconds keeps the late campaign's key at its bound, which
+	// has moved from 20,000 by 0.8 x 5,000 at 17,000 (its soonest end: 17,000 + 40,000 / 2).
+	CampaignCore core = late_campaign_core("policy=ostrich", 12000, 100000);
+	expect_near(explain(core.rank(12000), 1).key, 20000, "bound when first postponed");
+	expect_near(explain(core.rank(17000), 1).key, 24000, "20,000 + 0.8 x 5,000");
+}
+END_TEST
+
+// The bound outlives a restart: saved and loaded, the postponed campaign keeps the bound it was
+// given at 12,000 (a bound made again at load would start from the load's time and move later).
+START_TEST(test_state_keeps_the_postponement)
+{
+	CampaignCore core = late_campaign_core("policy=ostrich", 12000, 100000);
+	expect_near(explain(core.rank(12000), 1).key, 20000, "bound when first postponed");
+	auto loaded = CoreStateCodec::load(CoreStateCodec::save(core));
+	ck_assert_msg(loaded.ok(), "%s", loaded.ok() ? "" : loaded.error().c_str());
+	expect_near(explain(loaded.value().rank(17000), 1).key, 24000, "20,000 + 0.8 x 5,000");
+	ck_assert(loaded.value().rank(17000).order == core.rank(17000).order);
 }
 END_TEST
 
@@ -146,6 +178,8 @@ int main()
 	tcase_add_test(tc, test_postponed_campaign_is_closed_and_keeps_its_bound);
 	tcase_add_test(tc, test_slide_moves_the_bound_slower_than_time);
 	tcase_add_test(tc, test_clamp_leaves_campaigns_on_time);
+	tcase_add_test(tc, test_default_postpones_with_a_sliding_bound);
+	tcase_add_test(tc, test_state_keeps_the_postponement);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

@@ -92,12 +92,12 @@ ParameterSchema core_parameter_schema()
 	             "the least run time a recent-runs prediction counts (a shorter limit still "
 	             "caps it): a run that failed at once must not make its user's jobs count "
 	             "as nothing; 10 is tau of bounded stretch"),
-	     choice(
-	         "overdue", "keep", {"keep", "clamp", "share"},
-	         "OStrich key of a campaign behind in V: kept (first if past), or at least now + "
-	         "its pending work over the partition's CPUs (clamp) or over its fair share "
-	         "of them (share)"),
-	     real("overdue_slide", "0", 0, 0.99,
+	     choice("overdue", "share", {"keep", "clamp", "share"},
+	            "OStrich key of a campaign V has completed with work still pending: kept (C~, "
+	            "first), or at least now + "
+	            "its pending work over the partition's CPUs (clamp) or over its fair share "
+	            "of them (share)"),
+	     real("overdue_slide", "0.8", 0, 0.99,
 	          "overdue=clamp|share: the bound of a postponed campaign moves later by this "
 	          "fraction of the time since it was first postponed (0: fixed)"),
 	     integer("starve_after_s", "0", 0, kTenYearsS,

@@ -45,8 +45,11 @@ struct CoreConfig {
 	// this part of their limits (1: always); the others count their limits
 	double work_estimate_below = 0.1;
 	enum class Overdue : uint8_t { Keep, Clamp, Share };
-	Overdue overdue = Overdue::Keep; // OStrich key of a campaign late in V (overdue=)
-	double overdue_slide = 0;        // how fast a postponed campaign's bound moves later
+	// OStrich key of a campaign late in V (overdue=), and how fast a postponed campaign's bound
+	// moves later (overdue_slide): share, 0.8 by default (doc/fairness-results.md, "A held-out
+	// log: NASA-iPSC")
+	Overdue overdue = Overdue::Share;
+	double overdue_slide = 0.8;
 	// starve_after_s: a campaign whose oldest pending job has been eligible this long ranks
 	// ahead of every other, oldest first (0: off)
 	int64_t starve_after_s = 0;

@@ -68,11 +68,13 @@ void CampaignCore::clamp_overdue_keys(std::vector<CampaignKey> &keys)
 			pending_work[job.campaign_slot] += job.counted_work_cpu_s;
 	const auto now = static_cast<double>(clock_s_);
 	for (uint32_t slot = 0; slot < campaigns_.size(); slot++) {
-		// Only a campaign V has served further than the real schedule ran: one V has not
+		// Only a campaign V has completed (C~ past) with work still pending: one V has not
 		// started is not late, and its projected C~ moves with time (so would a bound on
-		// it).
+		// it). One V is still serving ranks by its C~: every campaign that waits at all is
+		// behind V from its first second, and postponing (closing) it would split each
+		// user's work, a job array's tasks among them, into a campaign per ranking.
 		const VirtualView &view = keys[slot].view;
-		if (campaigns_[slot].id == 0 || !view.started ||
+		if (campaigns_[slot].id == 0 || !view.started || keys[slot].key >= now ||
 		    view.remaining_cpu_s >= pending_work[slot])
 			continue;
 		const Domain &domain = domains_[groups_[campaigns_[slot].group].domain];

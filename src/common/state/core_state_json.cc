@@ -88,16 +88,24 @@ struct CoreStateCodec::Writer {
 
 	static json_t *campaign(const Core::Campaign &campaign)
 	{
-		return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:I,s:I}", "id",
-		                 static_cast<json_int_t>(campaign.id), "group",
-		                 static_cast<json_int_t>(campaign.group), "first",
-		                 static_cast<json_int_t>(campaign.first_eligible_s), "pending",
-		                 static_cast<json_int_t>(campaign.pending), "running",
-		                 static_cast<json_int_t>(campaign.running), "done",
-		                 static_cast<json_int_t>(campaign.done), "work",
-		                 real(campaign.work_cpu_s), "last_end",
-		                 static_cast<json_int_t>(campaign.last_end_s), "longest",
-		                 static_cast<json_int_t>(campaign.longest_job_s));
+		json_t *out = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:I,s:I}", "id",
+		                        static_cast<json_int_t>(campaign.id), "group",
+		                        static_cast<json_int_t>(campaign.group), "first",
+		                        static_cast<json_int_t>(campaign.first_eligible_s),
+		                        "pending", static_cast<json_int_t>(campaign.pending),
+		                        "running", static_cast<json_int_t>(campaign.running),
+		                        "done", static_cast<json_int_t>(campaign.done), "work",
+		                        real(campaign.work_cpu_s), "last_end",
+		                        static_cast<json_int_t>(campaign.last_end_s), "longest",
+		                        static_cast<json_int_t>(campaign.longest_job_s));
+		// overdue=clamp|share: a postponed campaign's bound, kept across a restart (made
+		// again at load, it would move later and the postponement need never end).
+		if (campaign.postponed_until_s > 0) {
+			json_object_set_new(out, "postponed_until",
+			                    real(campaign.postponed_until_s));
+			json_object_set_new(out, "postponed_at", real(campaign.postponed_at_s));
+		}
+		return out;
 	}
 
 	static json_t *schedule(const VirtualSchedule &schedule)

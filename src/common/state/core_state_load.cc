@@ -87,6 +87,10 @@ CampaignCore::Campaign CoreStateCodec::Reader::campaign(const JsonReader &in)
 	campaign.work_cpu_s = in.field("work").real();
 	campaign.last_end_s = in.field("last_end").integer(kI64Min, kI64Max);
 	campaign.longest_job_s = in.field("longest").integer(0, kI64Max);
+	if (in.has("postponed_until")) { // absent: not postponed (and files of earlier releases)
+		campaign.postponed_until_s = in.field("postponed_until").real();
+		campaign.postponed_at_s = in.field("postponed_at").real();
+	}
 	return campaign;
 }
 
