@@ -3,7 +3,8 @@
 // (clamp) or on its fair share of them (share), but never later than C~ plus its own time in V (C~
 // - s~) when first postponed, moved later by overdue_slide x the time since (no starvation), and it
 // takes no new job; keep (the thesis) ranks it by C~, first. The default is share with a slide of
-// 0.8 (doc/fairness-results.md, "A held-out log: NASA-iPSC").
+// 0.8 (doc/fairness-results.md, "A held-out log: NASA-iPSC"). overdue_pace: each job the postponed
+// campaign starts moves its bound later by the job's work over its share.
 #include "core_fixtures.h"
 #include "state/core_state_json.h"
 
@@ -152,6 +153,63 @@ START_TEST(test_state_keeps_the_postponement)
 }
 END_TEST
 
+// overdue_pace: once the bound has let the late campaign through, each job it starts moves the
+// bound later by the job's work over its share (share) or over the partition's CPUs (partition),
+// so a newcomer goes ahead of its next job instead of waiting for the whole campaign
+// (whole-machine campaigns back to back; "Paced late campaigns" in doc/fairness-results.md). The
+// moves are kept across a restart.
+START_TEST(test_pace_moves_the_bound_by_the_work_started)
+{
+	// 4,000 CPU-seconds started: on a share of 2 CPUs 2,000 s, on the partition's 4 1,000 s.
+	const std::pair<const char *, double> paces[] = {
+	    {"none", 20000}, {"partition", 21000}, {"share", 22000}};
+	for (const auto &[pace, key] : paces) {
+		CampaignCore core = late_campaign_core(
+		    std::string("policy=ostrich,overdue=share,overdue_slide=0,overdue_pace=") +
+		        pace,
+		    20001);
+		const Ranking due = core.rank(20001);
+		expect_near(explain(due, 1).key, 20000, "bound when first postponed, passed");
+		ck_assert_uint_eq(due.order.front(), 1);
+		ok(core.start(1, 20001));
+		const Ranking after = core.rank(20002);
+		// User 2's job 11: C~ 20,001 + 400 / 4 (V completed user 1's campaign long ago).
+		expect_near(explain(after, 11).key, 20101, "the newcomer's C~");
+		expect_near(explain(after, 2).key, key, pace);
+		ck_assert_uint_eq(after.order.front(), key > 20101 ? 11 : 2);
+		auto loaded = CoreStateCodec::load(CoreStateCodec::save(core));
+		ck_assert_msg(loaded.ok(), "%s", loaded.ok() ? "" : loaded.error().c_str());
+		expect_near(explain(loaded.value().rank(20002), 2).key, key, "after a restart");
+	}
+	// Its turn again once time passes the moved bound, ahead of a newer newcomer. With a third
+	// user the share is 4 / 3 CPUs: 20,000 + 4,000 x 3 / 4.
+	CampaignCore core = late_campaign_core(
+	    "policy=ostrich,overdue=share,overdue_slide=0,overdue_pace=share", 20001);
+	ck_assert_uint_eq(core.rank(20001).order.front(), 1);
+	ok(core.start(1, 20001));
+	ok(core.start(11, 20002));
+	ok(core.submit(job(12, 3, 23001, 4, 100), 23001));
+	const Ranking again = core.rank(23001);
+	expect_near(explain(again, 2).key, 23000, "the bound on a share of 4 / 3 CPUs");
+	ck_assert_uint_eq(again.order.front(), 2);
+}
+END_TEST
+
+// With a sliding bound the move is (1 - slide) of it, so the bound meets time again after the
+// job's work over the share, as without a slide.
+START_TEST(test_pace_with_a_slide_meets_time_after_the_share)
+{
+	CampaignCore core = late_campaign_core(
+	    "policy=ostrich,overdue=share,overdue_slide=0.5,overdue_pace=share", 12000, 100000);
+	expect_near(explain(core.rank(12000), 1).key, 20000, "bound when first postponed");
+	ck_assert_uint_eq(core.rank(28001).order.front(), 1); // 20,000 + 0.5 x 16,000 = 28,000
+	ok(core.start(1, 28001));
+	// 28,000.5 + 0.5 x 4,000 / 2: it meets time 2,000 s later than without the start.
+	expect_near(explain(core.rank(28001), 2).key, 29000.5, "bound after the start");
+	expect_near(explain(core.rank(30000), 2).key, 30000, "bound meets time at 28,000 + 2,000");
+}
+END_TEST
+
 // A campaign on time in V keeps its C~: the clamp only binds when V is ahead of what can still run.
 START_TEST(test_clamp_leaves_campaigns_on_time)
 {
@@ -180,6 +238,8 @@ int main()
 	tcase_add_test(tc, test_clamp_leaves_campaigns_on_time);
 	tcase_add_test(tc, test_default_postpones_with_a_sliding_bound);
 	tcase_add_test(tc, test_state_keeps_the_postponement);
+	tcase_add_test(tc, test_pace_moves_the_bound_by_the_work_started);
+	tcase_add_test(tc, test_pace_with_a_slide_meets_time_after_the_share);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

@@ -100,6 +100,12 @@ ParameterSchema core_parameter_schema()
 	     real("overdue_slide", "0.8", 0, 0.99,
 	          "overdue=clamp|share: the bound of a postponed campaign moves later by this "
 	          "fraction of the time since it was first postponed (0: fixed)"),
+	     choice(
+	         "overdue_pace", "share", {"none", "partition", "share"},
+	         "overdue=clamp|share: each job a postponed campaign starts moves its bound later "
+	         "by the job's work over the partition's CPUs or over its share of them, so once "
+	         "the bound passes its jobs interleave with newer campaigns' instead of running "
+	         "back to back (none: not moved)"),
 	     integer("starve_after_s", "0", 0, kTenYearsS,
 	             "a campaign whose oldest pending job has been eligible this long ranks ahead "
 	             "of every other, oldest first, so its reservations stop moving later "
@@ -172,6 +178,10 @@ Result<CoreConfig> core_config_from(const ParameterValues &values)
 	                 : overdue == "share" ? CoreConfig::Overdue::Share
 	                                      : CoreConfig::Overdue::Keep;
 	config.overdue_slide = values.real("overdue_slide");
+	const std::string &pace = values.text("overdue_pace");
+	config.overdue_pace = pace == "partition" ? CoreConfig::OverduePace::Partition
+	                      : pace == "share"   ? CoreConfig::OverduePace::Share
+	                                          : CoreConfig::OverduePace::None;
 	config.starve_after_s = values.integer("starve_after_s");
 	config.starve_campaigns = static_cast<uint32_t>(values.integer("starve_campaigns"));
 	config.starve_jobs = values.text("starve_scope") == "job";

@@ -50,6 +50,12 @@ struct CoreConfig {
 	// log: NASA-iPSC")
 	Overdue overdue = Overdue::Share;
 	double overdue_slide = 0.8;
+	// overdue_pace: a postponed campaign's bound also moves later by the work of each job it
+	// starts over the partition's CPUs or its share of them, so once the bound passes its jobs
+	// still interleave with newer campaigns' (whole-machine jobs back to back kept light users
+	// out for hours)
+	enum class OverduePace : uint8_t { None, Partition, Share };
+	OverduePace overdue_pace = OverduePace::Share;
 	// starve_after_s: a campaign whose oldest pending job has been eligible this long ranks
 	// ahead of every other, oldest first (0: off)
 	int64_t starve_after_s = 0;

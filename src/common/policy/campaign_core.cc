@@ -358,6 +358,8 @@ Status CampaignCore::start_unguarded(uint32_t job_id, int64_t start_s)
 	job->start_s = clock_s_;
 	job->tasks = 1; // a started record is one task; the plugin submits split tasks apart
 	change_counted_work(*job, job_work_cpu_s(*job));
+	if (campaign.postponed_until_s > 0)
+		campaign.postponed_served_cpu_s += job->counted_work_cpu_s;
 	domain.busy_cpus += job->billable;
 	return ok_status();
 }

@@ -136,6 +136,8 @@ private:
 		// moves later by overdue_slide x the time since.
 		double postponed_until_s = 0;
 		double postponed_at_s = 0;
+		// overdue_pace: the work of the jobs it started since then
+		double postponed_served_cpu_s = 0;
 	};
 	struct Group {
 		uint32_t unit = 0, domain = 0, user_id = 0, account = 0;

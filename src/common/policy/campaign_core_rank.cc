@@ -78,9 +78,11 @@ void CampaignCore::clamp_overdue_keys(std::vector<CampaignKey> &keys)
 		    view.remaining_cpu_s >= pending_work[slot])
 			continue;
 		const Domain &domain = domains_[groups_[campaigns_[slot].group].domain];
-		double cpus = projection_capacity(domain);
-		if (config_.overdue == CoreConfig::Overdue::Share)
-			cpus /= std::max<uint32_t>(1, domain.active_groups);
+		const double partition_cpus = projection_capacity(domain);
+		const double share_cpus =
+		    partition_cpus / std::max<uint32_t>(1, domain.active_groups);
+		const double cpus =
+		    config_.overdue == CoreConfig::Overdue::Share ? share_cpus : partition_cpus;
 		const double soonest = now + pending_work[slot] / cpus;
 		Campaign &campaign = campaigns_[slot];
 		if (campaign.postponed_until_s <= 0) {
@@ -89,8 +91,16 @@ void CampaignCore::clamp_overdue_keys(std::vector<CampaignKey> &keys)
 			campaign.postponed_at_s = now;
 			detector_.close(campaign.group, campaign.id);
 		}
-		const double bound = campaign.postponed_until_s +
-		                     config_.overdue_slide * (now - campaign.postponed_at_s);
+		double bound = campaign.postponed_until_s +
+		               config_.overdue_slide * (now - campaign.postponed_at_s);
+		// Paced: each started job moves the time the bound catches up with now by its work
+		// over these CPUs, so a campaign the bound lets through takes one job's turn, then
+		// newer campaigns go first for as long as that job would hold them.
+		if (config_.overdue_pace != CoreConfig::OverduePace::None)
+			bound += (1 - config_.overdue_slide) * campaign.postponed_served_cpu_s /
+			         (config_.overdue_pace == CoreConfig::OverduePace::Share
+			              ? share_cpus
+			              : partition_cpus);
 		const double latest = std::max(keys[slot].key, bound);
 		keys[slot].key = std::max(keys[slot].key, std::min(soonest, latest));
 	}

@@ -104,6 +104,8 @@ struct CoreStateCodec::Writer {
 			json_object_set_new(out, "postponed_until",
 			                    real(campaign.postponed_until_s));
 			json_object_set_new(out, "postponed_at", real(campaign.postponed_at_s));
+			json_object_set_new(out, "postponed_served",
+			                    real(campaign.postponed_served_cpu_s));
 		}
 		return out;
 	}

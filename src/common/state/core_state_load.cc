@@ -90,6 +90,8 @@ CampaignCore::Campaign CoreStateCodec::Reader::campaign(const JsonReader &in)
 	if (in.has("postponed_until")) { // absent: not postponed (and files of earlier releases)
 		campaign.postponed_until_s = in.field("postponed_until").real();
 		campaign.postponed_at_s = in.field("postponed_at").real();
+		if (in.has("postponed_served")) // absent in files of stop 53's release
+			campaign.postponed_served_cpu_s = in.field("postponed_served").real();
 	}
 	return campaign;
 }
