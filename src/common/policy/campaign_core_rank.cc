@@ -56,10 +56,12 @@ void CampaignCore::retire_finished_campaigns(int64_t now_s)
 // Never later than a bound set when the campaign is first postponed: its C~ plus its own time in V
 // (C~ - s~) then, moved later by overdue_slide x the time since; a bound that moves slower than
 // time ends every postponement (the campaign waits at most 1 / (1 - slide) times the fixed bound's
-// postponement). A postponed campaign is closed to new jobs: its user's next job opens a new
-// campaign, so the postponed one stops absorbing its user's work and its C~ stops moving (an
-// open campaign whose wide job waits kept taking its user's new jobs: that job waited 97 days in
-// CTC-SP2).
+// postponement); overdue_pace also moves it by the work of each job the campaign starts over its
+// share (or the partition), so a late campaign of whole-machine jobs no longer runs them back to
+// back once the bound passes (doc/fairness-results.md, "Paced late campaigns"). A postponed
+// campaign is closed to new jobs: its user's next job opens a new campaign, so the postponed one
+// stops absorbing its user's work and its C~ stops moving (an open campaign whose wide job waits
+// kept taking its user's new jobs: that job waited 97 days in CTC-SP2).
 void CampaignCore::clamp_overdue_keys(std::vector<CampaignKey> &keys)
 {
 	std::vector<double> pending_work(campaigns_.size(), 0);
