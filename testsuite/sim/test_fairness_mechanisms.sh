@@ -2,8 +2,8 @@
 # Smoke test of bench/fairness_mechanisms.sh and bench/mechanism_workloads.py (the full run, six
 # workloads over three seeds, is a documented command outside CI): two days of two workloads,
 # two seeds, one offered load. The generator gives the same bytes for a seed and other jobs for
-# another, a machine of 128 CPUs and no run above its limit; each summary cell is what the
-# seeds' own goal lines say (passes counted, the median and range of their ratios); a bad
+# another, a machine of 128 CPUs and no run above its limit; the table is
+# bench/fairness_goal_spread.sh's with each seed one replica of its workload and load; a bad
 # workload, seed or span is named. CAMPSIM is set by make check.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -35,24 +35,18 @@ mechanisms() {
 }
 check "fairness_mechanisms.sh runs" mechanisms
 cat "$work/stdout"
-check_equal "a block per workload (the default policy against the easy set)" 2 \
-	"$(grep -c '^== .*@0.9: ostrich/conservative$' "$work/out/mechanisms.txt")"
-check_equal "every line counts two seeds" 10 "$(grep -cE '^  .* [0-2]/2 ' "$work/out/mechanisms.txt")"
-# The light line of one_heavy, recomputed from the two seeds' own goal lines.
-expected=$(cat "$work/out/seed1.txt" "$work/out/seed2.txt" | awk '
-	/^== one_heavy/ { on = 1; next } /^== / { on = 0 }
-	on && /^  light users/ {
-		for (i = 1; i <= NF; i++) if ($i == "ratio") v[++n] = $(i + 1)
-		passes += $NF == "PASS"
-	}
-	END {
-		lo = v[1] < v[2] ? v[1] : v[2]; hi = v[1] < v[2] ? v[2] : v[1]
-		printf "%d/2  %.2f [%.2f, %.2f]", passes, (v[1] + v[2]) / 2, lo, hi
-	}')
-check_equal "one_heavy's light cell is its seeds' (passes, median, range)" "$expected" \
-	"$(awk '/^== one_heavy/ { on = 1; next } /^== / { on = 0 }
-		on && /^  light users/ { print substr($0, 38) }' \
-		"$work/out/mechanisms.txt")"
+table=$work/out/spread.txt
+check_equal "a row per workload (the default policy against the easy set)" 2 \
+	"$(grep -cE '^(arrays|one_heavy)@0.9 +ostrich/conservative +easy ' "$table")"
+check_equal "every cell counts two seeds" 10 "$(grep -E '^(arrays|one_heavy)@0.9 ' "$table" | grep -o ' [0-2]/2 ' | wc -l)"
+# The table is bench/fairness_goal_spread.sh's (its cells tested there); here, that each seed is
+# one replica of its workload's row: one_heavy's replicas are its two seeds' own judgements.
+check_equal "one_heavy's replicas are its two seeds at 0.9" \
+	"$(printf '%s\n' "one_heavy 0.9 s1" "one_heavy 0.9 s2")" \
+	"$(awk -F'\t' '$1 == "one_heavy" { print $1, $2, $3 }' "$work/out/done.tsv")"
+check "and each is fairness_goal.sh on that seed's workload at that load" bash -c "
+	grep -q '^== one_heavy-s1@0.9: ostrich/conservative against' '$work/out/one_heavy/0.9/s1/goal.txt' &&
+	grep -q '^== one_heavy-s2@0.9: ostrich/conservative against' '$work/out/one_heavy/0.9/s2/goal.txt'"
 
 # refused VARIABLE VALUE MESSAGE: the script with VARIABLE=VALUE exits 2 and says MESSAGE.
 refused() {
