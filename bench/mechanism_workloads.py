@@ -50,6 +50,14 @@ class Workload:
             yield t
             t += self.rng.expovariate(1 / mean_gap_s)
 
+    def stream(self, user, mean_gap_s, cpus, run_s, limit_factor, start=0.0):
+        """Jobs arriving one at a time: a run drawn from run_s (low, high), then the CPUs
+        (a number, or a list to choose from); the limit limit_factor times the run."""
+        for t in self.arrivals(mean_gap_s, start):
+            run = self.rng.uniform(*run_s)
+            width = self.rng.choice(cpus) if isinstance(cpus, list) else cpus
+            self.job(user, t, width, run * limit_factor, run)
+
     def light_users(self, first=11, count=8, every_s=6 * 3600, limit_factor=(1.2, 4)):
         r = self.rng
         for user in range(first, first + count):
@@ -63,15 +71,11 @@ class Workload:
 
 def wide_loose(w):
     r = w.rng
-    for t in w.arrivals(7200):
-        run = r.uniform(2, 6) * 3600
-        w.job(1, t, 64, run * 2, run)
+    w.stream(1, 7200, 64, (2 * 3600, 6 * 3600), 2)
     for t in w.arrivals(3600):
         for _ in range(r.randint(20, 60)):
             w.job(2, t, 1, 4 * 3600, r.uniform(600, 3600))
-    for t in w.arrivals(3000):
-        run = r.uniform(1, 3) * 3600
-        w.job(3, t, 16, run * 1.5, run)
+    w.stream(3, 3000, 16, (3600, 3 * 3600), 1.5)
     w.light_users()
 
 
@@ -80,21 +84,15 @@ def arrays(w):
     for t in w.arrivals(12 * 3600):
         for _ in range(r.randint(300, 800)):
             w.job(1, t, 1, 3 * 3600, r.uniform(300, 2400))
-    for t in w.arrivals(5400):
-        run = r.uniform(1, 4) * 3600
-        w.job(2, t, 32, run * 2, run)
+    w.stream(2, 5400, 32, (3600, 4 * 3600), 2)
     w.light_users()
 
 
 def long_jobs(w):
     r = w.rng
     for user in (1, 2):
-        for t in w.arrivals(1.5 * 86400, r.uniform(0, 86400)):
-            run = r.uniform(1, 3) * 86400
-            w.job(user, t, 32, run * 1.5, run)
-    for t in w.arrivals(900):
-        run = r.uniform(600, 7200)
-        w.job(3, t, r.choice([4, 8, 16]), run * 3, run)
+        w.stream(user, 1.5 * 86400, 32, (86400, 3 * 86400), 1.5, start=r.uniform(0, 86400))
+    w.stream(3, 900, [4, 8, 16], (600, 7200), 3)
     w.light_users()
 
 
@@ -107,17 +105,12 @@ def many_users(w):
                 run = r.uniform(300, 4 * 3600)
                 w.job(user, t, cpus, run * r.uniform(1.2, 5), run)
     for user in (1, 2):
-        for t in w.arrivals(4000):
-            run = r.uniform(1, 8) * 3600
-            w.job(user, t, r.choice([16, 32, 64]), run * 2, run)
+        w.stream(user, 4000, [16, 32, 64], (3600, 8 * 3600), 2)
 
 
 def loose_limits(w):
-    r = w.rng
     for user in (1, 2, 3):
-        for t in w.arrivals(3600):
-            run = r.uniform(600, 6 * 3600)
-            w.job(user, t, r.choice([8, 16, 32, 64]), run * 10, run)
+        w.stream(user, 3600, [8, 16, 32, 64], (600, 6 * 3600), 10)
     w.light_users(limit_factor=(8, 12))
 
 
