@@ -58,6 +58,12 @@ class Workload:
             width = self.rng.choice(cpus) if isinstance(cpus, list) else cpus
             self.job(user, t, width, run * limit_factor, run)
 
+    def bursts(self, user, mean_gap_s, count, limit_s, run_s):
+        """Bursts of `count` (low, high) one-CPU jobs, one limit for all, runs from run_s."""
+        for t in self.arrivals(mean_gap_s):
+            for _ in range(self.rng.randint(*count)):
+                self.job(user, t, 1, limit_s, self.rng.uniform(*run_s))
+
     def light_users(self, first=11, count=8, every_s=6 * 3600, limit_factor=(1.2, 4)):
         r = self.rng
         for user in range(first, first + count):
@@ -70,20 +76,14 @@ class Workload:
 
 
 def wide_loose(w):
-    r = w.rng
     w.stream(1, 7200, 64, (2 * 3600, 6 * 3600), 2)
-    for t in w.arrivals(3600):
-        for _ in range(r.randint(20, 60)):
-            w.job(2, t, 1, 4 * 3600, r.uniform(600, 3600))
+    w.bursts(2, 3600, (20, 60), 4 * 3600, (600, 3600))
     w.stream(3, 3000, 16, (3600, 3 * 3600), 1.5)
     w.light_users()
 
 
 def arrays(w):
-    r = w.rng
-    for t in w.arrivals(12 * 3600):
-        for _ in range(r.randint(300, 800)):
-            w.job(1, t, 1, 3 * 3600, r.uniform(300, 2400))
+    w.bursts(1, 12 * 3600, (300, 800), 3 * 3600, (300, 2400))
     w.stream(2, 5400, 32, (3600, 4 * 3600), 2)
     w.light_users()
 
