@@ -279,6 +279,41 @@ START_TEST(test_ten_thousand_pending_jobs_rank_in_priority_order)
 }
 END_TEST
 
+// A head of the order is the order's first jobs, at a pass and between passes (arrivals merged
+// in, started jobs gone); a longer head at the same instant is the same order, not ranked again.
+START_TEST(test_rank_head_is_the_head_of_rank)
+{
+	FairShareOptions options;
+	options.calc_period_s = 300;
+	FairSharePriority by_head(options), whole(options);
+	uint32_t job = 0;
+	for (uint32_t user = 0; user < 6; user++) {
+		run(by_head, job, user, user % 2, 1 + user, 0, 100 * (user + 1));
+		run(whole, job++, user, user % 2, 1 + user, 0, 100 * (user + 1));
+	}
+	for (int64_t now_s : {700, 800, 1000}) { // a pass, none, a pass
+		for (uint32_t k = 0; k < 40; k++, job++) {
+			ok(by_head.submit(job, job_of(job % 6, (job % 6) % 2), now_s));
+			ok(whole.submit(job, job_of(job % 6, (job % 6) % 2), now_s));
+		}
+		const std::vector<uint32_t> order = ranked(whole, now_s);
+		const auto head = by_head.rank_head(now_s, 8);
+		ck_assert(head.ok());
+		ck_assert(equal_order(head.value(), {order.begin(), order.begin() + 8}));
+		const auto longer = by_head.longer_head(now_s, 32);
+		ck_assert(longer.ok());
+		ck_assert(equal_order(longer.value(), {order.begin(), order.begin() + 32}));
+		const auto all = by_head.longer_head(now_s, 100000);
+		ck_assert(all.ok());
+		ck_assert(equal_order(all.value(), order));
+		for (uint32_t started : {order[0], order[5]}) { // gone from the next head
+			ok(by_head.start(started, now_s));
+			ok(whole.start(started, now_s));
+		}
+	}
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("fair_share_priority");
@@ -294,6 +329,7 @@ int main()
 	tcase_add_test(tc, test_ties_break_by_submit_time_then_job_index);
 	tcase_add_test(tc, test_event_errors_name_the_job_and_bad_options_the_field);
 	tcase_add_test(tc, test_ten_thousand_pending_jobs_rank_in_priority_order);
+	tcase_add_test(tc, test_rank_head_is_the_head_of_rank);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

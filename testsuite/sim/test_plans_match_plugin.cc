@@ -283,6 +283,21 @@ START_TEST(test_campsim_keeps_the_room_sched_campaign_keeps)
 }
 END_TEST
 
+// campsim's easy plans only the head of the queue where it starts what the kept plan starts
+// (the test above): without the room for short jobs. With it the kept plan holds the room it
+// sized last, so campsim keeps the plan as sched/campaign does.
+START_TEST(test_campsim_plans_easy_heads_only_without_the_room)
+{
+	std::mt19937_64 random(7);
+	const Workload work = random_workload(random, true);
+	int64_t short_pending = 0;
+	ck_assert(campsim_path("easy", work, false, &short_pending)->takes_heads());
+	ck_assert(!campsim_path("easy", work, true, &short_pending)->takes_heads());
+	ck_assert(campsim_path("per_campaign", work, true, &short_pending)->takes_heads());
+	ck_assert(!campsim_path("conservative", work, false, &short_pending)->takes_heads());
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("plans_match_plugin");
@@ -290,6 +305,7 @@ int main()
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_campsim_starts_what_sched_campaign_starts_in_every_shared_mode);
 	tcase_add_test(tc, test_campsim_keeps_the_room_sched_campaign_keeps);
+	tcase_add_test(tc, test_campsim_plans_easy_heads_only_without_the_room);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

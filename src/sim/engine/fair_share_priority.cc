@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <numbers>
 #include <string>
@@ -294,15 +295,37 @@ void FairSharePriority::refresh_ranking(bool full_sort)
 	started_since_rank_ = false;
 }
 
-Result<std::vector<uint32_t>> FairSharePriority::rank(int64_t now_s)
+// ranked_ as of now_s: a pass if one is due, then the arrivals merged in.
+Status FairSharePriority::rank_now(int64_t now_s)
 {
 	if (!valid_.ok())
-		return Error{valid_.error()};
+		return valid_;
 	const bool pass_due = pass_forced_ || now_s >= next_pass_s_;
 	if (pass_due)
 		run_pass(now_s);
 	refresh_ranking(pass_due);
+	return ok_status();
+}
+
+Result<std::vector<uint32_t>> FairSharePriority::rank(int64_t now_s)
+{
+	if (Status ranked = rank_now(now_s); !ranked)
+		return Error{ranked.error()};
 	return ranked_;
+}
+
+Result<std::vector<uint32_t>> FairSharePriority::rank_head(int64_t now_s, size_t max_jobs)
+{
+	if (Status ranked = rank_now(now_s); !ranked)
+		return Error{ranked.error()};
+	return longer_head(now_s, max_jobs);
+}
+
+Result<std::vector<uint32_t>> FairSharePriority::longer_head(int64_t, size_t max_jobs)
+{
+	const size_t listed = std::min(max_jobs, ranked_.size());
+	return std::vector<uint32_t>(ranked_.begin(),
+	                             ranked_.begin() + static_cast<std::ptrdiff_t>(listed));
 }
 
 double FairSharePriority::priority_of(uint32_t job) const

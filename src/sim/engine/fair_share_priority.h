@@ -62,6 +62,10 @@ public:
 	Status start(uint32_t job, int64_t now_s) override;
 	Status end(uint32_t job, int64_t now_s) override;
 	Result<std::vector<uint32_t>> rank(int64_t now_s) override;
+	// The first max_jobs of rank's order (a pass that starts only jobs of the head need not
+	// copy a queue of thousands), and a longer head of it at the same instant.
+	Result<std::vector<uint32_t>> rank_head(int64_t now_s, size_t max_jobs) override;
+	Result<std::vector<uint32_t>> longer_head(int64_t now_s, size_t max_jobs) override;
 	uint64_t campaign_of(uint32_t) const override { return 0; }
 
 	// Inspection (tests, reports): values as of the last pass or submission.
@@ -117,6 +121,7 @@ private:
 	}
 	bool ranks_before(uint32_t a, uint32_t b) const;
 	void refresh_ranking(bool full_sort);
+	Status rank_now(int64_t now_s);
 	void sort_by_keys(std::vector<uint32_t> &jobs);
 	Status job_error(uint32_t job, const char *problem) const;
 

@@ -289,9 +289,14 @@ Result<std::unique_ptr<JobDispatch>> make_dispatch(uint32_t machine_cpus, Backfi
 	// simulator publishes no expected starts, so it stops placing below the last rank that can
 	// start now (starts_only): the same starts as the plugin's whole plan, which
 	// test_plans_match_plugin checks on random queues (with and without long jobs and the
-	// room for short ones), at a fraction of the cost.
+	// room for short ones), at a fraction of the cost. So does easy without the room: its one
+	// reservation is the first blocked job's earliest start, kept or made afresh (the same
+	// test), and the fair-share baselines' easy plan of a queue of thousands was 12x the cost
+	// of its head's. With the room the kept plan holds the room sized at its last fresh plan,
+	// which a plan of the head would size again at every pass.
 	config.mode = *mode;
-	config.starts_only = *mode == plan::ReservationMode::per_campaign;
+	config.starts_only = *mode == plan::ReservationMode::per_campaign ||
+	                     (*mode == plan::ReservationMode::easy && config.short_room <= 0);
 	config.whole_node_reservations = kind == BackfillKind::slurm_backfill;
 	return std::unique_ptr<JobDispatch>(std::make_unique<PlanDispatch>(
 	    machine_cpus, config, std::move(jobs), nodes, std::move(dump)));
