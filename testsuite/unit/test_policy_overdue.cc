@@ -6,6 +6,7 @@
 // 0.8 (doc/fairness-results.md, "A held-out log: NASA-iPSC"). overdue_pace: each job the postponed
 // campaign starts moves its bound later by the job's work over its share.
 #include "core_fixtures.h"
+#include "policy/virtual_schedule.h"
 #include "state/core_state_json.h"
 
 using namespace campaign_test;
@@ -225,6 +226,47 @@ START_TEST(test_clamp_leaves_campaigns_on_time)
 }
 END_TEST
 
+// overdue_grace scales the own time in V in the bound set when the campaign is first postponed:
+// C~ + grace x (C~ - s~). User 1's C~ is 10,000 and its time in V 10,000; at 12,000 it could not
+// complete before 12,000 + 40,000 / 2 (its share of the 4 CPUs), so the bound decides.
+START_TEST(test_grace_scales_the_own_time_in_the_bound)
+{
+	const Ranking half = late_campaign_and_a_newcomer(
+	    "policy=ostrich,overdue=share,overdue_slide=0,overdue_grace=0.5");
+	expect_near(explain(half, 1).key, 15000, "10,000 + 0.5 x 10,000");
+	ck_assert_uint_eq(half.order.front(), 11);
+	const Ranking none = late_campaign_and_a_newcomer(
+	    "policy=ostrich,overdue=share,overdue_slide=0,overdue_grace=0");
+	expect_near(explain(none, 1).key, 10000, "its C~: first at once");
+	ck_assert_uint_eq(none.order.front(), 1);
+}
+END_TEST
+
+// reopened: a campaign V finished that is given more work (its jobs' estimates rose) is queued
+// again for its user: last, behind the user's newer campaigns, or next, after the campaign V is
+// serving. One unit on 1 CPU: A (10 s) finishes at 10; B (100 s) runs from 10, C (100 s) waits;
+// then A gets 5 s more.
+START_TEST(test_reopened_campaign_is_served_next_or_last)
+{
+	for (const bool next : {true, false}) {
+		campaign::VirtualSchedule schedule;
+		schedule.set_reopened_next(next);
+		schedule.advance_to(0, 1);
+		schedule.add_work(1, 7, 10);
+		schedule.advance_to(10, 1);
+		ck_assert(schedule.view(1, 1).finished);
+		schedule.add_work(2, 7, 100);
+		schedule.add_work(3, 7, 100);
+		schedule.add_work(1, 7, 5);
+		const campaign::VirtualView a = schedule.view(1, 1), c = schedule.view(3, 1);
+		ck_assert(!a.finished);
+		expect_near(a.start_s, next ? 110 : 210, "A's new start in V");
+		expect_near(a.finish_s, next ? 115 : 215, "A's new completion in V");
+		expect_near(c.start_s, next ? 115 : 110, "C's start in V");
+	}
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("policy_overdue");
@@ -240,6 +282,8 @@ int main()
 	tcase_add_test(tc, test_state_keeps_the_postponement);
 	tcase_add_test(tc, test_pace_moves_the_bound_by_the_work_started);
 	tcase_add_test(tc, test_pace_with_a_slide_meets_time_after_the_share);
+	tcase_add_test(tc, test_grace_scales_the_own_time_in_the_bound);
+	tcase_add_test(tc, test_reopened_campaign_is_served_next_or_last);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

@@ -100,6 +100,13 @@ ParameterSchema core_parameter_schema()
 	     real("overdue_slide", "0.8", 0, 0.99,
 	          "overdue=clamp|share: the bound of a postponed campaign moves later by this "
 	          "fraction of the time since it was first postponed (0: fixed)"),
+	     real("overdue_grace", "1", 0, 100,
+	          "overdue=clamp|share: the bound set when a campaign is first postponed is its "
+	          "completion in V plus this many times its own time in V (0: its completion)"),
+	     choice("reopened", "last", {"last", "next"},
+	            "where V serves more work for a campaign it has finished (its pending jobs' "
+	            "estimates rose): last, behind its user's newer campaigns, or next, after the "
+	            "campaign V serves for that user"),
 	     choice(
 	         "overdue_pace", "share", {"none", "partition", "share"},
 	         "overdue=clamp|share: each job a postponed campaign starts moves its bound later "
@@ -178,6 +185,8 @@ Result<CoreConfig> core_config_from(const ParameterValues &values)
 	                 : overdue == "share" ? CoreConfig::Overdue::Share
 	                                      : CoreConfig::Overdue::Keep;
 	config.overdue_slide = values.real("overdue_slide");
+	config.overdue_grace = values.real("overdue_grace");
+	config.reopened_next = values.text("reopened") == "next";
 	const std::string &pace = values.text("overdue_pace");
 	config.overdue_pace = pace == "partition" ? CoreConfig::OverduePace::Partition
 	                      : pace == "share"   ? CoreConfig::OverduePace::Share

@@ -60,6 +60,14 @@ uint32_t CampaignCore::intern(std::vector<std::string> &names,
 	return entry->second;
 }
 
+void CampaignCore::add_domain(const std::string &name)
+{
+	domains_.emplace_back();
+	domains_.back().name = name;
+	domains_.back().schedule.set_reopened_next(config_.reopened_next);
+	domains_.back().schedule.advance_to(static_cast<double>(clock_s_), 0);
+}
+
 uint32_t CampaignCore::domain_of_partition(uint32_t partition)
 {
 	const std::string &name =
@@ -67,9 +75,7 @@ uint32_t CampaignCore::domain_of_partition(uint32_t partition)
 	auto [entry, inserted] =
 	    domain_index_.try_emplace(name, static_cast<uint32_t>(domains_.size()));
 	if (inserted) {
-		domains_.emplace_back();
-		domains_.back().name = name;
-		domains_.back().schedule.advance_to(static_cast<double>(clock_s_), 0);
+		add_domain(name);
 		if (config_.domain_is_cluster)
 			refresh_cluster_capacity();
 		else

@@ -183,6 +183,8 @@ private:
 	uint32_t intern(std::vector<std::string> &names,
 	                std::unordered_map<std::string, uint32_t> &index, const std::string &name);
 	uint32_t domain_of_partition(uint32_t partition);
+	// A new fairness domain, its V started at the core's clock.
+	void add_domain(const std::string &name);
 	uint32_t group_of(uint32_t user_id, uint32_t account, uint32_t domain);
 	void resolve_job(Job &job);
 	double job_work_cpu_s(const Job &job) const;

@@ -53,15 +53,16 @@ void CampaignCore::retire_finished_campaigns(int64_t now_s)
 // machine from light users for hours in KTH-SP2, doc/fairness-results.md). overdue=share: at least
 // now + its pending work on its fair share of the CPUs (as if it were submitted now).
 //
-// Never later than a bound set when the campaign is first postponed: its C~ plus its own time in V
-// (C~ - s~) then, moved later by overdue_slide x the time since; a bound that moves slower than
-// time ends every postponement (the campaign waits at most 1 / (1 - slide) times the fixed bound's
-// postponement); overdue_pace also moves it by the work of each job the campaign starts over its
-// share (or the partition), so a late campaign of whole-machine jobs no longer runs them back to
-// back once the bound passes (doc/fairness-results.md, "Paced late campaigns"). A postponed
-// campaign is closed to new jobs: its user's next job opens a new campaign, so the postponed one
-// stops absorbing its user's work and its C~ stops moving (an open campaign whose wide job waits
-// kept taking its user's new jobs: that job waited 97 days in CTC-SP2).
+// Never later than a bound set when the campaign is first postponed: its C~ plus overdue_grace
+// times its own time in V (C~ - s~) then, moved later by overdue_slide x the time since; a bound
+// that moves slower than time ends every postponement (the campaign waits at most 1 / (1 - slide)
+// times the fixed bound's postponement); overdue_pace also moves it by the work of each job the
+// campaign starts over its share (or the partition), so a late campaign of whole-machine jobs no
+// longer runs them back to back once the bound passes (doc/fairness-results.md, "Paced late
+// campaigns"). A postponed campaign is closed to new jobs: its user's next job opens a new
+// campaign, so the postponed one stops absorbing its user's work and its C~ stops moving (an open
+// campaign whose wide job waits kept taking its user's new jobs: that job waited 97 days in
+// CTC-SP2).
 void CampaignCore::clamp_overdue_keys(std::vector<CampaignKey> &keys)
 {
 	std::vector<double> pending_work(campaigns_.size(), 0);
@@ -89,7 +90,8 @@ void CampaignCore::clamp_overdue_keys(std::vector<CampaignKey> &keys)
 		Campaign &campaign = campaigns_[slot];
 		if (campaign.postponed_until_s <= 0) {
 			campaign.postponed_until_s =
-			    keys[slot].key + std::max(0.0, view.finish_s - view.start_s);
+			    keys[slot].key +
+			    config_.overdue_grace * std::max(0.0, view.finish_s - view.start_s);
 			campaign.postponed_at_s = now;
 			detector_.close(campaign.group, campaign.id);
 		}

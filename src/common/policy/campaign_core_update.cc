@@ -145,9 +145,7 @@ Status CampaignCore::cluster_capacity_unguarded(uint64_t cpus_up, int64_t now_s)
 	if (entry == domain_index_.end()) {
 		domain = static_cast<uint32_t>(domains_.size());
 		domain_index_["cluster"] = domain;
-		domains_.emplace_back();
-		domains_.back().name = "cluster";
-		domains_.back().schedule.advance_to(static_cast<double>(clock_s_), 0);
+		add_domain("cluster");
 	} else {
 		domain = entry->second;
 	}

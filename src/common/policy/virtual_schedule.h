@@ -47,7 +47,10 @@ public:
 	// when resizing); virtual completions on the way are processed in time order.
 	void advance_to(double now_s, double rate_cpus);
 	// Add work to a campaign (created on first use, queued behind the unit's running one).
+	// A finished campaign given more work is queued again: last, or with reopened_next after
+	// the unit's running campaign (CoreConfig::reopened_next).
 	void add_work(uint64_t campaign_id, uint32_t unit, double work_cpu_s);
+	void set_reopened_next(bool next) { reopened_next_ = next; }
 	// Take work away (actual-runtime correction, cancellation); never below zero.
 	void remove_work(uint64_t campaign_id, double work_cpu_s);
 	void set_weight(uint32_t unit, double weight);
@@ -82,6 +85,7 @@ private:
 	double vtime_ = 0;
 	double active_weight_ = 0;
 	std::set<std::pair<double, uint64_t>> running_; // (finish tag, campaign id)
+	bool reopened_next_ = false;
 	// Finished campaigns not yet forgotten; with running_ (each busy unit's head) it lets a
 	// projection visit only what is in V, not every unit and campaign ever seen.
 	std::unordered_set<uint64_t> finished_;
