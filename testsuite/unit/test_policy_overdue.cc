@@ -250,14 +250,13 @@ START_TEST(test_reopened_campaign_is_served_next_or_last)
 {
 	for (const bool next : {true, false}) {
 		campaign::VirtualSchedule schedule;
-		schedule.set_reopened_next(next);
 		schedule.advance_to(0, 1);
-		schedule.add_work(1, 7, 10);
+		schedule.add_work(1, 7, 10, next);
 		schedule.advance_to(10, 1);
 		ck_assert(schedule.view(1, 1).finished);
-		schedule.add_work(2, 7, 100);
-		schedule.add_work(3, 7, 100);
-		schedule.add_work(1, 7, 5);
+		schedule.add_work(2, 7, 100, next);
+		schedule.add_work(3, 7, 100, next);
+		schedule.add_work(1, 7, 5, next);
 		const campaign::VirtualView a = schedule.view(1, 1), c = schedule.view(3, 1);
 		ck_assert(!a.finished);
 		expect_near(a.start_s, next ? 110 : 210, "A's new start in V");

@@ -104,8 +104,9 @@ ParameterSchema core_parameter_schema()
 	          "overdue=clamp|share: the bound set when a campaign is first postponed is its "
 	          "completion in V plus this many times its own time in V (0: its completion)"),
 	     choice("reopened", "last", {"last", "next"},
-	            "where V serves more work for a campaign it has finished (its pending jobs' "
-	            "estimates rose): last, behind its user's newer campaigns, or next, after the "
+	            "where V serves more work for a campaign it has finished (a job joins it, or "
+	            "its pending jobs' estimates rose): last, behind its user's newer campaigns, "
+	            "or next, after the "
 	            "campaign V serves for that user"),
 	     choice(
 	         "overdue_pace", "share", {"none", "partition", "share"},

@@ -53,9 +53,9 @@ struct CoreConfig {
 	// overdue_grace: the bound set when a campaign is first postponed is its C~ plus this many
 	// times its own time in V (C~ - s~); 1 by default
 	double overdue_grace = 1;
-	// reopened=next: a campaign V has finished that is given more work (its pending jobs'
-	// estimates rose) is served next in V, after the campaign V serves for its user; last
-	// (default): behind the user's newer campaigns
+	// reopened=next: a campaign V has finished that is given more work (a job joins it, or its
+	// pending jobs' estimates rose) is served next in V, after the campaign V serves for its
+	// user; last (default): behind the user's newer campaigns
 	bool reopened_next = false;
 	// overdue_pace: a postponed campaign's bound also moves later by the work of each job it
 	// starts over the partition's CPUs or its share of them, so once the bound passes its jobs

@@ -64,7 +64,6 @@ void CampaignCore::add_domain(const std::string &name)
 {
 	domains_.emplace_back();
 	domains_.back().name = name;
-	domains_.back().schedule.set_reopened_next(config_.reopened_next);
 	domains_.back().schedule.advance_to(static_cast<double>(clock_s_), 0);
 }
 
@@ -207,7 +206,8 @@ void CampaignCore::join_campaign(Job &job)
 	set_live(group, 1);
 	Domain &domain = domains_[group.domain];
 	if (config_.policy == PolicyKind::Ostrich)
-		domain.schedule.add_work(job.campaign_id, job.group, job.counted_work_cpu_s);
+		domain.schedule.add_work(job.campaign_id, job.group, job.counted_work_cpu_s,
+		                         config_.reopened_next);
 	if (config_.policy == PolicyKind::FairCamp)
 		deadlines_.put_job(job.campaign_id, {job.job_id, job.cpus, job.tasks, job.limit_s},
 		                   static_cast<uint64_t>(projection_capacity(domain)));
@@ -240,7 +240,7 @@ void CampaignCore::change_counted_work(Job &job, double new_work_cpu_s)
 		return;
 	VirtualSchedule &schedule = domains_[groups_[job.group].domain].schedule;
 	if (delta > 0)
-		schedule.add_work(job.campaign_id, job.group, delta);
+		schedule.add_work(job.campaign_id, job.group, delta, config_.reopened_next);
 	else
 		schedule.remove_work(job.campaign_id, -delta);
 }

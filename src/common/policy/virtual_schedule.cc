@@ -83,7 +83,8 @@ void VirtualSchedule::advance_to(double now_s, double rate_cpus)
 	clock_s_ = std::max(clock_s_, now_s);
 }
 
-void VirtualSchedule::add_work(uint64_t campaign_id, uint32_t unit_index, double work_cpu_s)
+void VirtualSchedule::add_work(uint64_t campaign_id, uint32_t unit_index, double work_cpu_s,
+                               bool reopened_next)
 {
 	work_cpu_s = std::max(0.0, work_cpu_s);
 	auto [entry, inserted] = campaigns_.try_emplace(campaign_id);
@@ -94,11 +95,12 @@ void VirtualSchedule::add_work(uint64_t campaign_id, uint32_t unit_index, double
 	if (inserted || campaign.status == Campaign::Status::Finished) {
 		finished_.erase(campaign_id);
 		campaign.status = Campaign::Status::Queued;
-		// A finished campaign gets more work when its pending jobs' estimates rise: it is
+		// A finished campaign gets more work when a job joins it or its pending jobs'
+		// estimates rise (the kept state holds no option: the caller says where): it is
 		// its user's older work, and last it waits behind the user's newer campaigns (an
-		// 80-CPU job of KTH-SP2 at 0.85 waited 188 days so, doc/fairness-results.md, "A
-		// finished campaign queued again").
-		const bool next = !inserted && reopened_next_ && !unit.queue.empty();
+		// 80-CPU job of KTH-SP2 at 0.85 waited 188 days so, doc/fairness-results.md, "Stop
+		// 56").
+		const bool next = !inserted && reopened_next && !unit.queue.empty();
 		unit.queue.insert(next ? unit.queue.begin() + 1 : unit.queue.end(), campaign_id);
 	}
 	if (campaign.status == Campaign::Status::Running) {

@@ -49,8 +49,8 @@ public:
 	// Add work to a campaign (created on first use, queued behind the unit's running one).
 	// A finished campaign given more work is queued again: last, or with reopened_next after
 	// the unit's running campaign (CoreConfig::reopened_next).
-	void add_work(uint64_t campaign_id, uint32_t unit, double work_cpu_s);
-	void set_reopened_next(bool next) { reopened_next_ = next; }
+	void add_work(uint64_t campaign_id, uint32_t unit, double work_cpu_s,
+	              bool reopened_next = false);
 	// Take work away (actual-runtime correction, cancellation); never below zero.
 	void remove_work(uint64_t campaign_id, double work_cpu_s);
 	void set_weight(uint32_t unit, double weight);
@@ -85,7 +85,6 @@ private:
 	double vtime_ = 0;
 	double active_weight_ = 0;
 	std::set<std::pair<double, uint64_t>> running_; // (finish tag, campaign id)
-	bool reopened_next_ = false;
 	// Finished campaigns not yet forgotten; with running_ (each busy unit's head) it lets a
 	// projection visit only what is in V, not every unit and campaign ever seen.
 	std::unordered_set<uint64_t> finished_;
