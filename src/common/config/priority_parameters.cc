@@ -106,8 +106,7 @@ ParameterSchema core_parameter_schema()
 	     choice("reopened", "last", {"last", "next"},
 	            "where V serves more work for a campaign it has finished (a job joins it, or "
 	            "its pending jobs' estimates rose): last, behind its user's newer campaigns, "
-	            "or next, after the "
-	            "campaign V serves for that user"),
+	            "or next, after the campaign V serves for that user"),
 	     choice(
 	         "overdue_pace", "share", {"none", "partition", "share"},
 	         "overdue=clamp|share: each job a postponed campaign starts moves its bound later "
