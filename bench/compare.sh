@@ -30,6 +30,11 @@
 # fairtree/easy with PriorityDecayHalfLife=1-0 (--fs-half-life 86400), in runs of their own (rows
 # fairshare/easy-1d and fairtree/easy-1d), and columns l95/1d and a95/1d: light users' and all
 # campaigns' p95 over the better of the two.
+# OUT/goal.txt: issue 12's goal lines (bench/goal_lines.py) of GOAL_POLICY (default
+# ostrich/conservative, what the plugins run with no parameters) at every trace and load, against
+# each baseline set the run holds (easy, and site and easy-1d with SITE and HALF_LIFE_1D), each
+# line PASS or FAIL, and per goal line how many trace-loads are better, equal or worse than
+# fair-share; the counts are printed after the table.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$repo/build}
@@ -350,6 +355,14 @@ print("\n".join(lines))
 print(legend)
 EOF
 
+goal_policy=${GOAL_POLICY:-ostrich/conservative}
+if [[ ",$policies," == *",$goal_policy,"* ]]; then
+	if python3 "$repo/bench/goal_lines.py" compare "$out/compare.json" --policy "$goal_policy" >"$out/goal.txt"; then
+		grep -v -e '^  ' -e ": $goal_policy\$" "$out/goal.txt" || true
+	else
+		echo "compare: the goal lines of $goal_policy were not judged (no fair-share pair beside it)" >&2
+	fi
+fi
 tabled=$(date +%s.%N)
 if command -v gnuplot >/dev/null; then
 	for load in "${loads[@]}"; do
@@ -393,4 +406,4 @@ for folder in ("runs", "site", "halflife1d", "synthetic"):
 print(f"compare: campsim CPU {total_cpu:.1f} s in all: on {jobs} idle cores at least "
       f"{total_cpu / int(jobs):.1f} s")
 EOF_TIMES
-echo "compare: $out/compare.txt, $out/compare.json, PNG per load, timing.txt" >&2
+echo "compare: $out/compare.txt, $out/compare.json, goal.txt, PNG per load, timing.txt" >&2

@@ -5,7 +5,7 @@
 # then, against the better of the two fair-share baselines of a set:
 #   light users' p95 bounded campaign stretch <= 0.7x where that baseline is above 1.5, else 1.1x
 #   (light: bottom half of users by CPU-seconds); all campaigns' p95 and max <= 1.1x; heavy users'
-#   (top 10 %) p95 <= 1.25x; utilization within 1 point.
+#   (top 10 %) p95 <= 1.25x; utilization within 1 point (bench/goal_lines.py judges them).
 # Baseline sets (BASELINE=easy|site|both|easy1d|all, default both = easy site; all = easy site
 # easy1d; every candidate is judged against each set, one block of lines per set):
 #   easy  fairshare/easy and fairtree/easy (one reservation, campsim's defaults: a 7-day
@@ -76,28 +76,6 @@ if [ -z "$out" ]; then
 fi
 mkdir -p "$out"
 
-# metric FILE COLUMN NAME: one value of campsim's comparison table (COLUMN 1 = first policy).
-metric() { awk -v name="$3" -v column="$2" '$1 == name { print $(column + 1) }' "$1"; }
-
-# better FILE METRIC: the better (lower) of the two baselines (columns 1 and 2).
-better() {
-	awk -v a="$(metric "$1" 1 "$2")" -v b="$(metric "$1" 2 "$2")" 'BEGIN { print (a < b ? a : b) }'
-}
-
-# judge NAME OURS BASE RATIO [FLOOR FLOOR_RATIO]: PASS when OURS <= RATIO x BASE (or, where BASE
-# is not above FLOOR, <= FLOOR_RATIO x BASE); prints the line.
-judge() {
-	awk -v name="$1" -v ours="$2" -v base="$3" -v ratio="$4" -v floor="${5:-}" -v floor_ratio="${6:-}" 'BEGIN {
-		goal = ratio
-		if (floor != "" && base <= floor) goal = floor_ratio
-		verdict = (base > 0 && ours <= goal * base + 1e-9) ? "PASS" : "FAIL"
-		share = base > 0 ? ours / base : 0
-		printf "  %-34s ours %9.2f  fair-share %9.2f  ratio %5.2f  goal <= %.2fx  %s\n",
-			name, ours, base, share, goal, verdict
-		exit verdict == "FAIL"
-	}'
-}
-
 passes=0
 fails=0
 declare -A set_passes=([easy]=0 [site]=0 [easy1d]=0) set_fails=([easy]=0 [site]=0 [easy1d]=0)
@@ -115,28 +93,20 @@ count() {
 	fi
 }
 
-# judge_set TABLE SET: the five goal lines of one candidate against one baseline set.
+# judge_set TABLE SET: the five goal lines of one candidate against one baseline set
+# (bench/goal_lines.py judges them: column 3 is the candidate, columns 1 and 2 the baselines).
 judge_set() {
-	local table=$1 set=$2 stretch=bounded_campaign_stretch
-	judge "light users' p95 (by CPU-seconds)" "$(metric "$table" 3 $stretch.light_cpu.p95)" \
-		"$(better "$table" $stretch.light_cpu.p95)" 0.7 1.5 1.1
-	count $? "$set"
-	judge "all campaigns' p95" "$(metric "$table" 3 $stretch.all.p95)" "$(better "$table" $stretch.all.p95)" 1.1
-	count $? "$set"
-	judge "all campaigns' max" "$(metric "$table" 3 $stretch.all.max)" "$(better "$table" $stretch.all.max)" 1.1
-	count $? "$set"
-	judge "heavy users' p95 (top 10 %)" "$(metric "$table" 3 $stretch.heavy_cpu.p95)" \
-		"$(better "$table" $stretch.heavy_cpu.p95)" 1.25
-	count $? "$set"
-	awk -v ours="$(metric "$table" 3 utilization)" -v a="$(metric "$table" 1 utilization)" \
-		-v b="$(metric "$table" 2 utilization)" 'BEGIN {
-		base = a > b ? a : b; points = 100 * (ours - base)
-		verdict = (points >= -1 && points <= 1) ? "PASS" : "FAIL"
-		printf "  %-34s ours %9.4f  fair-share %9.4f  %+5.1f points  goal within 1  %s\n",
-			"utilization", ours, base, points, verdict
-		exit verdict == "FAIL"
-	}'
-	count $? "$set"
+	local judged verdict
+	judged=$(python3 "$repo/bench/goal_lines.py" table "$1") || {
+		echo "fairness_goal: goal_lines.py could not judge $1" >&2
+		count 1 "$2"
+		return
+	}
+	echo "$judged"
+	while read -r verdict; do
+		[ "$verdict" = PASS ]
+		count $? "$2"
+	done < <(awk '{ print $NF }' <<<"$judged")
 }
 
 candidates=("$default_policy" ${CANDIDATES:-})

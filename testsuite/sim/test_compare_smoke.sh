@@ -40,6 +40,11 @@ for row in synthetic:
 PY
 }
 check "compare.json holds the six runs (fair-share against itself 1) and the synthetic summary over two seeds" json_check
+# The goal lines of the default (bench/goal_lines.py) at both loads against the easy pair, their
+# count printed after the table.
+check "goal.txt judges ostrich/conservative's ten lines against the easy pair" \
+	grep -q "^goal_lines: ostrich/conservative against easy: [0-9]* of 10 lines PASS$" "$work/out/goal.txt"
+check "and compare.sh prints the count" grep -q "^goal_lines: ostrich/conservative against easy:" "$work/stdout"
 check "the 0.9 run was scaled" grep -q -- "--load 0.9: inter-arrival times scaled by" \
 	"$work/out/runs/SDSC-SP2-1998-4.2-cln@0.9/campsim.txt"
 # compare.sh runs each policy alone, JOBS at once, and merges the runs: the merged table is the
@@ -83,6 +88,15 @@ assert abs(fairshare_easy["ratios"]["light95_vs_fairshare"] - 1) < 1e-9, fairsha
 PY
 }
 check "SITE=yes adds fairshare/site and fairtree/site, the better of them 1 in l95/site" site_check
+judged_sets() {
+	for set in site easy-1d; do
+		grep -q "^goal_lines: ostrich/conservative against $set: [0-9]* of 5 lines PASS$" \
+			"$work/site/goal.txt" || return 1
+	done
+}
+check "goal.txt judges the default against the site and one-day pairs" judged_sets
+check "and not against fairshare/easy alone (fairtree/easy is not in POLICIES)" not \
+	grep -q "against easy:" "$work/site/goal.txt"
 check "compare.txt has the l95/site column" grep -q "l95/site" "$work/site/compare.txt"
 check "compare.txt has the l95/1d and a95/1d columns" grep -q "l95/1d *a95/1d" "$work/site/compare.txt"
 # The one-day rows are campsim's fair-share with --fs-half-life 86400: the same schedules as a run
