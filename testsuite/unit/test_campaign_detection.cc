@@ -13,6 +13,14 @@ uint64_t campaign_of(CampaignCore &core, uint32_t job_id, int64_t now_s)
 	return explain(core.rank(now_s), job_id).campaign_id;
 }
 
+// A core with `parameters` on one partition of 4 CPUs.
+CampaignCore four_cpu_core(const std::string &parameters)
+{
+	CampaignCore core = make_core(parameters);
+	ok(core.capacity({"p", 4, std::nullopt, std::nullopt}, 0));
+	return core;
+}
+
 } // namespace
 
 START_TEST(test_detection_threshold_zero_is_strictly_before_latest_end)
@@ -73,10 +81,52 @@ START_TEST(test_detection_window_rule_counts_from_first_job)
 }
 END_TEST
 
+// max_span_s: under the threshold rule a campaign with a job still pending takes a later job only
+// within the span of its first job; 0 bounds nothing. The window rule ignores it.
+START_TEST(test_detection_max_span_bounds_the_threshold_rule)
+{
+	DetectionRule rule{DetectionRule::Kind::Threshold, 0, 600};
+	rule.max_span_s = 100;
+	CampaignDetector detector(rule);
+	const auto first = detector.job_eligible(4, 1000);
+	ck_assert(!detector.job_eligible(4, 1099).opened); // first pending, within the span
+	const auto later = detector.job_eligible(4, 1100); // 1100 - 1000 == span: not before
+	ck_assert(later.opened);
+	ck_assert_uint_ne(later.campaign_id, first.campaign_id);
+	ck_assert(!detector.job_eligible(4, 1150).opened); // the new campaign's span runs from 1100
+	rule.max_span_s = 0;
+	CampaignDetector unbounded(rule);
+	unbounded.job_eligible(4, 0);
+	ck_assert(!unbounded.job_eligible(4, 10 * 86400).opened); // pending: joins at any time
+	rule.kind = DetectionRule::Kind::Window;
+	rule.max_span_s = 100;
+	CampaignDetector window(rule);
+	window.job_eligible(4, 0);
+	ck_assert(!window.job_eligible(4, 599).opened); // the window alone decides
+}
+END_TEST
+
+// The PriorityParameters key reaches the core: a job of a user whose campaign's first job still
+// waits opens a campaign of its own once max_span_s has passed.
+START_TEST(test_detection_max_span_key_opens_a_campaign_in_the_core)
+{
+	CampaignCore core = four_cpu_core("policy=ostrich,max_span_s=3600");
+	ok(core.submit(job(1, 1, 0, 4, 100), 0));
+	ok(core.submit(job(2, 1, 3599, 1, 100), 3599));
+	const uint64_t first = campaign_of(core, 1, 3599);
+	ck_assert_uint_eq(campaign_of(core, 2, 3599), first);
+	ok(core.submit(job(3, 1, 3600, 1, 100), 3600)); // job 1 still waits: still a new campaign
+	ck_assert(campaign_of(core, 3, 3600) != first);
+	CampaignCore thesis = four_cpu_core("policy=ostrich");
+	ok(thesis.submit(job(1, 1, 0, 4, 100), 0));
+	ok(thesis.submit(job(3, 1, 3600, 1, 100), 3600));
+	ck_assert_uint_eq(campaign_of(thesis, 3, 3600), campaign_of(thesis, 1, 3600));
+}
+END_TEST
+
 START_TEST(test_detection_held_job_does_not_keep_campaign_open)
 {
-	CampaignCore core = make_core("policy=ostrich");
-	ok(core.capacity({"p", 4, std::nullopt, std::nullopt}, 0));
+	CampaignCore core = four_cpu_core("policy=ostrich");
 	ok(core.submit(job(1, 1, 0, 1, 100), 0));
 	ok(core.submit(job(2, 1, 0, 1, 100), 0));
 	const uint64_t first = campaign_of(core, 1, 0);
@@ -93,8 +143,7 @@ END_TEST
 
 START_TEST(test_detection_not_yet_eligible_job_joins_when_eligible)
 {
-	CampaignCore core = make_core("policy=ostrich");
-	ok(core.capacity({"p", 4, std::nullopt, std::nullopt}, 0));
+	CampaignCore core = four_cpu_core("policy=ostrich");
 	ok(core.submit(job(1, 1, 0, 1, 10), 0));
 	JobFields later = job(2, 1, 0, 1, 10);
 	later.eligible_s = 30; // begin time
@@ -218,6 +267,8 @@ int main()
 	tcase_add_test(tc, test_detection_threshold_session_rule_joins_within_T);
 	tcase_add_test(tc, test_detection_window_rule_counts_from_first_job);
 	tcase_add_test(tc, test_detection_closed_campaign_takes_no_new_job);
+	tcase_add_test(tc, test_detection_max_span_bounds_the_threshold_rule);
+	tcase_add_test(tc, test_detection_max_span_key_opens_a_campaign_in_the_core);
 	tcase_add_test(tc, test_detection_held_job_does_not_keep_campaign_open);
 	tcase_add_test(tc, test_detection_not_yet_eligible_job_joins_when_eligible);
 	tcase_add_test(tc, test_detection_online_equals_offline_random);

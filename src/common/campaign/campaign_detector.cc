@@ -11,6 +11,8 @@ bool joins_campaign(const DetectionRule &rule, const OpenCampaign &current, int6
 		return false;
 	if (rule.kind == DetectionRule::Kind::Window)
 		return eligible_s - current.first_eligible_s < rule.window_s;
+	if (rule.max_span_s > 0 && eligible_s - current.first_eligible_s >= rule.max_span_s)
+		return false;
 	if (current.unfinished > 0)
 		return true;
 	if (current.latest_end_s == kNoTime)

@@ -13,13 +13,19 @@ inline constexpr int64_t kNoTime = std::numeric_limits<int64_t>::min();
 
 // The detection rule. Threshold: a job joins iff it becomes eligible strictly before T after
 // the latest completion of the campaign's jobs (an unfinished job counts as never completed;
-// T = 0 is the thesis's MAX rule). Window: iff eligible strictly before W after the
-// campaign's first job.
+// T = 0 is the thesis's MAX rule), and, with max_span_s > 0, strictly before max_span_s after
+// the campaign's first job. Window: iff eligible strictly before W after the campaign's first
+// job.
 struct DetectionRule {
 	enum class Kind : uint8_t { Threshold, Window };
 	Kind kind = Kind::Threshold;
 	int64_t threshold_s = 0;
 	int64_t window_s = 600;
+	// Threshold rule: 0, no bound. A campaign whose job waits stays open under the threshold
+	// rule and takes every later job of its user, so its completion in V recedes with each
+	// and the waiting job ranks behind everyone who came since (doc/fairness-results.md,
+	// "Stop 57"); bounded, the user's later jobs open campaigns of their own.
+	int64_t max_span_s = 0;
 };
 
 // The detection state of a group's current (latest) campaign.

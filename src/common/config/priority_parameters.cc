@@ -54,6 +54,9 @@ ParameterSchema core_parameter_schema()
 	             "threshold rule: join iff eligible before T after the campaign's latest end"),
 	     integer("window_s", "600", 0, kTenYearsS,
 	             "window rule: join iff eligible within W of the campaign's first job"),
+	     integer("max_span_s", "0", 0, kTenYearsS,
+	             "threshold rule: and iff eligible within S of the campaign's first job (0: no "
+	             "bound)"),
 	     choice("unit", "user", {"user", "account"}, "fairness unit"),
 	     choice("domain", "partition", {"partition", "cluster"},
 	            "one virtual schedule per partition or one for the cluster"),
@@ -160,6 +163,7 @@ Result<CoreConfig> core_config_from(const ParameterValues &values)
 	                                                   : DetectionRule::Kind::Threshold;
 	config.rule.threshold_s = values.integer("threshold_s");
 	config.rule.window_s = values.integer("window_s");
+	config.rule.max_span_s = values.integer("max_span_s");
 	config.unit_is_account = values.text("unit") == "account";
 	config.domain_is_cluster = values.text("domain") == "cluster";
 	config.strict = values.text("mode") == "strict";
