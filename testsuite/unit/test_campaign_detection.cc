@@ -94,6 +94,10 @@ START_TEST(test_detection_max_span_bounds_the_threshold_rule)
 	ck_assert(later.opened);
 	ck_assert_uint_ne(later.campaign_id, first.campaign_id);
 	ck_assert(!detector.job_eligible(4, 1150).opened); // the new campaign's span runs from 1100
+	// The offline loop reads the same rule: jobs ending late at 1000, 1099, 1100, 1150.
+	const std::vector<uint64_t> offline = detect_campaigns_offline(
+	    {{4, 1000, 5000}, {4, 1099, 5000}, {4, 1100, 5000}, {4, 1150, 5000}}, rule);
+	ck_assert(offline == (std::vector<uint64_t>{1, 1, 2, 2}));
 	rule.max_span_s = 0;
 	CampaignDetector unbounded(rule);
 	unbounded.job_eligible(4, 0);

@@ -21,6 +21,8 @@ bool joins(const DetectionRule &rule, const GroupState &state, int64_t eligible_
 		return false;
 	if (rule.kind == DetectionRule::Kind::Window)
 		return eligible_s - state.first_eligible_s < rule.window_s;
+	if (rule.max_span_s > 0 && eligible_s - state.first_eligible_s >= rule.max_span_s)
+		return false;
 	return eligible_s < state.max_end_s + rule.threshold_s;
 }
 
