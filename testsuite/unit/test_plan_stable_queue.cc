@@ -1,7 +1,7 @@
 // StableQueue against a std::vector of the same entries: after random inserts, erases, pushes,
 // pops (some keeping their allocation for a later push), rotations and swaps, both hold the same
 // entries in the same order, index_of finds each id where the vector holds it (and none that is
-// gone), and a copy holds equal entries of its own.
+// gone), each entry's shape is read where it stands, and a copy holds equal entries of its own.
 #include "check_main.h"
 #include "plan/stable_queue.h"
 #include "plan_random.h"
@@ -22,7 +22,12 @@ JobId item_id(const Item &item)
 {
 	return item.id;
 }
-using Queue = StableQueue<Item, &item_id>;
+// A shape fixed while queued, as the planner's (it reads the id, not the value written through).
+int64_t item_shape(const Item &item)
+{
+	return static_cast<int64_t>(item.id) * 7 % 13;
+}
+using Queue = StableQueue<Item, &item_id, int64_t, &item_shape>;
 
 void check_same(const Queue &queue, const std::vector<Item> &plain, JobId next_id, uint64_t seed,
                 int round)
@@ -34,6 +39,7 @@ void check_same(const Queue &queue, const std::vector<Item> &plain, JobId next_i
 		ck_assert_msg(queue[i] == plain[i], "seed %lu round %d: [%zu]",
 		              static_cast<unsigned long>(seed), round, i);
 		ck_assert_uint_eq(queue.index_of(plain[i].id), i);
+		ck_assert_int_eq(queue.shape(i), item_shape(plain[i]));
 	}
 	for (JobId id = 1; id < next_id; ++id)
 		if (std::none_of(plain.begin(), plain.end(),

@@ -255,6 +255,35 @@ START_TEST(test_plan_waiting_tail_gives_the_reservation_left_free)
 }
 END_TEST
 
+START_TEST(test_plan_waiting_tail_passed_over_still_counts)
+{
+	// EASY, 1 node x 4 CPUs; R1 holds 3 CPUs until 100, R2 1 CPU until 50. B (4 CPUs, 100 s)
+	// holds the one reservation, at 100; below it W (1 CPU, 200 s), S (1 CPU, 90 s) and T (2
+	// CPUs, 10 s) wait. R2 ends at 10: one CPU is free until 100, exactly S's limit, so S
+	// starts now; W (too long) and T (too wide) are passed over unread. R1 ends at 20: three
+	// CPUs are free until 100 and T starts, which needs the tail below S to count T although
+	// the walk at 10 passed over it (else the walk at 20 stops before it).
+	Planner planner(config(ReservationMode::easy));
+	ck_assert(planner
+	              .rebuild(uniform_cluster(1, 4),
+	                       {running(100, 0, 3, 100), running(101, 0, 1, 50)},
+	                       {job(1, 4, 100), job(2, 1, 200), job(3, 1, 90), job(4, 2, 10)}, 0)
+	              .ok());
+	ck_assert(status_of(planner, 3).status == JobStatus::waiting);
+	ck_assert(planner.job_ended(101, 10).ok());
+	ck_assert(status_of(planner, 2).status == JobStatus::waiting);
+	ck_assert(status_of(planner, 3).status == JobStatus::starts_now);
+	ck_assert_int_eq(status_of(planner, 3).start_s, 10);
+	ck_assert(status_of(planner, 4).status == JobStatus::waiting);
+	ck_assert(planner.job_started(running(3, 0, 1, 100), 10).ok());
+	ck_assert(planner.job_ended(100, 20).ok());
+	ck_assert_int_eq(status_of(planner, 1).start_s, 100);
+	ck_assert(status_of(planner, 2).status == JobStatus::waiting);
+	ck_assert(status_of(planner, 4).status == JobStatus::starts_now);
+	ck_assert_int_eq(status_of(planner, 4).start_s, 20);
+}
+END_TEST
+
 START_TEST(test_plan_higher_ranked_submission_replans_lower_ranks_only)
 {
 	// 1 node x 2 CPUs, empty, conservative: A (2 CPUs 10 s) now, B (2 CPUs 10 s) at 10.
@@ -491,6 +520,7 @@ int main()
 	tcase_add_test(tc, test_plan_waiting_tail_counts_a_job_submitted_last);
 	tcase_add_test(tc, test_plan_waiting_tail_keeps_the_jobs_above_a_submission);
 	tcase_add_test(tc, test_plan_waiting_tail_gives_the_reservation_left_free);
+	tcase_add_test(tc, test_plan_waiting_tail_passed_over_still_counts);
 	tcase_add_test(tc, test_plan_early_end_starts_a_waiting_job_shortened_to_its_time_min);
 	tcase_add_test(tc, test_plan_early_end_starts_a_reserved_job_shortened_to_its_time_min);
 	tcase_add_test(tc, test_plan_higher_ranked_submission_replans_lower_ranks_only);

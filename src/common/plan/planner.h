@@ -152,6 +152,17 @@ private:
 		bool placed() const { return placement.start_s != never_s; }
 	};
 	static JobId entry_id(const Entry &entry) { return entry.job.id; }
+	// What could_start_now reads of an entry (both fixed while it is queued), kept densely
+	// beside the queue: a walk of the waiting tail passes over the entries that could not
+	// start now without reading them.
+	struct QueuedShape {
+		int32_t cpus = 0;
+		int64_t limit_s = 0;
+	};
+	static QueuedShape entry_shape(const Entry &entry)
+	{
+		return {entry.job.cpus, entry.limit_s};
+	}
 	// Resources given back during an update: where a job may now fit earlier.
 	struct FreedRegion {
 		std::vector<NodeIndex> nodes;
@@ -389,6 +400,21 @@ private:
 		       entry.fits_empty_machine && entry.window < 0 && entry.job.window_id == 0 &&
 		       entry.job.after.empty() && entry.job.limit_min_s <= 0;
 	}
+	// In a known waiting tail with the reservation depth used up: the first index from `index`
+	// on whose entry could start now for its own limit (queue_.size() if none), the entries
+	// passed over visited in `found` from their shapes. Each of those would be placed again
+	// as waiting, unsearched (place_again tests could_start_now first): only its last
+	// searched time is not brought to now, which makes a later search at this time search
+	// now again, the same answer.
+	// `room`: the longest limit that could start now per CPU count, kept from one call to the
+	// next of a walk until something is booked.
+	struct TailRoom {
+		static constexpr size_t kKept = 16; // CPU counts kept (the rest found each time)
+		size_t booked = static_cast<size_t>(-1);
+		std::vector<int32_t> cpus;
+		std::vector<int64_t> room_s;
+	};
+	size_t skip_unstartable_tail(size_t index, WaitingTail &found, TailRoom &room) const;
 	// Where a walk of the placed entries may stop: no entry from there on is placed (the
 	// waiting tail's start, or the queue's end when it is not known).
 	size_t placed_end() const
@@ -442,7 +468,8 @@ private:
 	std::unordered_map<const std::vector<NodeIndex> *, std::pair<NodeSet, NodeSet>>
 	    checked_node_sets_;
 	ReservationPolicy policy_;
-	StableQueue<Entry, &Planner::entry_id> queue_; // rank order
+	StableQueue<Entry, &Planner::entry_id, QueuedShape, &Planner::entry_shape>
+	    queue_; // rank order
 	PendingIds pending_ids_;
 	std::vector<JobId> scratch_ids_; // replan's sorted snapshot ids, kept for its capacity
 	std::vector<NodeIndex> scratch_nodes_;  // move_earlier's own nodes, kept for its capacity

@@ -420,6 +420,7 @@ void Planner::compress(std::vector<FreedRegion> freed)
 	const WaitingTail known = waiting_tail_;
 	WaitingTail found{.first = 0};
 	size_t looked_at_booked = static_cast<size_t>(-1); // the bookings at the last look
+	TailRoom tail_room;
 	for (size_t index = 0; index < queue_.size(); ++index) {
 		// In the tail, with no reservation left to give: stop where none of it could start
 		// now (looked at again only after a booking: nothing else takes CPUs here).
@@ -431,6 +432,11 @@ void Planner::compress(std::vector<FreedRegion> freed)
 				break;
 			}
 		}
+		if (known.known() && index >= known.first && policy_.exhausted()) {
+			index = skip_unstartable_tail(index, found, tail_room);
+			if (index == queue_.size())
+				break;
+		}
 		Entry &entry = queue_[index];
 		if (entry.placed())
 			settle_status(entry);
@@ -440,6 +446,44 @@ void Planner::compress(std::vector<FreedRegion> freed)
 	}
 	waiting_tail_ = found;
 	indexed_freed_ = nullptr;
+}
+
+size_t Planner::skip_unstartable_tail(size_t index, WaitingTail &found, TailRoom &room) const
+{
+	// could_start_now(cpus, limit) holds while now + limit is at most the first time the
+	// machine has fewer than `cpus` usable CPUs free (ResourceProfile::first_short_of): found
+	// once per CPU count until something is booked (a pass-over books nothing).
+	if (room.booked != booked_) {
+		room.booked = booked_;
+		room.cpus.clear();
+		room.room_s.clear();
+	}
+	auto room_for = [&](int32_t cpus) {
+		for (size_t k = 0; k < room.cpus.size(); ++k)
+			if (room.cpus[k] == cpus)
+				return room.room_s[k];
+		const int64_t short_at_s = profile_.first_short_of(now_s_, cpus);
+		const int64_t room_s = short_at_s == never_s ? never_s : short_at_s - now_s_;
+		if (room.cpus.size() < TailRoom::kKept) {
+			room.cpus.push_back(cpus);
+			room.room_s.push_back(room_s);
+		}
+		return room_s;
+	};
+	int32_t last_cpus = -1;
+	int64_t room_s = 0; // the longest limit that could start now with last_cpus CPUs
+	for (; index < queue_.size(); ++index) {
+		const QueuedShape &shape = queue_.shape(index);
+		if (shape.cpus != last_cpus) {
+			last_cpus = shape.cpus;
+			room_s = room_for(shape.cpus);
+		}
+		if (room_s == never_s || shape.limit_s <= room_s)
+			return index;
+		found.min_cpus = std::min(found.min_cpus, shape.cpus);
+		found.min_limit_s = std::min(found.min_limit_s, shape.limit_s);
+	}
+	return index;
 }
 Status Planner::catch_up(int64_t now_s, const char *event)
 {

@@ -2,7 +2,8 @@
 // Each entry lives in its own allocation and the queue moves pointers only: a job started from
 // a queue of tens of thousands moved every entry below it (a few hundred bytes each), a seventh
 // of a deep plan's time. Each entry's id is kept beside it in one dense array, so finding a job
-// reads that array, not the entries.
+// reads that array, not the entries; so is its shape (ShapeOf, optional: what a walk tests of an
+// entry it may pass over, which must not change while the entry is queued).
 #pragma once
 
 #include "plan/plan_types.h"
@@ -16,10 +17,14 @@
 namespace campaign::plan
 {
 
-// T: the entry; IdOf: its job's id, which must not change while it is queued.
-template <class T, JobId (*IdOf)(const T &)> class StableQueue
+// T: the entry; IdOf: its job's id, which must not change while it is queued; ShapeOf (or
+// nullptr: none kept) likewise.
+template <class T, JobId (*IdOf)(const T &), class Shape = char,
+          Shape (*ShapeOf)(const T &) = nullptr>
+class StableQueue
 {
 	using Slots = std::vector<std::unique_ptr<T>>;
+	static constexpr bool kShapes = ShapeOf != nullptr;
 
 	template <class Value, class Base> class Iterator
 	{
@@ -85,7 +90,7 @@ public:
 	StableQueue() = default;
 	// A copy holds copies of the entries (the local search copies the whole planner).
 	// (Spare allocations are not copied.)
-	StableQueue(const StableQueue &other) : ids_(other.ids_)
+	StableQueue(const StableQueue &other) : ids_(other.ids_), shapes_(other.shapes_)
 	{
 		slots_.reserve(other.slots_.size());
 		for (const auto &slot : other.slots_)
@@ -107,12 +112,17 @@ public:
 	{
 		slots_.reserve(n);
 		ids_.reserve(n);
+		if constexpr (kShapes)
+			shapes_.reserve(n);
 	}
 	void clear()
 	{
 		slots_.clear();
 		ids_.clear();
+		shapes_.clear();
 	}
+	// ShapeOf(entry i), read from the dense array (only with a ShapeOf).
+	const Shape &shape(size_t i) const { return shapes_[i]; }
 
 	T &operator[](size_t i) { return *slots_[i]; }
 	const T &operator[](size_t i) const { return *slots_[i]; }
@@ -127,6 +137,8 @@ public:
 	void push_back(T &&entry)
 	{
 		ids_.push_back(IdOf(entry));
+		if constexpr (kShapes)
+			shapes_.push_back(ShapeOf(entry));
 		if (spare_.empty()) {
 			slots_.push_back(std::make_unique<T>(std::move(entry)));
 			return;
@@ -139,6 +151,8 @@ public:
 	{
 		slots_.pop_back();
 		ids_.pop_back();
+		if constexpr (kShapes)
+			shapes_.pop_back();
 	}
 	// pop_back, its allocation kept for a later push_back: a plan made afresh empties the
 	// queue and fills it again, and an allocation and a free per entry were a twentieth of
@@ -155,12 +169,16 @@ public:
 	{
 		const auto index = at.base() - slots_.begin();
 		ids_.insert(ids_.begin() + index, IdOf(entry));
+		if constexpr (kShapes)
+			shapes_.insert(shapes_.begin() + index, ShapeOf(entry));
 		return iterator(slots_.insert(at.base(), std::make_unique<T>(std::move(entry))));
 	}
 	iterator erase(iterator at)
 	{
 		const auto index = at.base() - slots_.begin();
 		ids_.erase(ids_.begin() + index);
+		if constexpr (kShapes)
+			shapes_.erase(shapes_.begin() + index);
 		return iterator(slots_.erase(at.base()));
 	}
 	// The entry at `middle` and those after it up to `last` come first (std::rotate by
@@ -174,11 +192,17 @@ public:
 		std::rotate(ids_.begin() + static_cast<diff>(first),
 		            ids_.begin() + static_cast<diff>(middle),
 		            ids_.begin() + static_cast<diff>(last));
+		if constexpr (kShapes)
+			std::rotate(shapes_.begin() + static_cast<diff>(first),
+			            shapes_.begin() + static_cast<diff>(middle),
+			            shapes_.begin() + static_cast<diff>(last));
 	}
 	void swap_at(size_t a, size_t b)
 	{
 		std::swap(slots_[a], slots_[b]);
 		std::swap(ids_[a], ids_[b]);
+		if constexpr (kShapes)
+			std::swap(shapes_[a], shapes_[b]);
 	}
 	// The index of the job's entry, size() if none.
 	size_t index_of(JobId id) const
@@ -188,8 +212,9 @@ public:
 
 private:
 	Slots slots_;
-	std::vector<JobId> ids_; // ids_[i] == IdOf(*slots_[i])
-	Slots spare_;            // pop_back_kept's, for push_back
+	std::vector<JobId> ids_;    // ids_[i] == IdOf(*slots_[i])
+	std::vector<Shape> shapes_; // shapes_[i] == ShapeOf(*slots_[i]) (with a ShapeOf)
+	Slots spare_;               // pop_back_kept's, for push_back
 };
 
 } // namespace campaign::plan
