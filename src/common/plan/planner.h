@@ -411,8 +411,7 @@ private:
 	struct TailRoom {
 		static constexpr size_t kKept = 16; // CPU counts kept (the rest found each time)
 		size_t booked = static_cast<size_t>(-1);
-		std::vector<int32_t> cpus;
-		std::vector<int64_t> room_s;
+		std::vector<std::pair<int32_t, int64_t>> by_cpus; // CPUs, the room for them
 	};
 	size_t skip_unstartable_tail(size_t index, WaitingTail &found, TailRoom &room) const;
 	// Where a walk of the placed entries may stop: no entry from there on is placed (the

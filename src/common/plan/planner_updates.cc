@@ -423,16 +423,16 @@ void Planner::compress(std::vector<FreedRegion> freed)
 	TailRoom tail_room;
 	for (size_t index = 0; index < queue_.size(); ++index) {
 		// In the tail, with no reservation left to give: stop where none of it could start
-		// now (looked at again only after a booking: nothing else takes CPUs here).
-		if (known.known() && index >= known.first && policy_.exhausted() &&
-		    looked_at_booked != booked_) {
-			looked_at_booked = booked_;
-			if (!could_start_now(known.min_cpus, known.min_limit_s)) {
-				found.join(known);
-				break;
-			}
-		}
+		// now (looked at again only after a booking: nothing else takes CPUs here), else
+		// pass over the entries that could not.
 		if (known.known() && index >= known.first && policy_.exhausted()) {
+			if (looked_at_booked != booked_) {
+				looked_at_booked = booked_;
+				if (!could_start_now(known.min_cpus, known.min_limit_s)) {
+					found.join(known);
+					break;
+				}
+			}
 			index = skip_unstartable_tail(index, found, tail_room);
 			if (index == queue_.size())
 				break;
@@ -455,19 +455,16 @@ size_t Planner::skip_unstartable_tail(size_t index, WaitingTail &found, TailRoom
 	// once per CPU count until something is booked (a pass-over books nothing).
 	if (room.booked != booked_) {
 		room.booked = booked_;
-		room.cpus.clear();
-		room.room_s.clear();
+		room.by_cpus.clear();
 	}
 	auto room_for = [&](int32_t cpus) {
-		for (size_t k = 0; k < room.cpus.size(); ++k)
-			if (room.cpus[k] == cpus)
-				return room.room_s[k];
+		for (const auto &[kept_cpus, kept_room_s] : room.by_cpus)
+			if (kept_cpus == cpus)
+				return kept_room_s;
 		const int64_t short_at_s = profile_.first_short_of(now_s_, cpus);
 		const int64_t room_s = short_at_s == never_s ? never_s : short_at_s - now_s_;
-		if (room.cpus.size() < TailRoom::kKept) {
-			room.cpus.push_back(cpus);
-			room.room_s.push_back(room_s);
-		}
+		if (room.by_cpus.size() < TailRoom::kKept)
+			room.by_cpus.emplace_back(cpus, room_s);
 		return room_s;
 	};
 	int32_t last_cpus = -1;
