@@ -80,12 +80,18 @@ build_ours() {
 	local build=$work/build-slurm-$version plugins=$work/plugins-slurm-$version
 	reset_foreign_build_tree "$build" "$repo" || return 1
 	mkdir -p "$build"
+	# The installed release is named to configure (which checks the tree against it): make's own
+	# re-run of configure (a fresh checkout's configure is newer than a kept build tree's
+	# config.status) would otherwise check against the first slurmctld in PATH, the system's.
+	local installed
+	installed=$("$prefix/sbin/slurmctld" -V 2>/dev/null | sed -n 's/^slurm[^ ]* \([0-9.]*\).*/\1/p')
+	[ -n "$installed" ] || { echo "$prefix/sbin/slurmctld -V names no release"; return 1; }
 	if [ ! -f "$build/Makefile" ] || ! grep -q -- "--with-slurm-source=$tree" "$build/config.status" 2>/dev/null ||
+		! grep -q -F -- "--with-slurm-version=$installed" "$build/config.status" ||
 		! grep -q -F -- "CXXFLAGS=$release_cxxflags'" "$build/config.status"; then
-		# configure checks the tree against the slurmctld it finds first in PATH.
-		(cd "$build" && PATH=$prefix/sbin:$PATH "$repo/configure" --with-slurm-source="$tree" \
-			--with-plugindir="$plugins" --prefix="$work/install-slurm-$version" \
-			CXXFLAGS="$release_cxxflags" >configure.out 2>&1) ||
+		(cd "$build" && "$repo/configure" --with-slurm-source="$tree" \
+			--with-slurm-version="$installed" --with-plugindir="$plugins" \
+			--prefix="$work/install-slurm-$version" CXXFLAGS="$release_cxxflags" >configure.out 2>&1) ||
 			{ tail -n 20 "$build/configure.out"; return 1; }
 	fi
 	local dir

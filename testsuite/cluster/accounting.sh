@@ -8,6 +8,9 @@
 # wait_for, pid_alive, stop_pidfile.
 
 db_dir=$dir/mariadb
+# Its own temporary directory: lanes bootstrap databases at the same moment, and one lost its
+# temporary table in the shared /tmp (Unknown table 'mysql.tmp_proxies_priv').
+db_tmp=$dir/mariadb-tmp
 db_run=$run/mariadb
 db_socket=$db_run/mariadb.sock
 db_port=$((port_base + 90))
@@ -38,13 +41,13 @@ start_mariadb() {
 	for binary in /usr/sbin/mariadbd /usr/bin/mariadb-install-db /usr/bin/mariadb; do
 		[ -x "$binary" ] || die "$binary missing: run scripts/install-deps.sh (mariadb-server)"
 	done
-	mkdir -p "$db_dir" "$logs"
-	chown mysql:mysql "$db_dir"
-	chmod 0750 "$db_dir"
+	mkdir -p "$db_dir" "$db_tmp" "$logs"
+	chown mysql:mysql "$db_dir" "$db_tmp"
+	chmod 0750 "$db_dir" "$db_tmp"
 	if [ ! -d "$db_dir/mysql" ]; then
 		# root reaches it through the unix socket only; slurmdbd gets its own password user.
-		mariadb-install-db --user=mysql --datadir="$db_dir" --auth-root-authentication-method=socket \
-			--skip-test-db >"$logs/mariadb-install.log" 2>&1 ||
+		mariadb-install-db --user=mysql --datadir="$db_dir" --tmpdir="$db_tmp" \
+			--auth-root-authentication-method=socket --skip-test-db >"$logs/mariadb-install.log" 2>&1 ||
 			die "mariadb-install-db failed; see $logs/mariadb-install.log"
 	fi
 	touch "$logs/mariadb.log"
@@ -53,7 +56,7 @@ start_mariadb() {
 	chown mysql:mysql "$db_run"
 	# mariadbd refuses to run as root without --user; it stays in the foreground, so it is
 	# started detached and writes its own pid file.
-	setsid /usr/sbin/mariadbd --no-defaults --user=mysql --datadir="$db_dir" \
+	setsid /usr/sbin/mariadbd --no-defaults --user=mysql --datadir="$db_dir" --tmpdir="$db_tmp" \
 		--socket="$db_socket" --port="$db_port" --bind-address=127.0.0.1 --skip-name-resolve \
 		--pid-file="$db_run/mariadb.pid" --log-error="$logs/mariadb.log" \
 		--innodb-buffer-pool-size=64M --innodb-log-file-size=16M \

@@ -12,19 +12,25 @@
 #include <cstddef>
 #include <iterator>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace campaign::plan
 {
 
-// T: the entry; IdOf: its job's id, which must not change while it is queued; ShapeOf (or
-// nullptr: none kept) likewise.
-template <class T, JobId (*IdOf)(const T &), class Shape = char,
+// Shape for a queue that keeps none.
+struct NoShape {
+};
+
+// T: the entry; IdOf: its job's id, which must not change while it is queued; ShapeOf likewise
+// (none kept with NoShape). Whether shapes are kept is read from the type, not from ShapeOf:
+// a function's address is no constant expression under -fsanitize=undefined (g++ 12).
+template <class T, JobId (*IdOf)(const T &), class Shape = NoShape,
           Shape (*ShapeOf)(const T &) = nullptr>
 class StableQueue
 {
 	using Slots = std::vector<std::unique_ptr<T>>;
-	static constexpr bool kShapes = ShapeOf != nullptr;
+	static constexpr bool kShapes = !std::is_same_v<Shape, NoShape>;
 
 	template <class Value, class Base> class Iterator
 	{
