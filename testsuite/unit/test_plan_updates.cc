@@ -23,6 +23,16 @@ std::map<JobId, int64_t> planned_starts(const Planner &planner)
 	return starts;
 }
 
+// The waiting-tail tests' machine: 1 node x 4 CPUs, R1 (job 100) holding 3 CPUs until 100 and
+// R2 (job 101) 1 CPU until 50, with `pending` planned at 0.
+void plan_beside_r1_r2(Planner &planner, const std::vector<PendingJob> &pending)
+{
+	ck_assert(planner
+	              .rebuild(uniform_cluster(1, 4),
+	                       {running(100, 0, 3, 100), running(101, 0, 1, 50)}, pending, 0)
+	              .ok());
+}
+
 } // namespace
 
 START_TEST(test_plan_early_completions_compress_the_conservative_plan)
@@ -145,11 +155,7 @@ START_TEST(test_plan_waiting_tail_counts_a_job_submitted_last)
 	// cannot start, S starts now. (Compression stops in the queue's tail of waiting jobs
 	// where none of them could start now: S must count in it, or the walk stops before it.)
 	Planner planner(config(ReservationMode::easy));
-	ck_assert(planner
-	              .rebuild(uniform_cluster(1, 4),
-	                       {running(100, 0, 3, 100), running(101, 0, 1, 50)},
-	                       {job(1, 4, 100), job(2, 2, 10)}, 0)
-	              .ok());
+	plan_beside_r1_r2(planner, {job(1, 4, 100), job(2, 2, 10)});
 	ck_assert(planner.job_submitted(job(3, 1, 5), 0).ok());
 	ck_assert(status_of(planner, 3).status == JobStatus::waiting);
 	ck_assert(planner.job_ended(101, 10).ok());
@@ -167,11 +173,7 @@ START_TEST(test_plan_waiting_tail_keeps_the_jobs_above_a_submission)
 	// not. R2 ends at 10: S starts now (the tail from S down counts S, which that plan did
 	// not walk), W and X wait.
 	Planner planner(config(ReservationMode::easy));
-	ck_assert(planner
-	              .rebuild(uniform_cluster(1, 4),
-	                       {running(100, 0, 3, 100), running(101, 0, 1, 50)},
-	                       {job(1, 4, 100), job(3, 1, 5), job(2, 2, 10)}, 0)
-	              .ok());
+	plan_beside_r1_r2(planner, {job(1, 4, 100), job(3, 1, 5), job(2, 2, 10)});
 	ck_assert(planner.job_submitted(job(4, 3, 10), 0, 2).ok());
 	ck_assert(status_of(planner, 3).status == JobStatus::waiting);
 	ck_assert(status_of(planner, 4).status == JobStatus::waiting);
@@ -200,10 +202,7 @@ void check_time_min_start_after_early_end(ReservationMode mode, JobStatus before
 	shortenable.limit_min_s = 30;
 	const std::vector<PendingJob> pending{job(1, 4, 100), shortenable};
 	Planner planner(config(mode));
-	ck_assert(planner
-	              .rebuild(uniform_cluster(1, 4),
-	                       {running(100, 0, 3, 100), running(101, 0, 1, 50)}, pending, 0)
-	              .ok());
+	plan_beside_r1_r2(planner, pending);
 	ck_assert(status_of(planner, 2).status == before);
 	ck_assert_int_eq(status_of(planner, 2).start_s, before_start_s);
 	ck_assert(planner.job_ended(101, 10).ok());
@@ -264,11 +263,7 @@ START_TEST(test_plan_waiting_tail_passed_over_still_counts)
 	// CPUs are free until 100 and T starts, which needs the tail below S to count T although
 	// the walk at 10 passed over it (else the walk at 20 stops before it).
 	Planner planner(config(ReservationMode::easy));
-	ck_assert(planner
-	              .rebuild(uniform_cluster(1, 4),
-	                       {running(100, 0, 3, 100), running(101, 0, 1, 50)},
-	                       {job(1, 4, 100), job(2, 1, 200), job(3, 1, 90), job(4, 2, 10)}, 0)
-	              .ok());
+	plan_beside_r1_r2(planner, {job(1, 4, 100), job(2, 1, 200), job(3, 1, 90), job(4, 2, 10)});
 	ck_assert(status_of(planner, 3).status == JobStatus::waiting);
 	ck_assert(planner.job_ended(101, 10).ok());
 	ck_assert(status_of(planner, 2).status == JobStatus::waiting);
@@ -277,6 +272,33 @@ START_TEST(test_plan_waiting_tail_passed_over_still_counts)
 	ck_assert(status_of(planner, 4).status == JobStatus::waiting);
 	ck_assert(planner.job_started(running(3, 0, 1, 100), 10).ok());
 	ck_assert(planner.job_ended(100, 20).ok());
+	ck_assert_int_eq(status_of(planner, 1).start_s, 100);
+	ck_assert(status_of(planner, 2).status == JobStatus::waiting);
+	ck_assert(status_of(planner, 4).status == JobStatus::starts_now);
+	ck_assert_int_eq(status_of(planner, 4).start_s, 20);
+}
+END_TEST
+
+START_TEST(test_plan_waiting_tail_passed_over_to_its_end_keeps_its_minima)
+{
+	// EASY, 1 node x 4 CPUs; R1 holds 2 CPUs until 100, R2 and R3 one each until 50 and 60.
+	// B (4 CPUs, 100 s) holds the one reservation, at 100; below it W (1 CPU, 200 s) and T
+	// (2 CPUs, 10 s) wait. R2 ends at 10: one CPU is free until 100, W is too long and T too
+	// wide, so the walk passes over both to the queue's end. R3 ends at 20: two CPUs are free
+	// until 100 and T starts, which needs the tail found at 10 to hold T's 10 s as its
+	// shortest limit (with W's 200 s no job of it could start now), although the walk at 10
+	// placed none of it.
+	Planner planner(config(ReservationMode::easy));
+	ck_assert(
+	    planner
+	        .rebuild(uniform_cluster(1, 4),
+	                 {running(100, 0, 2, 100), running(101, 0, 1, 50), running(102, 0, 1, 60)},
+	                 {job(1, 4, 100), job(2, 1, 200), job(4, 2, 10)}, 0)
+	        .ok());
+	ck_assert(planner.job_ended(101, 10).ok());
+	ck_assert(status_of(planner, 2).status == JobStatus::waiting);
+	ck_assert(status_of(planner, 4).status == JobStatus::waiting);
+	ck_assert(planner.job_ended(102, 20).ok());
 	ck_assert_int_eq(status_of(planner, 1).start_s, 100);
 	ck_assert(status_of(planner, 2).status == JobStatus::waiting);
 	ck_assert(status_of(planner, 4).status == JobStatus::starts_now);
@@ -521,6 +543,7 @@ int main()
 	tcase_add_test(tc, test_plan_waiting_tail_keeps_the_jobs_above_a_submission);
 	tcase_add_test(tc, test_plan_waiting_tail_gives_the_reservation_left_free);
 	tcase_add_test(tc, test_plan_waiting_tail_passed_over_still_counts);
+	tcase_add_test(tc, test_plan_waiting_tail_passed_over_to_its_end_keeps_its_minima);
 	tcase_add_test(tc, test_plan_early_end_starts_a_waiting_job_shortened_to_its_time_min);
 	tcase_add_test(tc, test_plan_early_end_starts_a_reserved_job_shortened_to_its_time_min);
 	tcase_add_test(tc, test_plan_higher_ranked_submission_replans_lower_ranks_only);
