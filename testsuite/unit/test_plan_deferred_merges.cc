@@ -5,6 +5,7 @@
 #include "check_main.h"
 #include "plan/resource_profile.h"
 #include "plan_random.h"
+#include "profile_compare.h"
 
 #include <algorithm>
 #include <string>
@@ -47,31 +48,10 @@ void book_both(ResourceProfile &merged, ResourceProfile &deferred, const Booking
 void check_same(const ResourceProfile &merged, const ResourceProfile &deferred, uint64_t seed,
                 int round)
 {
-	ck_assert_msg(merged.slot_count() == deferred.slot_count(),
-	              "seed %lu round %d: %zu slots merged one by one, %zu deferred",
-	              static_cast<unsigned long>(seed), round, merged.slot_count(),
-	              deferred.slot_count());
-	for (size_t slot = 0; slot < merged.slot_count(); ++slot) {
-		ck_assert_msg(
-		    merged.slot_start_s(slot) == deferred.slot_start_s(slot) &&
-		        merged.usable_free_cpus(slot) == deferred.usable_free_cpus(slot) &&
-		        merged.long_cpus(slot) == deferred.long_cpus(slot),
-		    "seed %lu round %d slot %zu: start %ld/%ld usable %ld/%ld long %ld/%ld",
-		    static_cast<unsigned long>(seed), round, slot,
-		    static_cast<long>(merged.slot_start_s(slot)),
-		    static_cast<long>(deferred.slot_start_s(slot)),
-		    static_cast<long>(merged.usable_free_cpus(slot)),
-		    static_cast<long>(deferred.usable_free_cpus(slot)),
-		    static_cast<long>(merged.long_cpus(slot)),
-		    static_cast<long>(deferred.long_cpus(slot)));
-		for (NodeIndex node = 0; node < kNodes; ++node) {
-			const NodeFree &a = merged.free(slot, node);
-			const NodeFree &b = deferred.free(slot, node);
-			ck_assert_msg(a.cpus == b.cpus && a.memory_mb == b.memory_mb,
-			              "seed %lu round %d slot %zu node %d: free differs",
-			              static_cast<unsigned long>(seed), round, slot, node);
-		}
-	}
+	profile_compare::check_same_profiles(merged, deferred,
+	                                     "seed " + std::to_string(seed) + " round " +
+	                                         std::to_string(round) +
+	                                         " (merged one by one / deferred)");
 }
 } // namespace
 

@@ -199,10 +199,10 @@ private:
 	void smallest_cpus_below(const std::vector<PendingJob> &pending_in_rank_order);
 	// Checks the list (ids unique, jobs valid), leaving its sorted ids in scratch_ids_.
 	Status check_running_list(const std::vector<RunningJob> &running);
-	// After check_running_list(running).
-	void replace_running(const std::vector<RunningJob> &running);
+	// After check_running_list(running). in_profile: book and give back there too.
+	void replace_running(const std::vector<RunningJob> &running, bool in_profile = true);
 	// A replan's first step: the queue given up (a valid running list: each entry unplaced
-	// and destroyed at once) and running_ made `running`.
+	// and destroyed at once, or the profile made again) and running_ made `running`.
 	Status unplace_all_and_replace_running(const std::vector<RunningJob> &running);
 	Result<Entry> make_entry(const PendingJob &job);
 	// make_entry for a job submitted to a kept plan: refused if the plan already knows it.
@@ -270,6 +270,8 @@ private:
 	                                                 std::vector<TimeRange> &ranges,
 	                                                 int64_t not_before_s) const;
 	void book(Entry &entry, Placement placement);
+	// The profile's part of book (and of remake_profile): the entry's booking as it holds it.
+	void book_in_profile(const Entry &entry);
 	FreedRegion unplace(Entry &entry);
 	// unplace then book at this placement (the same allocations), for less where they overlap.
 	FreedRegion move_booking(Entry &entry, Placement placement);
@@ -341,6 +343,13 @@ private:
 	// unplaced: false then (the caller restores the plan).
 	bool plan_from(size_t first_index,
 	               std::optional<std::chrono::steady_clock::time_point> deadline = {});
+	// Gives back the bookings of queue_[first_index..], which are frozen no more.
+	void unplace_from(size_t first_index);
+	// True if fewer bookings stay (running jobs, windows, queue_[..kept_end)'s) than the
+	// `given_back` ones: the profile is then made again from those (remake_profile).
+	bool remaking_is_cheaper(size_t kept_end, size_t given_back) const;
+	// The profile of the running jobs, the windows and queue_[..kept_end)'s placements alone.
+	void remake_profile(size_t kept_end);
 	// plan_from's second half, for entries none of which is placed or frozen (a queue just
 	// made): at 100,000 jobs each pass over the queue reads 100,000 cold entries, and the
 	// passes that would find nothing to give back were 4 % of per_campaign's update.

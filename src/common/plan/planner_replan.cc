@@ -42,7 +42,8 @@ Status Planner::replan_walk(const std::vector<RunningJob> &running, PendingSourc
 // 100,000 jobs, a pass to unplace and then one to destroy each read 100,000 cold entries, 5 %
 // of per_campaign's update), its allocation kept for the next entries (pop_back_kept; those
 // left over are freed once the queue is made again). Any order gives the same profile: a
-// release only adds.
+// release only adds. Where the bookings outnumber the running jobs and windows, the profile is
+// made again from those instead (as unplace_from).
 Status Planner::unplace_all_and_replace_running(const std::vector<RunningJob> &running)
 {
 	const ResourceProfile::DeferredMerges deferred(profile_);
@@ -52,10 +53,17 @@ Status Planner::unplace_all_and_replace_running(const std::vector<RunningJob> &r
 			unplace(entry);
 		return valid;
 	}
+	size_t given_back = 0;
+	for (const Entry &entry : queue_)
+		given_back += entry.placed();
+	const bool remake = remaking_is_cheaper(0, given_back);
 	for (; !queue_.empty(); queue_.pop_back_kept())
-		unplace(queue_.back());
+		if (!remake)
+			unplace(queue_.back());
 	pending_ids_.clear();
-	replace_running(running);
+	replace_running(running, !remake);
+	if (remake)
+		remake_profile(0);
 	return ok_status();
 }
 
@@ -74,15 +82,18 @@ Status Planner::check_running_list(const std::vector<RunningJob> &running)
 	return ok_status();
 }
 
-// Makes running_ and its bookings those of `running`, as load would book them at now_s_. Only
-// right after check_running_list passed: it reads the sorted ids that check left in scratch_ids_.
-void Planner::replace_running(const std::vector<RunningJob> &running)
+// Makes running_ and its bookings (with `in_profile`; else running_ alone) those of `running`, as
+// load would book them at now_s_. Only right after check_running_list passed: it reads the sorted
+// ids that check left in scratch_ids_.
+void Planner::replace_running(const std::vector<RunningJob> &running, bool in_profile)
 {
 	for (size_t i = running_.size(); i-- > 0;) { // ended: give back what is left of them
 		const RunningJob &kept = running_.data()[i];
 		if (std::binary_search(scratch_ids_.begin(), scratch_ids_.end(), kept.id))
 			continue;
-		profile_.release(kept.allocations, now_s_, kept.expected_end_s, kept.booked_long);
+		if (in_profile)
+			profile_.release(kept.allocations, now_s_, kept.expected_end_s,
+			                 kept.booked_long);
 		running_.erase(kept.id);
 	}
 	for (const RunningJob &job : running) {
@@ -91,16 +102,18 @@ void Planner::replace_running(const std::vector<RunningJob> &running)
 		if (kept && kept->allocations == job.allocations && kept->expected_end_s == end_s)
 			continue;
 		const bool long_job = holds_long(end_s - now_s_);
-		if (kept) {
+		if (kept && in_profile)
 			profile_.release(kept->allocations, now_s_, kept->expected_end_s,
 			                 kept->booked_long);
+		if (kept) {
 			kept->allocations = job.allocations;
 			kept->expected_end_s = end_s;
 			kept->booked_long = long_job;
 		} else {
 			running_.insert(RunningJob{job.id, job.allocations, end_s, long_job});
 		}
-		profile_.book(job.allocations, now_s_, end_s, long_job);
+		if (in_profile)
+			profile_.book(job.allocations, now_s_, end_s, long_job);
 	}
 }
 
