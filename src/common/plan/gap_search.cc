@@ -210,6 +210,78 @@ std::optional<int64_t> GapSearch::last_long_end(int64_t cpus, int64_t limit, int
 	return profile_.slot_end_s(slot);
 }
 
+bool GapSearch::pool_fits_job(const PendingJob &job, const std::vector<NodeIndex> &candidates) const
+{
+	// What choose_nodes then gives on the one node with the job's CPUs free all window long:
+	// job.cpus there, no more (no whole node, no task rounding), and no memory or GRES.
+	return profile_.single_cpu_pool() && candidates.size() == 1 && job.cpus >= 1 &&
+	       !job.exclusive && !job.all_memory && job.memory_per_node_mb == 0 &&
+	       job.memory_per_cpu_mb == 0 && job.gres_per_node == GresCounts{} &&
+	       job.cpus_per_task <= 1 && job.tasks_per_node <= 0 && job.nodes_min <= 1 &&
+	       !job.spread && job.preemptable.empty();
+}
+
+bool GapSearch::pool_fits_allocations(const std::vector<NodeAllocation> &allocations) const
+{
+	return profile_.single_cpu_pool() && allocations.size() == 1 &&
+	       allocations.front().cpus >= 1 && allocations.front().memory_mb == 0 &&
+	       allocations.front().gres == GresCounts{};
+}
+
+std::optional<int64_t> GapSearch::pool_blocked_end(int64_t cpus, int64_t start_s, int64_t end_s,
+                                                   int64_t held_start_s, int64_t held_end_s,
+                                                   int64_t long_limit, int64_t held_long_cpus) const
+{
+	// The window's parts after, in and before the held booking, last first (the last blocked
+	// part's end is the next start worth trying); a blocked slot's part ends at the slot's end
+	// or at the held booking's edge after it, as earliest_in_place_holding cuts them.
+	struct Part {
+		int64_t from_s;
+		int64_t until_s;
+		int64_t cut_s;
+		bool held;
+	};
+	const Part parts[] = {
+	    {std::max(held_end_s, start_s), end_s, never_s, false},
+	    {std::max(held_start_s, start_s), std::min(held_end_s, end_s), held_end_s, true},
+	    {start_s, std::min(held_start_s, end_s), held_start_s, false}};
+	constexpr size_t none = ResourceProfile::last_short_none;
+	for (const Part &part : parts) {
+		if (part.from_s >= part.until_s)
+			continue;
+		const size_t first = profile_.slot_at(part.from_s);
+		const size_t last = profile_.slot_at(part.until_s - 1);
+		size_t blocked = part.held ? none : profile_.last_slot_short_of(first, last, cpus);
+		const size_t long_from = blocked == none ? first : blocked + 1;
+		if (long_limit >= 0 && long_from <= last) {
+			const size_t over = profile_.last_slot_long_over(
+			    long_from, last, long_limit - cpus + (part.held ? held_long_cpus : 0));
+			if (over != none)
+				blocked = over;
+		}
+		if (blocked != none)
+			return std::min(part.cut_s, profile_.slot_end_s(blocked));
+	}
+	return std::nullopt;
+}
+
+std::optional<Placement>
+GapSearch::earliest_in_pool(const PendingJob &job, const std::vector<NodeAllocation> &allocations,
+                            int64_t held_start_s, int64_t held_end_s, int64_t from_s,
+                            int64_t until_s, int64_t long_limit, int64_t held_long_cpus) const
+{
+	const int64_t cpus = allocations.front().cpus;
+	for (int64_t start_s = std::max(from_s, profile_.origin_s()); start_s <= until_s;) {
+		const auto blocked_end =
+		    pool_blocked_end(cpus, start_s, start_s + job.limit_s, held_start_s, held_end_s,
+		                     long_limit, held_long_cpus);
+		if (!blocked_end)
+			return Placement{start_s, allocations};
+		start_s = *blocked_end;
+	}
+	return std::nullopt;
+}
+
 std::optional<Placement> GapSearch::try_window(const PendingJob &job, WindowMinima &minima,
                                                int64_t start_s, int64_t until_s,
                                                int64_t &next_start_s) const
@@ -237,9 +309,12 @@ std::optional<Placement> GapSearch::earliest(const PendingJob &job,
 	if (candidates.empty() || job.limit_s <= 0)
 		return std::nullopt;
 	int64_t start_s = std::max(from_s, profile_.origin_s());
+	const bool pool = pool_fits_job(job, candidates);
 	std::optional<WindowMinima> own;
-	WindowMinima &minima = cache ? cache->minima_for(job, candidates, start_s, profile_)
-	                             : own.emplace(job, candidates, profile_);
+	WindowMinima *const minima = pool ? nullptr
+	                             : cache
+	                                 ? &cache->minima_for(job, candidates, start_s, profile_)
+	                                 : &own.emplace(job, candidates, profile_);
 	ClearRun clear;
 	while (start_s <= until_s && start_s < never_s) {
 		if (auto blocked_end =
@@ -254,8 +329,11 @@ std::optional<Placement> GapSearch::earliest(const PendingJob &job,
 				continue;
 			}
 		}
+		if (pool) // every slot of the window has the job's CPUs: the node has them
+			return Placement{
+			    start_s, {allocation_for(job, candidates.front(), job.cpus, profile_)}};
 		int64_t next_start_s = never_s;
-		if (auto placement = try_window(job, minima, start_s, until_s, next_start_s)) {
+		if (auto placement = try_window(job, *minima, start_s, until_s, next_start_s)) {
 			// An exclusive job holds whole nodes: more CPUs than it asked for.
 			const int64_t held = cpus_of(placement->allocations);
 			if (long_cpus_limit >= 0 && held > job.cpus) {
@@ -280,6 +358,10 @@ GapSearch::earliest_in_place(const PendingJob &job, const std::vector<NodeAlloca
                              int64_t from_s, int64_t until_s, int64_t long_cpus_limit) const
 {
 	const int64_t cpus = cpus_of(allocations);
+	if (job.limit_s > 0 && pool_fits_allocations(allocations))
+		return earliest_in_pool(job, allocations, never_s, never_s, from_s, until_s,
+		                        long_cpus_limit >= 0 ? std::max(long_cpus_limit, cpus) : -1,
+		                        0);
 	int64_t start_s = std::max(from_s, profile_.origin_s());
 	while (start_s <= until_s) {
 		if (long_cpus_limit >= 0) {
@@ -321,6 +403,9 @@ std::optional<Placement> GapSearch::earliest_in_place_holding(
 {
 	const int64_t cpus = cpus_of(allocations);
 	const int64_t long_limit = std::max(long_cpus_limit, cpus);
+	if (job.limit_s > 0 && pool_fits_allocations(allocations))
+		return earliest_in_pool(job, allocations, held_start_s, held_end_s, from_s, until_s,
+		                        long_cpus_limit >= 0 ? long_limit : -1, held_long_cpus);
 	// Each node's change in effect at the slot looked at: the slots are looked at last first,
 	// so it only walks back (a search per slot and node was a sixth of fairshare/conservative).
 	// On the stack for a few nodes: a vector was a malloc per search (campsim: one node).

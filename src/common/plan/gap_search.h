@@ -77,6 +77,25 @@ private:
 	// end of the last such slot; otherwise nullopt.
 	std::optional<int64_t> last_long_end(int64_t cpus, int64_t limit, int64_t start_s,
 	                                     int64_t end_s) const;
+	// A single CPU pool (ResourceProfile::single_cpu_pool) and a job or allocation asking it
+	// for CPUs alone: a window fits exactly where every slot has the CPUs, so the searches
+	// read the slots' block sums, not the node's changes nor the window minima.
+	bool pool_fits_job(const PendingJob &job, const std::vector<NodeIndex> &candidates) const;
+	bool pool_fits_allocations(const std::vector<NodeAllocation> &allocations) const;
+	// earliest_in_place_holding in such a pool (no held booking: held_start_s = held_end_s =
+	// never_s); long_limit < 0: no limit on long jobs' CPUs.
+	std::optional<Placement> earliest_in_pool(const PendingJob &job,
+	                                          const std::vector<NodeAllocation> &allocations,
+	                                          int64_t held_start_s, int64_t held_end_s,
+	                                          int64_t from_s, int64_t until_s,
+	                                          int64_t long_limit, int64_t held_long_cpus) const;
+	// In such a pool, the end of the last blocked part of [start_s, end_s) for `cpus` CPUs
+	// held over [held_start_s, held_end_s): outside it a slot blocks with fewer CPUs free or
+	// more long jobs' CPUs than long_limit allows, inside it (the held CPUs are booked there,
+	// and the pool is never over-committed) only by long jobs' CPUs beyond the held ones.
+	std::optional<int64_t> pool_blocked_end(int64_t cpus, int64_t start_s, int64_t end_s,
+	                                        int64_t held_start_s, int64_t held_end_s,
+	                                        int64_t long_limit, int64_t held_long_cpus) const;
 	// Try the window at start_s (minima: the job's, slid there). On failure, returns the next
 	// start worth trying (never_s from until_s on: none is).
 	std::optional<Placement> try_window(const PendingJob &job, WindowMinima &minima,

@@ -19,6 +19,30 @@ int32_t held_cpus_on(const std::vector<NodeAllocation> &held, NodeIndex node)
 	return cpus;
 }
 
+// A single CPU pool's least free CPUs over [from_s, until_s) with the held CPUs given back, as
+// the node's changes give it, from the slots' sums: a change is a run of slots with the same
+// free CPUs (the pool's bookings leave the node's changes behind, and making them again for
+// this test cost more than the test).
+int64_t least_in_pool(const ResourceProfile &profile, int64_t from_s, int64_t until_s,
+                      int32_t held_cpus, int64_t held_start_s, int64_t held_end_s)
+{
+	int64_t least = std::numeric_limits<int64_t>::max();
+	for (size_t slot = profile.slot_at(from_s);
+	     slot < profile.slot_count() && profile.slot_start_s(slot) < until_s && least > 0;) {
+		const int64_t free = profile.usable_free_cpus(slot);
+		const int64_t part_start_s = std::max(profile.slot_start_s(slot), from_s);
+		while (slot + 1 < profile.slot_count() &&
+		       profile.slot_start_s(slot + 1) < until_s &&
+		       profile.usable_free_cpus(slot + 1) == free)
+			++slot;
+		const int64_t part_end_s = std::min(profile.slot_end_s(slot), until_s);
+		const bool inside_held = held_start_s <= part_start_s && part_end_s <= held_end_s;
+		least = std::min<int64_t>(least, free + (inside_held ? held_cpus : 0));
+		++slot;
+	}
+	return least;
+}
+
 } // namespace
 
 bool could_fit_giving_back(const ResourceProfile &profile, const std::vector<NodeIndex> &candidates,
@@ -29,6 +53,11 @@ bool could_fit_giving_back(const ResourceProfile &profile, const std::vector<Nod
 	from_s = std::max(from_s, profile.origin_s());
 	if (until_s <= from_s)
 		return true;
+	if (profile.single_cpu_pool() && candidates.size() == 1)
+		return std::max<int64_t>(least_in_pool(profile, from_s, until_s,
+		                                       held_cpus_on(held, candidates.front()),
+		                                       held_start_s, held_end_s),
+		                         0) >= cpus;
 	int64_t sum = 0;
 	for (const NodeIndex node : candidates) {
 		const std::vector<NodeTimelines::Change> &changes =

@@ -43,6 +43,12 @@ void NodeTimelines::index_free_from(NodeIndex node)
 	indexed_s = free_from_s;
 }
 
+void NodeTimelines::assign(NodeIndex node, std::vector<Change> changes)
+{
+	nodes_[node] = std::move(changes);
+	index_free_from(node);
+}
+
 bool NodeTimelines::changes_at(NodeIndex node, int64_t time_s) const
 {
 	const std::vector<Change> &changes = nodes_[node];

@@ -48,6 +48,8 @@ public:
 	                  int sign, Seen &&seen);
 	// Forget the past: every node's first change starts at now_s.
 	void advance_to(int64_t now_s);
+	// The node's changes replaced by these (from the origin on, none equal to the one before).
+	void assign(NodeIndex node, std::vector<Change> changes);
 
 	const std::vector<Change> &changes(NodeIndex node) const { return nodes_[node]; }
 	// True if the node's free amounts change at time_s (not at the origin).

@@ -24,6 +24,8 @@ void ResourceProfile::reset(const Cluster &cluster, int64_t origin_s)
 	usable_.clear();
 	weights_.clear();
 	weighted_ = false;
+	cpus_only_ = true;
+	overcommitted_ = false;
 	Slot first;
 	for (const NodeSpec &node : cluster.nodes) {
 		const bool up = node.state == NodeState::up;
@@ -37,10 +39,16 @@ void ResourceProfile::reset(const Cluster &cluster, int64_t origin_s)
 	starts_.push_back(origin_s);
 	slots_.push_back(first);
 	timelines_.reset(capacity_, origin_s);
+	timelines_behind_ = false;
 }
 
 namespace
 {
+
+bool holds_cpus_only(const NodeAllocation &allocation)
+{
+	return allocation.memory_mb == 0 && allocation.gres == GresCounts{};
+}
 
 // The first slot in [from, last) starting at or after time_s, or last. Galloping from `from`: a
 // change of one node spans a few slots, a booking thousands.
@@ -265,6 +273,10 @@ void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int6
 				booking_log_.booked(allocation.node, start_s);
 	}
 	for (const NodeAllocation &allocation : allocations) {
+		if (apply_in_pool(allocation, first, last, sign))
+			continue;
+		if (timelines_behind_)
+			catch_up_timelines();
 		// The node's part of each slot's usable free CPUs, before and after: the same over
 		// the slots of one of its changes (each change starts a slot), so added over those
 		// slots (a two-day booking spans thousands of them: by blocks), and over a run of
@@ -277,9 +289,12 @@ void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int6
 			add_to_slots(slot, run_last, run_delta, 0);
 			slot = run_last;
 		};
+		cpus_only_ &= holds_cpus_only(allocation);
 		auto add_usable_cpus = [&](int64_t, int64_t part_end_s, int32_t before) {
+			const int64_t after = before - sign * allocation.cpus;
+			overcommitted_ |= after < 0;
 			const int64_t delta = // 0: an over-committed node stays at none
-			    std::max(before - sign * allocation.cpus, 0) - std::max(before, 0);
+			    std::max<int64_t>(after, 0) - std::max(before, 0);
 			if (delta != run_delta) {
 				add_run();
 				run_delta = delta;
@@ -298,6 +313,41 @@ void ResourceProfile::apply(const std::vector<NodeAllocation> &allocations, int6
 	}
 	merge_with_previous(last);
 	merge_with_previous(first);
+}
+
+bool ResourceProfile::apply_in_pool(const NodeAllocation &allocation, size_t first, size_t last,
+                                    int sign)
+{
+	if (!single_cpu_pool() || !holds_cpus_only(allocation) || allocation.cpus < 0)
+		return false;
+	// Free CPUs never below zero: a booking where some slot has fewer goes the long way (and
+	// ends the pool).
+	if (sign > 0 && last_slot_short_of(first, last - 1, allocation.cpus) != last_short_none)
+		return false;
+	add_to_slots(first, last, -sign * static_cast<int64_t>(allocation.cpus), 0);
+	// One node: it changes at a slot exactly where the slot's free CPUs differ from the last.
+	auto node_changes_at = [&](size_t slot) {
+		return static_cast<int32_t>(slot > 0 &&
+		                            usable_free_cpus(slot) != usable_free_cpus(slot - 1));
+	};
+	slots_[first].node_changes = node_changes_at(first);
+	if (last < slots_.size())
+		slots_[last].node_changes = node_changes_at(last);
+	timelines_behind_ = true;
+	return true;
+}
+
+void ResourceProfile::catch_up_timelines() const
+{
+	timelines_behind_ = false;
+	std::vector<NodeTimelines::Change> changes;
+	NodeFree free = capacity_.front(); // memory and GRES as they are: nothing booked them
+	for (size_t slot = 0; slot < slots_.size(); ++slot) {
+		free.cpus = static_cast<int32_t>(usable_free_cpus(slot));
+		if (changes.empty() || changes.back().free.cpus != free.cpus)
+			changes.push_back({starts_[slot], free});
+	}
+	timelines_.assign(0, std::move(changes));
 }
 
 void ResourceProfile::book(const std::vector<NodeAllocation> &allocations, int64_t start_s,
@@ -342,6 +392,8 @@ void ResourceProfile::book_from_origin(std::vector<Held> held)
 			book(*job.allocations, origin_s(), job.end_s, job.long_job);
 		return;
 	}
+	if (timelines_behind_) // read below: one slot, so one change
+		catch_up_timelines();
 	const int64_t origin = origin_s();
 	std::erase_if(held, [origin](const Held &job) { return job.end_s <= origin; });
 	for (Held &job : held)
@@ -358,9 +410,13 @@ void ResourceProfile::book_from_origin(std::vector<Held> held)
 				front.usable_free_cpus -= std::max(
 				    timelines_.changes(allocation.node).front().free.cpus, 0);
 			timelines_.apply(allocation, origin, job.end_s, +1);
-			if (usable_[allocation.node])
-				front.usable_free_cpus += std::max(
-				    timelines_.changes(allocation.node).front().free.cpus, 0);
+			cpus_only_ &= holds_cpus_only(allocation);
+			if (usable_[allocation.node]) {
+				const int32_t left =
+				    timelines_.changes(allocation.node).front().free.cpus;
+				overcommitted_ |= left < 0;
+				front.usable_free_cpus += std::max(left, 0);
+			}
 		}
 	std::vector<NodeIndex> ending;
 	for (size_t i = 0; i < held.size();) {
@@ -408,7 +464,8 @@ void ResourceProfile::advance_to(int64_t now_s)
 	starts_.erase(starts_.begin(), starts_.begin() + static_cast<std::ptrdiff_t>(current));
 	slots_.front().node_changes = 0;
 	starts_.front() = now_s;
-	timelines_.advance_to(now_s);
+	if (!timelines_behind_) // else made again whole when read
+		timelines_.advance_to(now_s);
 }
 
 bool ResourceProfile::overcommitted(const std::vector<NodeAllocation> &allocations, int64_t start_s,
@@ -417,7 +474,7 @@ bool ResourceProfile::overcommitted(const std::vector<NodeAllocation> &allocatio
 	start_s = std::max(start_s, origin_s());
 	for (const NodeAllocation &allocation : allocations) {
 		const std::vector<NodeTimelines::Change> &changes =
-		    timelines_.changes(allocation.node);
+		    timelines().changes(allocation.node);
 		for (size_t index = NodeTimelines::change_at(changes, start_s);
 		     index < changes.size() && changes[index].start_s < end_s; ++index) {
 			const NodeFree &free = changes[index].free;

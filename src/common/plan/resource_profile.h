@@ -92,11 +92,18 @@ public:
 	// A node's free amounts in a slot (a look-up in its changes).
 	const NodeFree &free(size_t slot, NodeIndex node) const
 	{
-		const std::vector<NodeTimelines::Change> &changes = timelines_.changes(node);
+		const std::vector<NodeTimelines::Change> &changes = timelines().changes(node);
 		return changes[NodeTimelines::change_at(changes, starts_[slot])].free;
 	}
-	// The free amounts per node, as the times where each node's change.
-	const NodeTimelines &timelines() const { return timelines_; }
+	// The free amounts per node, as the times where each node's change. In a single CPU pool
+	// the bookings leave the node's changes behind (its free CPUs are the slots' sums) and the
+	// first read makes them again: a profile has one thread.
+	const NodeTimelines &timelines() const
+	{
+		if (timelines_behind_)
+			catch_up_timelines();
+		return timelines_;
+	}
 	// Sum of positive free CPUs over usable nodes: an upper bound for any job in this slot.
 	int64_t usable_free_cpus(size_t slot) const
 	{
@@ -131,6 +138,14 @@ public:
 	uint32_t weight(NodeIndex node) const { return weights_[node]; }
 	// Not every node has the same weight: node choice must order by it.
 	bool weighted() const { return weighted_; }
+	// One usable node, never over-committed, whose bookings hold CPUs alone (no memory, no
+	// GRES), as campsim's one pool of CPUs: its free CPUs in a slot are the slot's
+	// usable_free_cpus, so a search for CPUs alone may read the slots' block sums instead of
+	// the node's changes (a booking there spans thousands of them).
+	bool single_cpu_pool() const
+	{
+		return capacity_.size() == 1 && usable_[0] && cpus_only_ && !overcommitted_;
+	}
 	// The nodes booked on since the last release, advance or reset (MinimaCache reads it).
 	const BookingLog &booking_log() const { return booking_log_; }
 	// Whether bookings are listed in booking_log (kept when another profile is assigned).
@@ -178,6 +193,12 @@ private:
 	// Every block's add into its slots (before slots move by more than one).
 	void flatten_block_adds();
 	size_t split_at(int64_t time_s);
+	// In a single CPU pool, books `sign` x the allocation on its node over slots [first, last)
+	// by the slots' sums alone, leaving the node's changes behind; false (nothing done) where
+	// it is no pool, the allocation holds more than CPUs, or a booking would over-commit.
+	bool apply_in_pool(const NodeAllocation &allocation, size_t first, size_t last, int sign);
+	// The node's changes made again from the slots' sums (timelines_behind_).
+	void catch_up_timelines() const;
 	// A slot no node changes at, with the long jobs' CPUs of the one before, is that one.
 	bool mergeable(size_t slot) const;
 	void merge_with_previous(size_t slot);
@@ -188,10 +209,15 @@ private:
 	std::vector<bool> usable_;
 	std::vector<uint32_t> weights_;
 	bool weighted_ = false;
+	// Since the last reset (single_cpu_pool): no booking held memory or GRES, and no usable
+	// node's free CPUs went below zero.
+	bool cpus_only_ = true;
+	bool overcommitted_ = false;
 	std::vector<Slot> slots_;
 	std::vector<BlockAdd> block_adds_; // one per kSlotsPerBlock slots, and one spare
 	std::vector<int64_t> starts_;      // each slot's start, contiguous for binary search
-	NodeTimelines timelines_;
+	mutable NodeTimelines timelines_;
+	mutable bool timelines_behind_ = false; // apply_in_pool booked without them
 	bool deferring_merges_ = false;
 	BookingLog booking_log_;
 };
