@@ -224,8 +224,7 @@ bool GapSearch::pool_fits_job(const PendingJob &job, const std::vector<NodeIndex
 bool GapSearch::pool_fits_allocations(const std::vector<NodeAllocation> &allocations) const
 {
 	return profile_.single_cpu_pool() && allocations.size() == 1 &&
-	       allocations.front().cpus >= 1 && allocations.front().memory_mb == 0 &&
-	       allocations.front().gres == GresCounts{};
+	       allocations.front().cpus >= 1 && holds_cpus_only(allocations.front());
 }
 
 std::optional<int64_t> GapSearch::pool_blocked_end(int64_t cpus, int64_t start_s, int64_t end_s,

@@ -122,6 +122,12 @@ struct NodeAllocation {
 	bool operator==(const NodeAllocation &) const = default;
 };
 
+// CPUs alone: no memory, no GRES (ResourceProfile's single CPU pool takes only such bookings).
+inline bool holds_cpus_only(const NodeAllocation &allocation)
+{
+	return allocation.memory_mb == 0 && allocation.gres == GresCounts{};
+}
+
 inline int64_t cpus_of(const std::vector<NodeAllocation> &allocations)
 {
 	int64_t cpus = 0;

@@ -45,11 +45,6 @@ void ResourceProfile::reset(const Cluster &cluster, int64_t origin_s)
 namespace
 {
 
-bool holds_cpus_only(const NodeAllocation &allocation)
-{
-	return allocation.memory_mb == 0 && allocation.gres == GresCounts{};
-}
-
 // The first slot in [from, last) starting at or after time_s, or last. Galloping from `from`: a
 // change of one node spans a few slots, a booking thousands.
 size_t first_slot_from(const std::vector<int64_t> &starts, int64_t time_s, size_t from, size_t last)
