@@ -1,6 +1,8 @@
 // PlanKeeper: snapshot differences -> Planner updates, or a fresh plan.
 #include "plan/plan_keeper.h"
 
+#include "plan/prefetch.h"
+
 #include <algorithm>
 #include <unordered_set>
 
@@ -45,12 +47,6 @@ constexpr size_t kMaxInsertsAbove = 8;
 // asking a few jobs ahead for the lines same_shape reads hides most of those loads' misses (they
 // were most of the comparison's time on a deep queue).
 constexpr size_t kPrefetchAhead = 6;
-template <class Kept> void prefetch_kept(const Kept *kept)
-{
-	const char *bytes = reinterpret_cast<const char *>(kept);
-	for (size_t line = 0; line < sizeof(Kept); line += 64)
-		__builtin_prefetch(bytes + line);
-}
 
 // An overrunning job's expected end is "now + 1" in every snapshot: not a change. Nor is a
 // second or two: a scheduler's start time trails the plan's by the time it took to start.
@@ -266,7 +262,7 @@ bool PlanKeeper::apply_pending(const std::vector<PendingJob> &pending, int64_t n
 		const PendingJob &job = pending[k];
 		KeptPending *kept = nullptr;
 		if (!shapes_fixed_ && next + kPrefetchAhead < order_.size())
-			prefetch_kept(order_[next + kPrefetchAhead]);
+			prefetch_object(order_[next + kPrefetchAhead]);
 		size_t position = next;
 		if (next < order_.size() && order_ids_[next] == job.id) {
 			kept = order_[next++];

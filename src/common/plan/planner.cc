@@ -580,11 +580,14 @@ bool Planner::plan_from(size_t first_index,
 void Planner::unplace_from(size_t first_index)
 {
 	size_t given_back = 0;
-	for (size_t i = first_index; i < queue_.size(); ++i)
+	for (size_t i = first_index; i < queue_.size(); ++i) {
+		queue_.prefetch(i + kWalkPrefetchAhead);
 		given_back += queue_[i].placed();
+	}
 	const bool remake = remaking_is_cheaper(first_index, given_back);
 	const ResourceProfile::DeferredMerges deferred(profile_);
 	for (size_t i = first_index; i < queue_.size(); ++i) {
+		queue_.prefetch(i + kWalkPrefetchAhead);
 		Entry &entry = queue_[i];
 		if (remake) {
 			entry.placement = Placement{};
@@ -644,6 +647,7 @@ bool Planner::place_from(size_t first_index,
 	for (size_t i = first_index; i < queue_.size(); ++i) {
 		if (deadline && search_clock_() >= *deadline)
 			return false;
+		queue_.prefetch(i + kWalkPrefetchAhead);
 		// A frozen job that moved gave its old booking back: the memo's bounds may be late.
 		if (!queue_[i].frozen)
 			place(queue_[i], &memo);
@@ -1007,6 +1011,7 @@ Plan Planner::plan(int64_t now_s, PlanDetail detail)
 	result.now_s = now_s_;
 	const size_t placed_end = this->placed_end();
 	for (size_t index = 0; index < placed_end; ++index) {
+		queue_.prefetch(index + kWalkPrefetchAhead);
 		const Entry &entry = queue_[index];
 		if (!entry.placed())
 			continue;

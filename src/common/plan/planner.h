@@ -423,6 +423,9 @@ private:
 		std::vector<std::pair<int32_t, int64_t>> by_cpus; // CPUs, the room for them
 	};
 	size_t skip_unstartable_tail(size_t index, WaitingTail &found, TailRoom &room) const;
+	// How many entries ahead a walk of the queue asks for (StableQueue::prefetch): a walk
+	// reads a few fields of each and waited mostly on their first read.
+	static constexpr size_t kWalkPrefetchAhead = 8;
 	// Where a walk of the placed entries may stop: no entry from there on is placed (the
 	// waiting tail's start, or the queue's end when it is not known).
 	size_t placed_end() const

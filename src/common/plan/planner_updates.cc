@@ -394,6 +394,7 @@ void Planner::compress(std::vector<FreedRegion> freed)
 	indexed_freed_ = &freed;
 	const size_t placed_end = this->placed_end();
 	for (size_t index = 0; index < placed_end; ++index) {
+		queue_.prefetch(index + kWalkPrefetchAhead);
 		Entry &entry = queue_[index];
 		if (!entry.placed())
 			continue;
@@ -437,6 +438,7 @@ void Planner::compress(std::vector<FreedRegion> freed)
 			if (index == queue_.size())
 				break;
 		}
+		queue_.prefetch(index + kWalkPrefetchAhead);
 		Entry &entry = queue_[index];
 		if (entry.placed())
 			settle_status(entry);

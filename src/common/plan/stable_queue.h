@@ -7,6 +7,7 @@
 #pragma once
 
 #include "plan/plan_types.h"
+#include "plan/prefetch.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -126,6 +127,13 @@ public:
 		slots_.clear();
 		ids_.clear();
 		shapes_.clear();
+	}
+	// Asks for entry i's lines ahead of a walk in index order (nothing past the end): the
+	// entries lie apart, so a walk otherwise waits on each one's first read in turn.
+	void prefetch(size_t i) const
+	{
+		if (i < slots_.size())
+			prefetch_object(slots_[i].get());
 	}
 	// ShapeOf(entry i), read from the dense array (only with a ShapeOf).
 	const Shape &shape(size_t i) const { return shapes_[i]; }

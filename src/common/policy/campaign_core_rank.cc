@@ -284,10 +284,20 @@ void CampaignCore::list_jobs(const std::vector<CampaignKey> &keys, size_t max_jo
 		move_stretched_jobs_first(ranking); // ahead of starve_after_s's jobs
 	if (config_.starve_fair_factor > 0 && config_.policy == PolicyKind::Ostrich)
 		move_unfair_waits_first(keys, ranking); // ahead of both
+	// The jobs are found first, then explained, their records asked for a few ahead: a
+	// ranked job's look-up and record are far apart in memory, and one pass that did both
+	// waited on each in turn (most of the ranking's time with thousands pending).
+	constexpr size_t kPrefetchAhead = 8;
+	std::vector<const Job *> listed;
+	listed.reserve(ranking.order.size());
+	for (const uint32_t job_id : ranking.order)
+		listed.push_back(&jobs_[job_index_.at(job_id)]);
 	ranking.explanations.reserve(ranking.order.size());
 	const CampaignKey none;
-	for (const uint32_t job_id : ranking.order) {
-		const Job &job = jobs_[job_index_.at(job_id)];
+	for (size_t k = 0; k < listed.size(); ++k) {
+		if (k + kPrefetchAhead < listed.size())
+			__builtin_prefetch(listed[k + kPrefetchAhead]);
+		const Job &job = *listed[k];
 		const bool known = job.campaign_slot < keys.size() &&
 		                   keys[job.campaign_slot].campaign_id == job.campaign_id;
 		ranking.explanations.push_back(
