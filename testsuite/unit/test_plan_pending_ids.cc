@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <unordered_set>
+#include <vector>
 
 using namespace campaign::plan;
 
@@ -37,6 +38,52 @@ START_TEST(test_pending_ids_answer_as_a_plain_set)
 				              "seed %lu round %d: contains %lu",
 				              static_cast<unsigned long>(seed), round,
 				              static_cast<unsigned long>(any));
+		}
+	}
+}
+END_TEST
+
+// The flat table's deletion moves later entries of a probe run back into the hole: with many
+// ids per slot run (consecutive ids, ids far apart, growth and wrap-around at the table's end),
+// every answer still matches a plain set.
+START_TEST(test_pending_ids_deep_tables_answer_as_a_plain_set)
+{
+	for (uint64_t seed = 1; seed <= 40; ++seed) {
+		plan_random::Random random(seed);
+		PendingIds ids;
+		std::unordered_set<JobId> plain;
+		std::vector<JobId> known;
+		for (int round = 1; round <= 5000; ++round) {
+			const int64_t what = random.between(0, 99);
+			JobId id = 0;
+			if (!known.empty() && random.between(0, 1) == 0)
+				id = known[static_cast<size_t>(
+				    random.between(0, static_cast<int64_t>(known.size()) - 1))];
+			else if (random.between(0, 1) == 0)
+				id =
+				    static_cast<JobId>(random.between(1, 3000)); // runs of near ids
+			else
+				id = static_cast<JobId>(random.between(1, int64_t{1} << 40));
+			if (what < 60) {
+				ck_assert_msg(ids.insert(id) == plain.insert(id).second,
+				              "seed %lu round %d: insert %lu",
+				              static_cast<unsigned long>(seed), round,
+				              static_cast<unsigned long>(id));
+				known.push_back(id);
+			} else if (what < 98) {
+				ids.erase(id);
+				plain.erase(id);
+			} else {
+				ids.clear();
+				plain.clear();
+			}
+			ck_assert_uint_eq(ids.size(), plain.size());
+			if (round % 250 == 0)
+				for (JobId any : known)
+					ck_assert_msg(ids.contains(any) == plain.contains(any),
+					              "seed %lu round %d: contains %lu",
+					              static_cast<unsigned long>(seed), round,
+					              static_cast<unsigned long>(any));
 		}
 	}
 }
@@ -74,6 +121,7 @@ int main()
 	TCase *tc = tcase_create("ids");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_pending_ids_answer_as_a_plain_set);
+	tcase_add_test(tc, test_pending_ids_deep_tables_answer_as_a_plain_set);
 	tcase_add_test(tc, test_pending_ids_drop_ids_no_refill_lists);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);

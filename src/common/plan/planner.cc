@@ -862,6 +862,8 @@ Status Planner::load_queue(const std::vector<PendingJob> &pending_in_rank_order,
 			if (!bound_open)
 				break; // no job from here on could start now
 		}
+		if (i + kWalkPrefetchAhead < pending_in_rank_order.size())
+			pending_ids_.prefetch(pending_in_rank_order[i + kWalkPrefetchAhead].id);
 		if (Status added = add_pending(pending_in_rank_order[i], event); !added)
 			return added;
 		if (config_.starts_only)
