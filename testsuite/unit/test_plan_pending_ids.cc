@@ -11,33 +11,58 @@
 
 using namespace campaign::plan;
 
+namespace
+{
+
+enum class Step { insert, erase, clear };
+
+// PendingIds beside a plain set: each step applied to both, their answers compared.
+struct Twin {
+	PendingIds ids;
+	std::unordered_set<JobId> plain;
+	uint64_t seed = 0;
+
+	void apply(Step step, JobId id, int round)
+	{
+		if (step == Step::insert) {
+			ck_assert_msg(ids.insert(id) == plain.insert(id).second,
+			              "seed %lu round %d: insert %lu",
+			              static_cast<unsigned long>(seed), round,
+			              static_cast<unsigned long>(id));
+		} else if (step == Step::erase) {
+			ids.erase(id);
+			plain.erase(id);
+		} else {
+			ids.clear();
+			plain.clear();
+		}
+		ck_assert_uint_eq(ids.size(), plain.size());
+	}
+	void check_contains(JobId id, int round) const
+	{
+		ck_assert_msg(ids.contains(id) == plain.contains(id),
+		              "seed %lu round %d: contains %lu", static_cast<unsigned long>(seed),
+		              round, static_cast<unsigned long>(id));
+	}
+};
+
+} // namespace
+
 START_TEST(test_pending_ids_answer_as_a_plain_set)
 {
 	for (uint64_t seed = 1; seed <= 200; ++seed) {
 		plan_random::Random random(seed);
-		PendingIds ids;
-		std::unordered_set<JobId> plain;
+		Twin twin;
+		twin.seed = seed;
 		for (int round = 1; round <= 600; ++round) {
 			const int64_t what = random.between(0, 9);
 			const auto id = static_cast<JobId>(random.between(1, 80));
-			if (what <= 5) {
-				ck_assert_msg(ids.insert(id) == plain.insert(id).second,
-				              "seed %lu round %d: insert %lu",
-				              static_cast<unsigned long>(seed), round,
-				              static_cast<unsigned long>(id));
-			} else if (what <= 8) {
-				ids.erase(id);
-				plain.erase(id);
-			} else {
-				ids.clear();
-				plain.clear();
-			}
-			ck_assert_uint_eq(ids.size(), plain.size());
+			twin.apply(what <= 5   ? Step::insert
+			           : what <= 8 ? Step::erase
+			                       : Step::clear,
+			           id, round);
 			for (JobId any = 1; any <= 80; ++any)
-				ck_assert_msg(ids.contains(any) == plain.contains(any),
-				              "seed %lu round %d: contains %lu",
-				              static_cast<unsigned long>(seed), round,
-				              static_cast<unsigned long>(any));
+				twin.check_contains(any, round);
 		}
 	}
 }
@@ -50,8 +75,8 @@ START_TEST(test_pending_ids_deep_tables_answer_as_a_plain_set)
 {
 	for (uint64_t seed = 1; seed <= 40; ++seed) {
 		plan_random::Random random(seed);
-		PendingIds ids;
-		std::unordered_set<JobId> plain;
+		Twin twin;
+		twin.seed = seed;
 		std::vector<JobId> known;
 		for (int round = 1; round <= 5000; ++round) {
 			const int64_t what = random.between(0, 99);
@@ -64,26 +89,15 @@ START_TEST(test_pending_ids_deep_tables_answer_as_a_plain_set)
 				    static_cast<JobId>(random.between(1, 3000)); // runs of near ids
 			else
 				id = static_cast<JobId>(random.between(1, int64_t{1} << 40));
-			if (what < 60) {
-				ck_assert_msg(ids.insert(id) == plain.insert(id).second,
-				              "seed %lu round %d: insert %lu",
-				              static_cast<unsigned long>(seed), round,
-				              static_cast<unsigned long>(id));
+			const Step step = what < 60   ? Step::insert
+			                  : what < 98 ? Step::erase
+			                              : Step::clear;
+			twin.apply(step, id, round);
+			if (step == Step::insert)
 				known.push_back(id);
-			} else if (what < 98) {
-				ids.erase(id);
-				plain.erase(id);
-			} else {
-				ids.clear();
-				plain.clear();
-			}
-			ck_assert_uint_eq(ids.size(), plain.size());
 			if (round % 250 == 0)
 				for (JobId any : known)
-					ck_assert_msg(ids.contains(any) == plain.contains(any),
-					              "seed %lu round %d: contains %lu",
-					              static_cast<unsigned long>(seed), round,
-					              static_cast<unsigned long>(any));
+					twin.check_contains(any, round);
 		}
 	}
 }
