@@ -8,7 +8,7 @@
 #pragma once
 
 #include "plan/plan_types.h"
-#include "plan/prefetch.h"
+#include "util/prefetch.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -141,19 +141,15 @@ private:
 			at = next(at);
 		slots_[at] = slot;
 	}
-	// Only the listed ids stay (the next refill finds them), in a table sized for them.
+	// Only the listed ids stay (the next refill finds them), in a table sized for them: the
+	// others are emptied, then rehash places the rest again.
 	void drop_stale()
 	{
-		std::vector<Slot> listed;
-		listed.reserve(listed_);
-		for (const Slot &slot : slots_)
-			if (slot.generation == generation_)
-				listed.push_back(slot);
-		slots_.clear();
-		rehash(2 * (listed.size() + 1));
-		for (const Slot &slot : listed)
-			place(slot);
-		used_ = listed.size();
+		for (Slot &slot : slots_)
+			if (slot.generation != generation_)
+				slot = Slot{};
+		used_ = listed_;
+		rehash(2 * (used_ + 1));
 	}
 
 	std::vector<Slot> slots_; // a power of two in size, at most half used

@@ -1,7 +1,7 @@
 // PlanKeeper: snapshot differences -> Planner updates, or a fresh plan.
 #include "plan/plan_keeper.h"
 
-#include "plan/prefetch.h"
+#include "util/prefetch.h"
 
 #include <algorithm>
 #include <unordered_set>

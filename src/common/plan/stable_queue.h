@@ -7,7 +7,7 @@
 #pragma once
 
 #include "plan/plan_types.h"
-#include "plan/prefetch.h"
+#include "util/prefetch.h"
 
 #include <algorithm>
 #include <cstddef>

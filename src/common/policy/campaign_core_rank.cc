@@ -2,6 +2,7 @@
 // (tier, QOS, campaign key, nice, intra-campaign order, submit time, job id), explanations and
 // the campaign listing. No Slurm types, no clock reads.
 #include "policy/campaign_core.h"
+#include "util/prefetch.h"
 
 #include <algorithm>
 
@@ -296,7 +297,7 @@ void CampaignCore::list_jobs(const std::vector<CampaignKey> &keys, size_t max_jo
 	const CampaignKey none;
 	for (size_t k = 0; k < listed.size(); ++k) {
 		if (k + kPrefetchAhead < listed.size())
-			__builtin_prefetch(listed[k + kPrefetchAhead]);
+			prefetch_object(listed[k + kPrefetchAhead]);
 		const Job &job = *listed[k];
 		const bool known = job.campaign_slot < keys.size() &&
 		                   keys[job.campaign_slot].campaign_id == job.campaign_id;

@@ -1,12 +1,12 @@
 // Prefetch: asks for an object's cache lines ahead of a walk that will read it. The planner's
-// queue entries and the keeper's kept jobs each live in an allocation of their own, and a walk
-// of a deep queue waited on each one's lines in turn (most of a compression's time on
-// LPC-EGEE's queue of thousands).
+// queue entries, the keeper's kept jobs and the core's job records each live apart in memory,
+// and a walk of a deep queue waited on each one's lines in turn (most of a compression's time
+// on LPC-EGEE's queue of thousands).
 #pragma once
 
 #include <cstddef>
 
-namespace campaign::plan
+namespace campaign
 {
 
 inline constexpr size_t kCacheLineBytes = 64;
@@ -30,4 +30,4 @@ template <class T> void prefetch_object(const T *object)
 		prefetch_line(bytes + line);
 }
 
-} // namespace campaign::plan
+} // namespace campaign
