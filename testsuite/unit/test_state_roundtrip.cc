@@ -88,6 +88,7 @@ START_TEST(test_state_bad_inputs_name_the_culprit)
 	     "state.domains[0].cpus"},
 	    {std::string(good).replace(good.find("\"billable\":1"), 12, "\"billable\":0"),
 	     "state.jobs[0].billable"},
+	    {std::string(good).replace(good.find("\"i\":[1,"), 7, "\"i\":[0,"), "state.jobs[0]"},
 	};
 	for (const auto &[text, culprit] : cases) {
 		auto loaded = CoreStateCodec::load(text);

@@ -32,16 +32,16 @@ Result<CampaignCore> CampaignCore::create(std::string_view priority_parameters)
 
 CampaignCore::Job *CampaignCore::find(uint32_t job_id)
 {
-	auto entry = job_index_.find(job_id);
-	return entry == job_index_.end() ? nullptr : &jobs_[entry->second];
+	const uint32_t *index = job_index_.find(job_id);
+	return index ? &jobs_[*index] : nullptr;
 }
 
 int64_t CampaignCore::expected_run_s(uint32_t job_id) const
 {
-	auto entry = job_index_.find(job_id);
-	if (entry == job_index_.end())
+	const uint32_t *index = job_index_.find(job_id);
+	if (!index)
 		return 0;
-	const Job &job = jobs_[entry->second];
+	const Job &job = jobs_[*index];
 	return predictor_.predict(job.user_id, job.limit_s);
 }
 
@@ -275,9 +275,8 @@ void CampaignCore::leave_campaign(Job &job, int64_t at_s, bool completed)
 
 void CampaignCore::erase_job(uint32_t job_id)
 {
-	auto entry = job_index_.find(job_id);
-	const uint32_t index = entry->second;
-	job_index_.erase(entry);
+	const uint32_t index = *job_index_.find(job_id);
+	job_index_.erase(job_id);
 	if (index + 1 != jobs_.size()) {
 		jobs_[index] = std::move(jobs_.back());
 		job_index_[jobs_[index].job_id] = index;

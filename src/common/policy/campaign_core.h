@@ -11,6 +11,7 @@
 #include "policy/rank_order_index.h"
 #include "policy/runtime_predictor.h"
 #include "policy/virtual_schedule.h"
+#include "util/flat_id_map.h"
 #include "util/parameters.h"
 #include "util/result.h"
 
@@ -96,7 +97,7 @@ public:
 	void track_job_shapes();
 	std::optional<RankOrderIndex::Walk> order_walk() const;
 	uint64_t campaign_of_slot(uint32_t slot) const { return campaigns_.at(slot).id; }
-	bool knows(uint32_t job_id) const { return job_index_.count(job_id) != 0; }
+	bool knows(uint32_t job_id) const { return job_index_.contains(job_id); }
 	// A job's run time as its user's recent runs predict it (RuntimePredictor: never above
 	// the limit), whatever work_estimate counts; 0: the job is not known. sched/campaign's
 	// room for short jobs can tell short jobs by it (campaign_short_room_by=expected).
@@ -245,8 +246,8 @@ private:
 	CampaignDetector detector_;
 	FairCampDeadlines deadlines_;
 	std::vector<Job> jobs_;
-	std::unordered_map<uint32_t, uint32_t> job_index_;
-	std::vector<Campaign> campaigns_; // slots
+	FlatIdMap<uint32_t, uint32_t> job_index_; // job id -> its index in jobs_
+	std::vector<Campaign> campaigns_;         // slots
 	std::vector<uint32_t> free_campaign_slots_;
 	std::unordered_map<uint64_t, uint32_t> campaign_slot_;
 	std::vector<Group> groups_;

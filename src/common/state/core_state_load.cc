@@ -405,8 +405,11 @@ Result<CampaignCore> CoreStateCodec::load(const std::string &json)
 		const JsonReader jobs = in.field("jobs");
 		for (size_t index = 0; index < jobs.size(); index++) {
 			core.jobs_.push_back(Reader::job(jobs.item(index)));
-			require(core.job_index_.emplace(core.jobs_.back().job_id, index).second,
-			        jobs.item(index), "duplicate job id");
+			const uint32_t job_id = core.jobs_.back().job_id;
+			require(job_id != 0, jobs.item(index), "job id 0");
+			require(!core.job_index_.contains(job_id), jobs.item(index),
+			        "duplicate job id");
+			core.job_index_[job_id] = static_cast<uint32_t>(index);
 		}
 		Reader::check_jobs(core, jobs);
 		Reader::check_detector(core, in.field("detector"));

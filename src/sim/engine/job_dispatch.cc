@@ -66,7 +66,8 @@ public:
 	             MachineNodes nodes, PlanDump dump)
 	    : keeper_(config), free_cpus_(machine_cpus), jobs_(std::move(jobs)),
 	      dump_(std::move(dump)), starts_only_(config.starts_only), any_nodes_(nodes.nodes > 0),
-	      reads_expected_run_(config.short_by_expected)
+	      reads_expected_run_(config.short_by_expected),
+	      campaign_only_(jobs_.fixed_but_campaign && !reads_expected_run_)
 	{
 		keeper_.set_shapes_fixed(jobs_.fixed);
 		if (!any_nodes_) {
@@ -182,11 +183,15 @@ private:
 		// Written over the last pass's entries: a deep queue is listed at every pass, and
 		// building and freeing a PendingJob each time was a tenth of a pass.
 		// With fixed jobs, an entry that holds the same job as at the last pass holds it
-		// as it is.
+		// as it is (but for its campaign, where only that moves).
 		pending_.resize(order.size());
-		for (size_t k = 0; k < order.size(); ++k)
-			if (!jobs_.fixed || pending_[k].id != plan_id(order[k]))
+		const bool same_but_campaign = jobs_.fixed || campaign_only_;
+		for (size_t k = 0; k < order.size(); ++k) {
+			if (!same_but_campaign || pending_[k].id != plan_id(order[k]))
 				fill_pending(pending_[k], order[k]);
+			else if (campaign_only_)
+				pending_[k].campaign_id = jobs_.campaign_of(order[k]);
+		}
 		tell_short_pending();
 		if (!dump_.covers(now_s))
 			return keeper_.update(cluster_, running_, pending_, now_s,
@@ -267,6 +272,7 @@ private:
 	bool any_nodes_; // the machine as nodes: a job may span them
 	// The planner reads PendingJob::expected_run_s only to tell short jobs by it.
 	bool reads_expected_run_;
+	bool campaign_only_; // DispatchJobs::fixed_but_campaign, no expected run read
 };
 
 } // namespace

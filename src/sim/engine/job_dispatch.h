@@ -39,6 +39,9 @@ struct DispatchJobs {
 	// Each job's estimate, campaign, submission and expected run time are the same at every
 	// pass (no prediction, no online campaigns): a job's PendingJob need not be made again.
 	bool fixed = false;
+	// As fixed, but for each job's campaign (the core's online campaigns move as jobs end):
+	// an entry holding the same job needs only its campaign again.
+	bool fixed_but_campaign = false;
 };
 
 // The pending jobs in rank order, one at a time, as plan::PendingSource asks (job indices): a

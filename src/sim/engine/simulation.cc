@@ -218,6 +218,7 @@ Status Simulation::prepare()
 	                  [this](uint32_t job) { return priority_->expected_run_s(job); }};
 	// Only the core's campaigns and run times, and predicted estimates, change over time.
 	jobs.fixed = !core_ && options_.estimate.kind != EstimateKind::predicted;
+	jobs.fixed_but_campaign = core_ && options_.estimate.kind != EstimateKind::predicted;
 	const plan::PlannerConfig config = planner_config(options_);
 	short_limit_s_ = config.short_limit_s;
 	// The short pending CPUs count static estimates: not what a planner booking others reads.
@@ -355,7 +356,7 @@ void Simulation::set_planner_estimates(DispatchJobs &jobs)
 		    planner.pending == PlannerEstimate::predicted ||
 		    planner.pending == PlannerEstimate::similar ||
 		    planner.pending == PlannerEstimate::consistent)
-			jobs.fixed = false;
+			jobs.fixed = jobs.fixed_but_campaign = false;
 		if (planner.pending == PlannerEstimate::similar ||
 		    planner.pending == PlannerEstimate::consistent)
 			predictor_ = RuntimePredictor(/*keeps_templates=*/true);
