@@ -2,7 +2,8 @@
 // jobs arrive at random ranks, some are cancelled. Every kept plan is checked by the
 // independent checker (no over-commitment), kept in place when only such events happened,
 // and a reserved start never moves later across an in-place update unless a job was inserted
-// ahead of it. A keeper told that shapes are fixed (set_shapes_fixed) plans the same.
+// ahead of it. A keeper told that shapes are fixed (set_shape_changes) plans the same, and one
+// told that only campaigns move plans the same while they do.
 #include "check_main.h"
 #include "plan/plan_keeper.h"
 #include "plan_checker.h"
@@ -95,15 +96,20 @@ void start_planned(Machine &machine, PlanKeeper &keeper, const Plan &plan,
 	}
 }
 
-void run_machine(uint64_t seed)
+// move_campaigns: now and then a pending job's campaign changes (campsim's online campaigns),
+// the one change a ShapeChanges::campaign_only keeper is told to expect.
+void run_machine(uint64_t seed, bool move_campaigns)
 {
 	plan_random::Random random(seed);
 	plan_random::Instance instance = plan_random::random_instance(seed, 0);
 	PlannerConfig config = instance.config;
 	if (config.mode == ReservationMode::per_campaign) // always afresh: nothing kept to check
 		config.mode = ReservationMode::conservative;
-	PlanKeeper keeper(config), twin(config), fixed(config);
-	fixed.set_shapes_fixed(true); // the jobs here keep their shapes: the promise holds
+	PlanKeeper keeper(config), twin(config), fixed(config), campaigned(config);
+	// The jobs here keep their shapes (but for their campaigns with move_campaigns): the
+	// promises hold.
+	fixed.set_shape_changes(PlanKeeper::ShapeChanges::none);
+	campaigned.set_shape_changes(PlanKeeper::ShapeChanges::campaign_only);
 	Machine machine{instance.cluster, instance.running, {}, instance.pending};
 	for (const RunningJob &job : machine.running)
 		machine.true_end_s[job.id] = job.expected_end_s;
@@ -111,6 +117,9 @@ void run_machine(uint64_t seed)
 	std::map<JobId, int64_t> reserved_at; // last in-place plan's reserved starts
 	for (int64_t now_s = 0; now_s < 400; now_s += random.between(1, 20)) {
 		const size_t inserted_at = step_machine(machine, random, now_s, next_id);
+		if (move_campaigns && !machine.pending.empty() && random.chance(30))
+			machine.pending[random.between(0, machine.pending.size() - 1)].campaign_id =
+			    static_cast<uint64_t>(random.between(1, 4));
 		const bool inserted_above_all = inserted_at == 0;
 		const uint64_t updates_before = keeper.updates();
 		auto plan = keeper.update(machine.cluster, machine.running, machine.pending, now_s);
@@ -126,12 +135,27 @@ void run_machine(uint64_t seed)
 		              static_cast<unsigned long>(seed), static_cast<long>(now_s));
 		// Told that shapes are fixed, the keeper skips comparing them, nothing else: same
 		// plan.
-		auto fixed_plan =
-		    fixed.update(machine.cluster, machine.running, machine.pending, now_s);
-		ck_assert(fixed_plan.ok());
-		ck_assert_msg(same_plan(fixed_plan.value(), plan.value()),
-		              "seed %lu t=%ld: set_shapes_fixed changed the plan",
+		if (!move_campaigns) {
+			auto fixed_plan =
+			    fixed.update(machine.cluster, machine.running, machine.pending, now_s);
+			ck_assert(fixed_plan.ok());
+			ck_assert_msg(same_plan(fixed_plan.value(), plan.value()),
+			              "seed %lu t=%ld: ShapeChanges::none changed the plan",
+			              static_cast<unsigned long>(seed), static_cast<long>(now_s));
+			ck_assert_uint_eq(fixed.rebuilds(), keeper.rebuilds());
+		}
+		// Told that only campaigns move, it compares only those: the same fresh plans.
+		auto campaigned_plan =
+		    campaigned.update(machine.cluster, machine.running, machine.pending, now_s);
+		ck_assert(campaigned_plan.ok());
+		ck_assert_msg(same_plan(campaigned_plan.value(), plan.value()),
+		              "seed %lu t=%ld: ShapeChanges::campaign_only changed the plan",
 		              static_cast<unsigned long>(seed), static_cast<long>(now_s));
+		ck_assert_msg(campaigned.rebuilds() == keeper.rebuilds(),
+		              "seed %lu t=%ld: campaign_only planned afresh %lu times, any %lu",
+		              static_cast<unsigned long>(seed), static_cast<long>(now_s),
+		              static_cast<unsigned long>(campaigned.rebuilds()),
+		              static_cast<unsigned long>(keeper.rebuilds()));
 		const std::string overcommit = overcommit_of(machine, plan.value(), now_s);
 		ck_assert_msg(overcommit.empty(), "seed %lu t=%ld: %s",
 		              static_cast<unsigned long>(seed), static_cast<long>(now_s),
@@ -165,6 +189,7 @@ void run_machine(uint64_t seed)
 			                         now_s + pending_limit_s(machine, id)};
 			ck_assert(twin.started(started, now_s).ok());
 			ck_assert(fixed.started(started, now_s).ok());
+			ck_assert(campaigned.started(started, now_s).ok());
 		}
 		start_planned(machine, keeper, plan.value(), random, now_s);
 	}
@@ -351,8 +376,10 @@ END_TEST
 
 START_TEST(test_plan_keeper_random_machines_stay_valid_and_keep_reservations)
 {
-	for (uint64_t seed = 1; seed <= 300; ++seed)
-		run_machine(seed);
+	for (uint64_t seed = 1; seed <= 300; ++seed) {
+		run_machine(seed, false);
+		run_machine(seed, true);
+	}
 }
 END_TEST
 

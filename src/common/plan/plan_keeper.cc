@@ -147,6 +147,7 @@ void PlanKeeper::remember(const Cluster &cluster, const std::vector<RunningJob> 
 	++remembered_;
 	order_.clear();
 	order_ids_.clear();
+	order_campaigns_.clear();
 	for (const PendingJob &job : pending) {
 		KeptPending &kept = pending_.try_emplace(job.id).first->second;
 		kept.job = job;
@@ -154,6 +155,7 @@ void PlanKeeper::remember(const Cluster &cluster, const std::vector<RunningJob> 
 		kept.remembered = remembered_;
 		order_.push_back(&kept);
 		order_ids_.push_back(job.id);
+		order_campaigns_.push_back(job.campaign_id);
 	}
 	if (pending_.size() != order_.size())
 		std::erase_if(pending_, [&](const auto &kept) {
@@ -184,6 +186,7 @@ void PlanKeeper::remember_changes(const std::vector<RunningJob> &running,
 		++same;      // (pointers compared only: order_ may point at gone jobs)
 	order_.resize(same); // before the erase: the rest may point at the gone jobs
 	order_ids_.resize(same);
+	order_campaigns_.resize(same);
 	order_listed_.resize(same);
 	for (JobId id : gone_)
 		pending_.erase(id);
@@ -195,6 +198,7 @@ void PlanKeeper::remember_changes(const std::vector<RunningJob> &running,
 		kept->position = order_.size();
 		order_.push_back(kept);
 		order_ids_.push_back(pending[k].id);
+		order_campaigns_.push_back(pending[k].campaign_id);
 	}
 	order_listed_.resize(order_.size()); // 0: listed by no snapshot yet
 }
@@ -261,7 +265,7 @@ bool PlanKeeper::apply_pending(const std::vector<PendingJob> &pending, int64_t n
 	for (size_t k = 0; k < pending.size(); ++k) {
 		const PendingJob &job = pending[k];
 		KeptPending *kept = nullptr;
-		if (!shapes_fixed_ && next + kPrefetchAhead < order_.size())
+		if (shape_changes_ == ShapeChanges::any && next + kPrefetchAhead < order_.size())
 			prefetch_object(order_[next + kPrefetchAhead]);
 		size_t position = next;
 		if (next < order_.size() && order_ids_[next] == job.id) {
@@ -279,7 +283,12 @@ bool PlanKeeper::apply_pending(const std::vector<PendingJob> &pending, int64_t n
 		listed_[k] = kept;
 		order_listed_[position] = snapshot_;
 		// Without short_by_expected the room judges the limit, which same_shape compares.
-		if ((!shapes_fixed_ && !same_shape(kept->job, job)) ||
+		const bool reshaped =
+		    shape_changes_ == ShapeChanges::any
+		        ? !same_shape(kept->job, job)
+		        : shape_changes_ == ShapeChanges::campaign_only &&
+		              order_campaigns_[position] != job.campaign_id;
+		if (reshaped ||
 		    (config_.short_by_expected &&
 		     planner_.short_for_room(kept->job) != planner_.short_for_room(job)))
 			return false;
@@ -356,6 +365,7 @@ Status PlanKeeper::started(const RunningJob &job, int64_t now_s)
 	if (started_at != order_.end()) { // the later ones move up
 		const auto at = started_at - order_.begin();
 		order_ids_.erase(order_ids_.begin() + at);
+		order_campaigns_.erase(order_campaigns_.begin() + at);
 		order_listed_.erase(order_listed_.begin() + at);
 		for (auto later = order_.erase(started_at); later != order_.end(); ++later)
 			--(*later)->position;

@@ -45,10 +45,14 @@ public:
 	int64_t short_room_cpus() const { return planner_.short_room_cpus(); }
 	// Planner::set_short_pending_cpus, for the next updates.
 	void set_short_pending_cpus(int64_t cpus) { planner_.set_short_pending_cpus(cpus); }
-	// The caller promises that a pending job keeps its shape (what the plan reads of it) for
-	// as long as it is pending (campsim's baselines): the kept jobs are then not compared with
-	// each snapshot's, a pass over the whole queue at every update. Off by default.
-	void set_shapes_fixed(bool fixed) { shapes_fixed_ = fixed; }
+	// What the caller promises of a pending job's shape (what the plan reads of it) for as
+	// long as it is pending. any (the default): every kept job is compared with each
+	// snapshot's, a pass over the whole queue's kept records at every update; campaign_only
+	// (campsim's core policies: the core's online campaigns move, nothing else does): only
+	// each job's campaign is compared, from an array beside the order; none (campsim's
+	// baselines): nothing is compared.
+	enum class ShapeChanges { any, campaign_only, none };
+	void set_shape_changes(ShapeChanges changes) { shape_changes_ = changes; }
 	uint64_t rebuilds() const { return rebuilds_; }
 	uint64_t updates() const { return updates_; }
 
@@ -80,7 +84,7 @@ private:
 	PlannerConfig config_;
 	Planner planner_;
 	bool has_plan_ = false;
-	bool shapes_fixed_ = false;
+	ShapeChanges shape_changes_ = ShapeChanges::any;
 	Cluster cluster_;
 	std::unordered_map<JobId, RunningJob> running_; // as last seen
 	// A pending job as last given to the planner, and its index in order_.
@@ -94,9 +98,10 @@ private:
 	// pending_ in rank order (a map's entries stay put until erased): a snapshot in the same
 	// order is matched by walking it, without a look-up per job.
 	std::vector<KeptPending *> order_;
-	// Beside order_, so that a walk of the order reads no kept job: each one's id, and the
-	// last snapshot that listed it.
+	// Beside order_, so that a walk of the order reads no kept job: each one's id, campaign
+	// (ShapeChanges::campaign_only) and the last snapshot that listed it.
 	std::vector<JobId> order_ids_;
+	std::vector<uint64_t> order_campaigns_;
 	std::vector<uint64_t> order_listed_;
 	std::unordered_set<JobId> running_now_; // the snapshot being applied
 	// The snapshot being applied: its number, and for each of its pending jobs its kept

@@ -69,7 +69,10 @@ public:
 	      reads_expected_run_(config.short_by_expected),
 	      campaign_only_(jobs_.fixed_but_campaign && !reads_expected_run_)
 	{
-		keeper_.set_shapes_fixed(jobs_.fixed);
+		using ShapeChanges = plan::PlanKeeper::ShapeChanges;
+		keeper_.set_shape_changes(jobs_.fixed     ? ShapeChanges::none
+		                          : campaign_only_ ? ShapeChanges::campaign_only
+		                                           : ShapeChanges::any);
 		if (!any_nodes_) {
 			// One node of the whole machine: SWF traces count processors, not nodes.
 			cluster_.nodes.push_back({"machine", static_cast<int32_t>(machine_cpus), 0,
