@@ -150,7 +150,8 @@ void PlanKeeper::remember(const Cluster &cluster, const std::vector<RunningJob> 
 	order_campaigns_.clear();
 	for (const PendingJob &job : pending) {
 		KeptPending &kept = pending_.try_emplace(job.id).first->second;
-		kept.job = job;
+		if (keeps_jobs())
+			kept.job = job;
 		kept.position = order_.size();
 		kept.remembered = remembered_;
 		order_.push_back(&kept);
@@ -193,8 +194,11 @@ void PlanKeeper::remember_changes(const std::vector<RunningJob> &running,
 	for (size_t k = same; k < pending.size(); ++k) {
 		KeptPending *kept = listed_[k];
 		if (!kept)
-			kept = &pending_.try_emplace(pending[k].id, KeptPending{pending[k]})
-			            .first->second;
+			kept =
+			    &pending_
+			         .try_emplace(pending[k].id, keeps_jobs() ? KeptPending{pending[k]}
+			                                                  : KeptPending{})
+			         .first->second;
 		kept->position = order_.size();
 		order_.push_back(kept);
 		order_ids_.push_back(pending[k].id);
@@ -283,14 +287,12 @@ bool PlanKeeper::apply_pending(const std::vector<PendingJob> &pending, int64_t n
 		listed_[k] = kept;
 		order_listed_[position] = snapshot_;
 		// Without short_by_expected the room judges the limit, which same_shape compares.
-		const bool reshaped =
-		    shape_changes_ == ShapeChanges::any
-		        ? !same_shape(kept->job, job)
-		        : shape_changes_ == ShapeChanges::campaign_only &&
-		              order_campaigns_[position] != job.campaign_id;
-		if (reshaped ||
-		    (config_.short_by_expected &&
-		     planner_.short_for_room(kept->job) != planner_.short_for_room(job)))
+		const bool reshaped = shape_changes_ == ShapeChanges::any
+		                          ? !same_shape(kept->job, job)
+		                          : shape_changes_ == ShapeChanges::campaign_only &&
+		                                order_campaigns_[position] != job.campaign_id;
+		if (reshaped || (config_.short_by_expected && planner_.short_for_room(kept->job) !=
+		                                                  planner_.short_for_room(job)))
 			return false;
 	}
 	std::vector<JobId> &kept_order = kept_order_;

@@ -73,6 +73,12 @@ private:
 		return config_.mode == ReservationMode::per_campaign || config_.starts_only ||
 		       config_.whole_node_reservations;
 	}
+	// Whether a kept job's record is read (apply_pending): else it is not copied (a fresh
+	// plan copied every queued job's).
+	bool keeps_jobs() const
+	{
+		return shape_changes_ == ShapeChanges::any || config_.short_by_expected;
+	}
 	bool apply_running(const std::vector<RunningJob> &running, int64_t now_s, bool preemptors);
 	bool apply_pending(const std::vector<PendingJob> &pending, int64_t now_s);
 	void remember(const Cluster &cluster, const std::vector<RunningJob> &running,
@@ -89,7 +95,7 @@ private:
 	std::unordered_map<JobId, RunningJob> running_; // as last seen
 	// A pending job as last given to the planner, and its index in order_.
 	struct KeptPending {
-		PendingJob job;
+		PendingJob job; // only where keeps_jobs()
 		size_t position = 0;
 		uint64_t remembered = 0; // the last remember that listed it
 	};
