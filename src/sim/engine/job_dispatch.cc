@@ -70,7 +70,7 @@ public:
 	      campaign_only_(jobs_.fixed_but_campaign && !reads_expected_run_)
 	{
 		using ShapeChanges = plan::PlanKeeper::ShapeChanges;
-		keeper_.set_shape_changes(jobs_.fixed     ? ShapeChanges::none
+		keeper_.set_shape_changes(jobs_.fixed      ? ShapeChanges::none
 		                          : campaign_only_ ? ShapeChanges::campaign_only
 		                                           : ShapeChanges::any);
 		if (!any_nodes_) {
