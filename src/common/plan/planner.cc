@@ -69,6 +69,17 @@ Status Planner::check_running(const RunningJob &job) const
 
 Result<Planner::Entry> Planner::make_entry(const PendingJob &job)
 {
+	Entry entry;
+	if (Status made = fill_entry(entry, job); !made)
+		return Error{made.error()};
+	return entry;
+}
+
+// Every field written (entry may hold an earlier queue's job: a fresh plan fills the allocations
+// the last queue left, and building each entry apart and moving it in was a twentieth of the
+// default's plan on a deep queue). The vectors keep their capacity.
+Status Planner::fill_entry(Entry &entry, const PendingJob &job)
+{
 	auto who = [&] { return job_name(job.id); }; // only on error: this runs per job per plan
 	if (job.id == 0)
 		return Error{"pending job with id 0"};
@@ -98,17 +109,28 @@ Result<Planner::Entry> Planner::make_entry(const PendingJob &job)
 	if (job.nodes_max > 0 && job.nodes_max < job.nodes_min)
 		return Error{who() + ": nodes_max " + std::to_string(job.nodes_max) +
 		             " below nodes_min " + std::to_string(job.nodes_min)};
-	Entry entry;
 	entry.job = job;
 	entry.limit_s = job.limit_s;
 	entry.job.cpus = cpus_booked(job);
+	entry.other_candidates.clear();
+	entry.window = -1; // bind_to_window sets it for a job in a window
+	entry.booked_whole = false;
+	entry.held_from_s = 0;
+	entry.held_until_s = 0;
+	entry.status = JobStatus::waiting;
+	entry.placement.start_s = never_s;
+	entry.placement.allocations.clear();
+	entry.placement.node_set = 0;
+	entry.searched_from_s = never_s;
+	entry.searched_until_s = -1;
+	entry.frozen = false;
 	if (Status checked = check_node_set(entry.job.allowed_nodes); !checked)
 		return Error{who() + ": " + checked.error()};
 	for (NodeSet &other : entry.job.other_node_sets)
 		if (Status checked = check_node_set(other); !checked)
 			return Error{who() + ": " + checked.error()};
 	if (Status bound = bind_to_window(entry); !bound)
-		return Error{bound.error()};
+		return bound;
 	entry.candidates = candidate_cache_.candidates(entry.job.allowed_nodes, profile_);
 	entry.fits_empty_machine =
 	    candidate_cache_.fits_empty_machine(entry.job, entry.candidates, profile_);
@@ -119,7 +141,7 @@ Result<Planner::Entry> Planner::make_entry(const PendingJob &job)
 	}
 	entry.books_long = holds_long(entry.job.limit_s);
 	entry.long_cpus_limit = long_cpus_limit_of(entry.job);
-	return entry;
+	return ok_status();
 }
 
 // `nodes` sorted, unique and in the cluster (sorted in place if not), checked once per shared
@@ -889,12 +911,11 @@ void Planner::clear_queue()
 
 Status Planner::add_pending(const PendingJob &job, const char *event)
 {
-	auto entry = make_entry(job);
-	if (!entry)
-		return Error{std::string(event) + ": " + entry.error()};
+	if (Status made = fill_entry(queue_.spare(), job); !made)
+		return Error{std::string(event) + ": " + made.error()};
 	if (running_.contains(job.id) || !pending_ids_.insert(job.id))
 		return Error{std::string(event) + ": " + job_name(job.id) + " is listed twice"};
-	queue_.push_back(std::move(entry).value());
+	queue_.push_back_spare();
 	return ok_status();
 }
 

@@ -128,7 +128,7 @@ public:
 	void set_short_pending_cpus(int64_t cpus) { short_pending_cpus_ = cpus; }
 
 private:
-	struct Entry {
+	struct Entry {               // each field written by fill_entry
 		PendingJob job;      // job.limit_s: as placed (shorter for a --time-min start)
 		int64_t limit_s = 0; // the job's own limit
 		NodeList candidates; // usable allowed nodes, sorted (shared: CandidateCache)
@@ -205,6 +205,9 @@ private:
 	// and destroyed at once, or the profile made again) and running_ made `running`.
 	Status unplace_all_and_replace_running(const std::vector<RunningJob> &running);
 	Result<Entry> make_entry(const PendingJob &job);
+	// make_entry written over `entry` (an Entry's every field: a new one must be written
+	// there too).
+	Status fill_entry(Entry &entry, const PendingJob &job);
 	// make_entry for a job submitted to a kept plan: refused if the plan already knows it.
 	Result<Entry> submitted_entry(const PendingJob &job);
 	int64_t long_cpus_limit_of(const PendingJob &job) const;

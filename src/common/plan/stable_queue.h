@@ -161,6 +161,23 @@ public:
 		slots_.push_back(std::move(spare_.back()));
 		spare_.pop_back();
 	}
+	// An allocation for push_back_spare: a spare one if pop_back_kept left one (its contents
+	// as they were), else a new T. The caller writes the entry in place.
+	T &spare()
+	{
+		if (spare_.empty())
+			spare_.push_back(std::make_unique<T>());
+		return *spare_.back();
+	}
+	// Queues the entry spare() gave, written since.
+	void push_back_spare()
+	{
+		ids_.push_back(IdOf(*spare_.back()));
+		if constexpr (kShapes)
+			shapes_.push_back(ShapeOf(*spare_.back()));
+		slots_.push_back(std::move(spare_.back()));
+		spare_.pop_back();
+	}
 	void pop_back()
 	{
 		slots_.pop_back();
