@@ -61,18 +61,19 @@ private:
 
 class PlanDispatch final : public JobDispatch
 {
+	using ShapeChanges = plan::PlanKeeper::ShapeChanges;
+
 public:
 	PlanDispatch(uint32_t machine_cpus, plan::PlannerConfig config, DispatchJobs jobs,
 	             MachineNodes nodes, PlanDump dump)
 	    : keeper_(config), free_cpus_(machine_cpus), jobs_(std::move(jobs)),
 	      dump_(std::move(dump)), starts_only_(config.starts_only), any_nodes_(nodes.nodes > 0),
-	      reads_expected_run_(config.short_by_expected),
-	      campaign_only_(jobs_.fixed_but_campaign && !reads_expected_run_)
+	      reads_expected_run_(config.short_by_expected)
 	{
-		using ShapeChanges = plan::PlanKeeper::ShapeChanges;
-		keeper_.set_shape_changes(jobs_.fixed      ? ShapeChanges::none
-		                          : campaign_only_ ? ShapeChanges::campaign_only
-		                                           : ShapeChanges::any);
+		// The core's expected run times move too: read, they make every job's entry again.
+		if (jobs_.changes == ShapeChanges::campaign_only && reads_expected_run_)
+			jobs_.changes = ShapeChanges::any;
+		keeper_.set_shape_changes(jobs_.changes);
 		if (!any_nodes_) {
 			// One node of the whole machine: SWF traces count processors, not nodes.
 			cluster_.nodes.push_back({"machine", static_cast<int32_t>(machine_cpus), 0,
@@ -185,14 +186,15 @@ private:
 	{
 		// Written over the last pass's entries: a deep queue is listed at every pass, and
 		// building and freeing a PendingJob each time was a tenth of a pass.
-		// With fixed jobs, an entry that holds the same job as at the last pass holds it
-		// as it is (but for its campaign, where only that moves).
+		// Unless any job may change (DispatchJobs::changes), an entry that holds the same
+		// job as at the last pass holds it as it is (but for its campaign, where that
+		// moves).
 		pending_.resize(order.size());
-		const bool same_but_campaign = jobs_.fixed || campaign_only_;
 		for (size_t k = 0; k < order.size(); ++k) {
-			if (!same_but_campaign || pending_[k].id != plan_id(order[k]))
+			if (jobs_.changes == ShapeChanges::any ||
+			    pending_[k].id != plan_id(order[k]))
 				fill_pending(pending_[k], order[k]);
-			else if (campaign_only_)
+			else if (jobs_.changes == ShapeChanges::campaign_only)
 				pending_[k].campaign_id = jobs_.campaign_of(order[k]);
 		}
 		tell_short_pending();
@@ -275,7 +277,6 @@ private:
 	bool any_nodes_; // the machine as nodes: a job may span them
 	// The planner reads PendingJob::expected_run_s only to tell short jobs by it.
 	bool reads_expected_run_;
-	bool campaign_only_; // DispatchJobs::fixed_but_campaign, no expected run read
 };
 
 } // namespace

@@ -36,12 +36,12 @@ struct DispatchJobs {
 	// SimulationOptions::planner_estimate: what a pending job books and when a started job is
 	// planned to end, where they differ from estimate_s. Empty: estimate_s.
 	std::function<int64_t(uint32_t job)> pending_estimate_s, running_estimate_s;
-	// Each job's estimate, campaign, submission and expected run time are the same at every
-	// pass (no prediction, no online campaigns): a job's PendingJob need not be made again.
-	bool fixed = false;
-	// As fixed, but for each job's campaign (the core's online campaigns move as jobs end):
-	// an entry holding the same job needs only its campaign again.
-	bool fixed_but_campaign = false;
+	// What of a job's estimate, campaign, submission and expected run time may differ from
+	// one pass to the next: any (predictions: its PendingJob is made again at every pass),
+	// campaign_only (the core's online campaigns move as jobs end: an entry holding the same
+	// job needs only its campaign again) or none (made once). The PlanKeeper is told the
+	// same.
+	plan::PlanKeeper::ShapeChanges changes = plan::PlanKeeper::ShapeChanges::any;
 };
 
 // The pending jobs in rank order, one at a time, as plan::PendingSource asks (job indices): a

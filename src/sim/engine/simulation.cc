@@ -217,8 +217,10 @@ Status Simulation::prepare()
 	                  [this](uint32_t job) { return submits_s_[job]; },
 	                  [this](uint32_t job) { return priority_->expected_run_s(job); }};
 	// Only the core's campaigns and run times, and predicted estimates, change over time.
-	jobs.fixed = !core_ && options_.estimate.kind != EstimateKind::predicted;
-	jobs.fixed_but_campaign = core_ && options_.estimate.kind != EstimateKind::predicted;
+	using ShapeChanges = plan::PlanKeeper::ShapeChanges;
+	jobs.changes = options_.estimate.kind == EstimateKind::predicted ? ShapeChanges::any
+	               : core_ ? ShapeChanges::campaign_only
+	                       : ShapeChanges::none;
 	const plan::PlannerConfig config = planner_config(options_);
 	short_limit_s_ = config.short_limit_s;
 	// The short pending CPUs count static estimates: not what a planner booking others reads.
@@ -356,7 +358,7 @@ void Simulation::set_planner_estimates(DispatchJobs &jobs)
 		    planner.pending == PlannerEstimate::predicted ||
 		    planner.pending == PlannerEstimate::similar ||
 		    planner.pending == PlannerEstimate::consistent)
-			jobs.fixed = jobs.fixed_but_campaign = false;
+			jobs.changes = plan::PlanKeeper::ShapeChanges::any;
 		if (planner.pending == PlannerEstimate::similar ||
 		    planner.pending == PlannerEstimate::consistent)
 			predictor_ = RuntimePredictor(/*keeps_templates=*/true);
