@@ -40,7 +40,7 @@ echo "  campaigns: ${before//$'\n'/; }"
 # to apply it and for two more passes.
 reconfigure() {
 	sed -i "/^PriorityParameters=/ s/$1/" "$conf"
-	scontrol reconfigure
+	reconfigure_ctld
 	check "the plugin applied '$1'" wait_until 15 grep -q "priority/campaign: parameters .*$2" "$(ctld_log)"
 	sleep 3
 }

@@ -34,16 +34,16 @@ check "pending jobs are ranked again" wait_until 10 ranked_again
 echo "== scontrol reconfigure with an unknown key, then with a good change"
 sed -i 's/^PriorityParameters=.*/PriorityParameters=policy=ostrich,calc_period=1,bogus_key=3/' "$conf"
 sed -i 's/^SchedulerParameters=.*/SchedulerParameters=sched_interval=-1,defer,campaign_bogus=1/' "$conf"
-scontrol reconfigure
+reconfigure_ctld
 check "priority/campaign logged the refusal naming the key" \
-	wait_until 10 grep -q "priority/campaign: reconfigure ignored, old parameters kept: .*'bogus_key'" "$(ctld_log)"
+	wait_until 30 grep -q "priority/campaign: reconfigure ignored, old parameters kept: .*'bogus_key'" "$(ctld_log)"
 check "sched/campaign logged the refusal naming the key" \
-	wait_until 10 grep -q "sched/campaign: reconfigure ignored, old parameters kept: .*'campaign_bogus'" "$(ctld_log)"
+	wait_until 30 grep -q "sched/campaign: reconfigure ignored, old parameters kept: .*'campaign_bogus'" "$(ctld_log)"
 check "slurmctld is still up" ctld_ping
 sed -i 's/^PriorityParameters=.*/PriorityParameters=policy=fifo,calc_period=1/' "$conf"
 sed -i 's/^SchedulerParameters=.*/SchedulerParameters=sched_interval=-1,defer,campaign_period=1/' "$conf"
-scontrol reconfigure
-check "the good change is applied" wait_until 10 grep -q 'priority/campaign: parameters .*policy=fifo' "$(ctld_log)"
+reconfigure_ctld
+check "the good change is applied" wait_until 30 grep -q 'priority/campaign: parameters .*policy=fifo' "$(ctld_log)"
 
 scancel "$blocker"
 check "queue drains within 60 s" wait_until 60 queue_empty
