@@ -47,6 +47,25 @@ check "goal.txt judges ostrich/conservative's ten lines against the easy pair" \
 check "and compare.sh prints the count" grep -q "^goal_lines: ostrich/conservative against easy:" "$work/stdout"
 check "the 0.9 run was scaled" grep -q -- "--load 0.9: inter-arrival times scaled by" \
 	"$work/out/runs/SDSC-SP2-1998-4.2-cln@0.9/campsim.txt"
+# bench/worst_campaigns.py: the default's worst campaign at each load, the one with the largest
+# bounded stretch in its campaigns.csv, with its limits from the trace and a count at the end.
+worst() {
+	python3 "$here/../../bench/worst_campaigns.py" "$work/out" \
+		"$here/../../data/traces/SDSC-SP2-1998-4.2-cln.swf.gz" >"$work/worst.txt" 2>&1
+}
+check "worst_campaigns.py reads the compare output" worst
+check "it names the worst campaign at both loads and counts them" \
+	grep -q "^worst_campaigns: [0-9] of 2 worst campaigns of ostrich/conservative" "$work/worst.txt"
+worst_is_largest() {
+	python3 - "$work/out/runs/SDSC-SP2-1998-4.2-cln@0.9" "$work/worst.txt" <<'PY'
+import csv, glob, re, sys
+rows = list(csv.DictReader(open(glob.glob(sys.argv[1] + "/p*/ostrich_conservative.campaigns.csv")[0])))
+top = max(rows, key=lambda r: float(r["flow_s"]) / max(float(r["lower_bound_s"]), 10))
+line = [l for l in open(sys.argv[2]) if l.startswith("SDSC-SP2-1998-4.2-cln@0.9:")][0]
+assert re.search(rf"campaign {top['campaign']} of user {top['user']}:", line), (top, line)
+PY
+}
+check "the campaign it names at 0.9 is the largest bounded stretch there" worst_is_largest
 # compare.sh runs each policy alone, JOBS at once, and merges the runs: the merged table is the
 # one campsim writes for all the policies in one run, to the byte but for the rows that measure
 # the run (CPU and wall seconds, memory), which differ between any two runs.
