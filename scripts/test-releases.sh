@@ -32,7 +32,7 @@ build_only=0
 [ "${1:-}" = --build-only ] && { build_only=1; shift; }
 results=${1:-$work/releases/results}
 jobs=${MAKE_JOBS:-$(nproc)}
-cluster_tests=${RELEASE_CLUSTER_TESTS:-test_slurm_prefix test_skeleton test_ostrich_order test_faircamp_order test_backfill test_restart test_state_and_reconfigure test_visibility test_gres_plan test_scampaign_auth}
+cluster_tests=${RELEASE_CLUSTER_TESTS:-test_slurm_prefix test_skeleton test_ostrich_order test_faircamp_order test_backfill test_restart test_state_and_reconfigure test_reconfigure_in_pass test_visibility test_gres_plan test_scampaign_auth}
 unit_tests=${RELEASE_UNIT_TESTS:-test_scheduler_parameters test_priority_parameters}
 release_cflags=${RELEASE_CFLAGS--O0 -g0}
 release_cxxflags=${RELEASE_CXXFLAGS--O0 -g0}

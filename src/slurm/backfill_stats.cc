@@ -30,7 +30,21 @@ void set_cycle_active(bool active)
 {
 	slurm_mutex_lock(&check_bf_running_lock);
 	slurmctld_diag_stats.bf_active = active ? 1 : 0;
+	if (!active)
+		wake_cycle_waiters();
 	slurm_mutex_unlock(&check_bf_running_lock);
+}
+
+ActiveCycle::ActiveCycle()
+{
+	set_cycle_active(true);
+}
+
+void ActiveCycle::end()
+{
+	if (active_)
+		set_cycle_active(false);
+	active_ = false;
 }
 
 } // namespace campaign::slurm

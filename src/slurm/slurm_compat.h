@@ -8,6 +8,10 @@
 #define SC_SLURM_24 (SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0))
 #define SC_SLURM_26 (SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0))
 
+#if SC_SLURM_26
+#pragma weak check_bf_running_cond // slurmctld's own, as the data in slurm_api.h
+#endif
+
 #if !SC_SLURM_24
 // 24.11 renamed List/ListIterator to list_t */list_itr_t * and dropped the old names; 22.05 has
 // the same structs under their tags. job_details lost its tag and gained the typedef.
@@ -25,6 +29,18 @@ namespace campaign::slurm
 using JobFactors = priority_factors_t;
 #else
 using JobFactors = priority_factors_object_t;
+#endif
+
+// The end of a backfill cycle (bf_active cleared, under check_bf_running_lock): from 26.05
+// slurmctld's shutdown and reconfigure sleep on check_bf_running_cond until bf_active is 0 and
+// are woken only by a broadcast (sched/backfill sends one); 22.05 and 24.11 poll the flag.
+#if SC_SLURM_26
+inline void wake_cycle_waiters()
+{
+	slurm_cond_broadcast(&check_bf_running_cond);
+}
+#else
+inline void wake_cycle_waiters() {}
 #endif
 
 // select/cons_tres counts memory: CR_MEMORY until 24.11, SELECT_MEMORY from 26.05.

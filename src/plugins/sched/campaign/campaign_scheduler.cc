@@ -297,7 +297,7 @@ void CampaignScheduler::tick()
 		std::lock_guard<std::mutex> hold(mutex_);
 		parameters = parameters_;
 	}
-	set_cycle_active(true);
+	ActiveCycle active_cycle;
 	const auto began = std::chrono::steady_clock::now();
 	PassInput input;
 	RankingSeen ranking;
@@ -332,7 +332,7 @@ void CampaignScheduler::tick()
 		              .jobs_started = figures.started,
 		              .plan_records = figures.reserved + figures.started});
 	}
-	set_cycle_active(false);
+	active_cycle.end();
 	SchedulerMetrics metrics;
 	PlanFigures plan_figures;
 	{
