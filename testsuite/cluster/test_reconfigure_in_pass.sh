@@ -28,7 +28,7 @@ check "sched/campaign passes over the queue" wait_until 10 test "$(passes)" -gt 
 # A job submitted every 50 ms wakes a pass each time, so a pass is running most of the time.
 (while :; do submit camp5 -p batch -n 1 -t 1 --wrap "true" >/dev/null 2>&1; sleep 0.05; done) &
 submitter=$!
-trap 'kill "$submitter" 2>/dev/null' EXIT
+trap 'kill "$submitter" 2>/dev/null; stop_cluster' EXIT # lib.sh's trap, and the submitter
 # A new slurmctld plans about 50 ms after it takes over, for some 15 ms: the second reconfigure
 # comes 0 to 150 ms after the first, 5 ms later each round, so that some rounds meet that pass
 # whatever this machine's speed.
