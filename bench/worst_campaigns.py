@@ -41,18 +41,19 @@ def bounded(row):
     return float(row["flow_s"]) / max(float(row["lower_bound_s"]), TAU_S)
 
 
-def read_policy(folder, policy):
-    """(campaigns by id, jobs of each campaign) of one policy's files in a run folder, or None."""
+def read_campaigns(folder, policy):
+    """(the files' prefix, campaigns by id) of one policy's run in a run folder, or None."""
     name = policy.replace("/", "_")
     found = glob.glob(os.path.join(folder, "p*", name + ".campaigns.csv"))
     if not found:
         return None
     prefix = found[0][: -len(".campaigns.csv")]
-    campaigns = {int(row["campaign"]): row for row in csv.DictReader(open(prefix + ".campaigns.csv"))}
-    jobs = {}
-    for row in csv.DictReader(open(prefix + ".jobs.csv")):
-        jobs.setdefault(int(row["campaign"]), []).append(row)
-    return campaigns, jobs
+    return prefix, {int(row["campaign"]): row for row in csv.DictReader(open(prefix + ".campaigns.csv"))}
+
+
+def campaign_jobs(prefix, campaign):
+    """The jobs of one campaign in a run's jobs.csv."""
+    return [row for row in csv.DictReader(open(prefix + ".jobs.csv")) if int(row["campaign"]) == campaign]
 
 
 def main():
@@ -72,15 +73,15 @@ def main():
           f" and the same campaign's flow under the baselines")
     for folder in sorted(glob.glob(os.path.join(out, "runs", "*@*"))):
         trace, _, load = os.path.basename(folder).rpartition("@")
-        ours = read_policy(folder, policy)
+        ours = read_campaigns(folder, policy)
         if ours is None or trace not in by_name:
             continue
         if trace not in limits_of:
             limits_of[trace] = trace_limits(by_name[trace])
         limits = limits_of[trace]
-        campaigns, jobs = ours
+        prefix, campaigns = ours
         worst = max(campaigns.values(), key=bounded)
-        members = jobs.get(int(worst["campaign"]), [])
+        members = campaign_jobs(prefix, int(worst["campaign"]))
         runs = [int(float(j["run_s"])) for j in members]
         job_limits = [limits.get(int(j["job_id"]), -1) for j in members]
         known = [(r, lim) for r, lim in zip(runs, job_limits) if lim > 0]
@@ -94,11 +95,11 @@ def main():
               f"{' (short under long limits)' if is_short_long else ''};"
               f" flow {float(worst['flow_s']) / 86400:.1f} d, bounded stretch {bounded(worst):.0f}")
         for baseline in BASELINES:
-            theirs = read_policy(folder, baseline)
+            theirs = read_campaigns(folder, baseline)
             if theirs is None:
                 continue
-            same = theirs[0].get(int(worst["campaign"]))
-            own = max(theirs[0].values(), key=bounded)
+            same = theirs[1].get(int(worst["campaign"]))
+            own = max(theirs[1].values(), key=bounded)
             same_text = f"{float(same['flow_s']) / 86400:.1f} d" if same else "not run"
             print(f"  {baseline}: that campaign's flow {same_text}; its own worst"
                   f" {bounded(own):.0f} (user {own['user']}, {own['jobs']} job(s),"
