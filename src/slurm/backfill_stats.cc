@@ -26,6 +26,9 @@ void record_cycle(const CycleFigures &figures)
 	stats.bf_when_last_cycle = time(nullptr);
 }
 
+namespace
+{
+
 void set_cycle_active(bool active)
 {
 	slurm_mutex_lock(&check_bf_running_lock);
@@ -34,6 +37,8 @@ void set_cycle_active(bool active)
 		wake_cycle_waiters();
 	slurm_mutex_unlock(&check_bf_running_lock);
 }
+
+} // namespace
 
 ActiveCycle::ActiveCycle()
 {

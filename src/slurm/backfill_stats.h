@@ -17,12 +17,10 @@ struct CycleFigures {
 
 void record_cycle(const CycleFigures &figures);
 
-// Marks a cycle as running (purge_old_job is skipped while set), as backfill does; clearing it
-// wakes whoever waits for the cycle to end (26.05's shutdown and reconfigure sleep until then).
-void set_cycle_active(bool active);
-
-// A cycle marked running from construction until end() or destruction: an exception inside a
-// pass must not leave bf_active set, or 26.05's slurmctld would never finish a shutdown or a
+// A cycle marked running (bf_active: purge_old_job is skipped while set), as backfill does, from
+// construction until end() or destruction; the end wakes whoever waits for the cycle to end
+// (26.05's shutdown and reconfigure sleep until then). A guard, so that an exception inside a
+// pass cannot leave bf_active set, or 26.05's slurmctld would never finish a shutdown or a
 // reconfigure.
 class ActiveCycle
 {
