@@ -67,8 +67,9 @@ std::string read_error(const std::string &path, const TraceOptions &options = {}
 
 uint64_t dropped(const InputCounts &counts)
 {
-	return counts.placeholder_dropped + counts.cancelled_dropped + counts.unknown_runtime +
-	       counts.unknown_cpus + counts.outside_window + counts.malformed_skipped;
+	return counts.placeholder_dropped + counts.unknown_submit + counts.cancelled_dropped +
+	       counts.unknown_runtime + counts.unknown_cpus + counts.outside_window +
+	       counts.malformed_skipped;
 }
 
 void write_gz(const std::string &path, const std::string &text)
@@ -280,6 +281,22 @@ START_TEST(test_swf_placeholder_lines_are_dropped_and_counted)
 }
 END_TEST
 
+// LLNL-Thunder-2007 has 1,190 job records with no submit time, CPUs or run (submit -1, the
+// user and queue known): the archive's unknown, not a malformed line, so not a stop.
+START_TEST(test_swf_unknown_submit_is_dropped_and_counted)
+{
+	TempDir dir;
+	const Workload workload = read_ok(
+	    dir.write("thunder.swf",
+	              lines({swf({.id = 1}), "2 -1 -1 -1 -1 -1 -1 -1 -1 -1 1 36 -1 66 -1 2 -1 -1",
+	                     "3 -1 10 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 1 -1 -1", swf({.id = 4})})));
+	ck_assert_uint_eq(workload.jobs.size(), 2);
+	ck_assert_uint_eq(workload.counts.unknown_submit, 2);
+	ck_assert_uint_eq(workload.counts.kept + dropped(workload.counts), workload.counts.lines);
+	ck_assert(noted(workload.notes, "submit time unknown (field 2 = -1): 2 dropped"));
+}
+END_TEST
+
 START_TEST(test_swf_trace_start_is_submit_plus_known_wait)
 {
 	TempDir dir;
@@ -423,7 +440,7 @@ START_TEST(test_swf_every_error_names_file_and_line)
 	    {"1 0 10 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 1 -1", "expected 18 fields, found 17"},
 	    {"1 0 10 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 1 -1 -1 7", "expected 18 fields, found 19"},
 	    {"1 -5 10 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 1 -1 -1",
-	     "field 2 (submit time) is negative: -5"},
+	     "field 2 (submit time) is below -1 (unknown): -5"},
 	    {"-1 0 10 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 1 -1 -1",
 	     "field 1 (job number) is negative: -1"},
 	    {"1 0 10 -2 4 -1 -1 4 200 -1 1 1 1 -1 -1 1 -1 -1",
@@ -560,6 +577,7 @@ int main()
 	tcase_add_test(tc, test_swf_zero_limit_is_unknown_and_counted);
 	tcase_add_test(tc, test_swf_status_outside_swf_range_is_kept_and_counted);
 	tcase_add_test(tc, test_swf_placeholder_lines_are_dropped_and_counted);
+	tcase_add_test(tc, test_swf_unknown_submit_is_dropped_and_counted);
 	tcase_add_test(tc, test_swf_trace_start_is_submit_plus_known_wait);
 	tcase_add_test(tc, test_swf_unknown_user_group_partition_read_as_zero);
 	tcase_add_test(tc, test_swf_cpus_above_machine_are_clamped_and_counted);

@@ -132,16 +132,18 @@ void print_input(const Workload &workload)
 	if (counts.lines > 0)
 		std::printf(
 		    " (%llu lines; dropped: %llu cancelled, %llu unknown run time, %llu "
-		    "unknown CPUs, %llu outside the window, %llu malformed, %llu all -1; "
+		    "unknown CPUs, %llu unknown submit time, %llu outside the window, %llu "
+		    "malformed, %llu all -1; "
 		    "kept %llu with run time 0, %llu with limit 0 read as unknown, %llu with "
 		    "status outside -1..5, %llu above their limit: %llu CPU-s cut at the "
 		    "limit)",
 		    number(counts.lines), number(counts.cancelled_dropped),
 		    number(counts.unknown_runtime), number(counts.unknown_cpus),
-		    number(counts.outside_window), number(counts.malformed_skipped),
-		    number(counts.placeholder_dropped), number(counts.zero_runtime),
-		    number(counts.zero_limit_unknown), number(counts.status_outside_swf),
-		    number(counts.limit_below_runtime), number(counts.cut_at_limit_cpu_s));
+		    number(counts.unknown_submit), number(counts.outside_window),
+		    number(counts.malformed_skipped), number(counts.placeholder_dropped),
+		    number(counts.zero_runtime), number(counts.zero_limit_unknown),
+		    number(counts.status_outside_swf), number(counts.limit_below_runtime),
+		    number(counts.cut_at_limit_cpu_s));
 	if (counts.steps_dropped + counts.unfinished_dropped + counts.earlier_runs_dropped > 0)
 		std::printf(
 		    " (sacct: dropped %llu steps, %llu earlier runs of requeued jobs, %llu "

@@ -62,6 +62,7 @@ json_t *workload_json(const Workload &workload)
 	    {"malformed_skipped", counts.malformed_skipped},
 	    {"limit_below_runtime", counts.limit_below_runtime},
 	    {"placeholder_dropped", counts.placeholder_dropped},
+	    {"unknown_submit", counts.unknown_submit},
 	    {"zero_limit_unknown", counts.zero_limit_unknown},
 	    {"status_outside_swf", counts.status_outside_swf},
 	    {"work_cpu_s", counts.work_cpu_s},

@@ -35,6 +35,7 @@ struct InputCounts {
 	uint64_t lines = 0;               // data lines read (comments excluded)
 	uint64_t kept = 0;                // jobs in the workload
 	uint64_t placeholder_dropped = 0; // SWF lines with every field -1 (dropped)
+	uint64_t unknown_submit = 0;      // SWF submit time -1 (dropped)
 	uint64_t cancelled_dropped = 0;   // status 5 with no run time
 	uint64_t zero_runtime = 0;        // run time 0 (kept, run 0 s)
 	uint64_t unknown_runtime = 0;     // run time -1 (dropped)

@@ -102,11 +102,9 @@ size_t split_fields(std::string_view line, std::string_view *fields, size_t capa
 // Empty when the parsed values are in range.
 std::string range_problem(const SwfRecord &record)
 {
-	for (SwfField number : {job_number, submit_time}) {
-		if (record[number] < 0)
-			return field_label(number) +
-			       " is negative: " + std::to_string(record[number]);
-	}
+	if (record[job_number] < 0)
+		return field_label(job_number) +
+		       " is negative: " + std::to_string(record[job_number]);
 	for (SwfField number : parsed_fields) {
 		if (number != status && record[number] < -1)
 			return field_label(number) +
@@ -160,11 +158,20 @@ Result<SwfRecord> parse_record(std::string_view line)
 	return record;
 }
 
-enum class Verdict { keep, outside_window, cancelled, unknown_runtime, unknown_cpus };
+enum class Verdict {
+	keep,
+	unknown_submit,
+	outside_window,
+	cancelled,
+	unknown_runtime,
+	unknown_cpus
+};
 
 // The first drop rule a record meets, in the order the notes state.
 Verdict classify(const SwfRecord &record, const SubmitWindow &window)
 {
+	if (record[submit_time] < 0)
+		return Verdict::unknown_submit;
 	if (!window.contains(record[submit_time]))
 		return Verdict::outside_window;
 	if (record[status] == swf_status_cancelled && record[run_time] <= 0)
@@ -313,6 +320,9 @@ void SwfReader::count_drop(Verdict verdict)
 {
 	InputCounts &counts = workload_.counts;
 	switch (verdict) {
+	case Verdict::unknown_submit:
+		++counts.unknown_submit;
+		break;
 	case Verdict::outside_window:
 		++counts.outside_window;
 		break;
@@ -362,6 +372,8 @@ void SwfReader::state_notes()
 	                " dropped");
 	if (options_.lenient)
 		notes.push_back(malformed_.note("lines"));
+	notes.push_back("submit time unknown (field 2 = -1): " + count(counts.unknown_submit) +
+	                " dropped");
 	if (window_.bounded())
 		notes.push_back("submit window " + window_.describe() + ": " +
 		                count(counts.outside_window) + " dropped outside");
