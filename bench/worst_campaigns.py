@@ -37,6 +37,16 @@ def trace_limits(path):
     return limits
 
 
+def limits_text(job_limits):
+    """'limits 300-3600 s', with how many are unknown (SWF -1, or 0: none given)."""
+    known = [lim for lim in job_limits if lim > 0]
+    unknown = len(job_limits) - len(known)
+    if not known:
+        return "limits unknown"
+    text = f"limits {min(known)}-{max(known)} s"
+    return text + (f" ({unknown} unknown)" if unknown else "")
+
+
 def bounded(row):
     return float(row["flow_s"]) / max(float(row["lower_bound_s"]), TAU_S)
 
@@ -91,7 +101,7 @@ def main():
         cpus = sorted({int(j["cpus"]) for j in members})
         print(f"{trace}@{load}: campaign {worst['campaign']} of user {worst['user']}:"
               f" {len(members)} job(s) of {','.join(map(str, cpus))} CPUs, run {min(runs)}-{max(runs)} s"
-              f" under limits {min(job_limits)}-{max(job_limits)} s"
+              f" under {limits_text(job_limits)}"
               f"{' (short under long limits)' if is_short_long else ''};"
               f" flow {float(worst['flow_s']) / 86400:.1f} d, bounded stretch {bounded(worst):.0f}")
         for baseline in BASELINES:
