@@ -11,7 +11,9 @@ while work still arrives, and the tail (last submit, last end], where it drains 
 For each *.jobs.csv (campsim run --out DIR writes one per policy) it prints the utilization,
 the busy period's utilization (CPU-seconds run inside it over m x its length), the tail's length
 and CPU-seconds, the busy period's queued work at its end (CPU-seconds submitted but not run by
-the last submission) and, with --window, the busy fraction per window of DAYS days.
+the last submission), the CPU-hours left idle while a job waited (free CPUs at times when some
+job was submitted and not started: what an order or a plan lost to packing, as the queue saw it)
+and, with --window, the busy fraction and those idle CPU-hours per window of DAYS days.
 """
 import csv
 import glob
@@ -49,6 +51,34 @@ def overlap(start, end, lo, hi):
     return max(0.0, min(end, hi) - max(start, lo))
 
 
+def idle_while_waiting(jobs, cpus, first, window_s):
+    """CPU-seconds free while at least one job waited: in all, and per window from first."""
+    events = []
+    for submit, start, end, width in jobs:
+        events += [(submit, 0, 1), (start, width, -1), (end, -width, 0)]
+    events.sort()
+    busy = waiting = 0
+    last = first
+    total = 0.0
+    per_window = {}
+    for at, used, queued in events:
+        if waiting > 0 and at > last:
+            # Split the interval [last, at) at window edges so each window gets its own part.
+            lo = last
+            while lo < at:
+                hi = min(at, first + (int((lo - first) // window_s) + 1) * window_s) if window_s else at
+                free = (cpus - busy) * (hi - lo)
+                total += free
+                if window_s:
+                    index = int((lo - first) // window_s)
+                    per_window[index] = per_window.get(index, 0.0) + free
+                lo = hi
+        busy += used
+        waiting += queued
+        last = max(last, at)
+    return total, per_window
+
+
 def split(jobs, cpus, window_s):
     first = min(job[0] for job in jobs)
     last_submit = max(job[0] for job in jobs)
@@ -59,12 +89,16 @@ def split(jobs, cpus, window_s):
     tail_area = area - busy_area
     result = {
         "utilization": area / (cpus * (last_end - first)),
-        "busy_utilization": busy_area / (cpus * (last_submit - first)),
+        # Every job submitted at once: no busy period to divide by.
+        "busy_utilization": (busy_area / (cpus * (last_submit - first))
+                             if last_submit > first else None),
         "tail_days": (last_end - last_submit) / 86400,
         "tail_cpu_days": tail_area / 86400,
         "tail_share": tail_area / area,
         "span_days": (last_end - first) / 86400,
     }
+    idle_total, idle_windows = idle_while_waiting(jobs, cpus, first, window_s)
+    result["idle_waiting_cpu_h"] = idle_total / 3600
     if window_s:
         windows = []
         lo = first
@@ -74,6 +108,8 @@ def split(jobs, cpus, window_s):
                                for _, start, end, width in jobs) / (cpus * window_s))
             lo = hi
         result["windows"] = windows
+        result["idle_windows_cpu_h"] = [idle_windows.get(i, 0.0) / 3600
+                                        for i in range(len(windows))]
     return result
 
 
@@ -102,7 +138,8 @@ def main(argv):
     if not files:
         print(f"utilization_split: no *.jobs.csv in {' '.join(argv[1:])}", file=sys.stderr)
         return 2
-    print(f"{'run':44} {'util':>7} {'busy':>7} {'tail d':>7} {'tail CPU-d':>10} {'tail %':>6}")
+    print(f"{'run':44} {'util':>7} {'busy':>7} {'tail d':>7} {'tail CPU-d':>10} {'tail %':>6}"
+          f" {'idle CPU-h while waiting':>24}")
     for path in files:
         try:
             jobs = load(path)
@@ -114,10 +151,15 @@ def main(argv):
             return 1
         r = split(jobs, cpus, window_s)
         name = os.path.basename(os.path.dirname(path)) + "/" + os.path.basename(path)
-        print(f"{name[-44:]:44} {r['utilization']:7.4f} {r['busy_utilization']:7.4f} "
-              f"{r['tail_days']:7.2f} {r['tail_cpu_days']:10.1f} {100 * r['tail_share']:6.2f}")
+        busy = r["busy_utilization"]
+        busy_text = f"{busy:7.4f}" if busy is not None else f"{'-':>7}"
+        print(f"{name[-44:]:44} {r['utilization']:7.4f} {busy_text} "
+              f"{r['tail_days']:7.2f} {r['tail_cpu_days']:10.1f} {100 * r['tail_share']:6.2f}"
+              f" {r['idle_waiting_cpu_h']:24.1f}")
         if window_s:
             print("  windows: " + " ".join(f"{w:.3f}" for w in r["windows"]))
+            print("  idle CPU-h while waiting: " +
+                  " ".join(f"{w:.1f}" for w in r["idle_windows_cpu_h"]))
     return 0
 
 

@@ -2,7 +2,11 @@
 # bench/utilization_split.py on a schedule made here (4 CPUs): job 1 (4 CPUs) runs [0, 10], job 2
 # (2 CPUs), the last submission at 10, runs [10, 20]. Utilization 60 / (4 x 20) = 0.75; the busy
 # period [0, 10] is full (1.0); the tail is 10 s and job 2's 20 CPU-seconds, a third of the work;
-# 10-s windows: 1.0, then 0.5. Bad input names the culprit.
+# 10-s windows: 1.0, then 0.5; no job waits, so no CPU is idle while one does. A second schedule
+# (4 CPUs): job A (2 CPUs) runs [0, 10 h], job B (4 CPUs, submitted at 0) waits for it and runs
+# [10 h, 20 h]: 2 CPUs idle for 10 h while B waits, 20 CPU-hours; in 6-hour windows 12, 8, 0, 0;
+# both submitted at 0, so there is no busy period to divide by (it divided by zero before).
+# Bad input names the culprit.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 script=$here/../../bench/utilization_split.py
@@ -20,7 +24,21 @@ out=$(python3 "$script" 4 "$work/run" --window 0.000115740740740741 2>&1)
 check_equal "exits 0" 0 "$?"
 line=$(echo "$out" | grep 'p.jobs.csv' | awk '{print $2, $3, $5, $6}')
 check_equal "utilization, busy period, tail CPU-days, tail %" "0.7500 1.0000 0.0 33.33" "$line"
-check_equal "10-s windows" "  windows: 1.000 0.500" "$(echo "$out" | grep windows)"
+check_equal "10-s windows" "  windows: 1.000 0.500" "$(echo "$out" | grep '  windows')"
+check_equal "no CPU idle while a job waits" "0.0" "$(echo "$out" | grep 'p.jobs.csv' | awk '{print $7}')"
+
+mkdir -p "$work/wait"
+cat >"$work/wait/w.jobs.csv" <<'CSV'
+job_index,job_id,user,campaign,cpus,submit_s,start_s,end_s,trace_runtime_s,state,wait_s,response_s,run_s,bounded_slowdown,stretch
+0,1,1,1,2,0,0,36000,36000,1,0,36000,36000,1,1
+1,2,2,2,4,0,36000,72000,36000,1,36000,72000,36000,2,2
+CSV
+out=$(python3 "$script" 4 "$work/wait" --window 0.25 2>&1)
+check_equal "a waiting job: exits 0" 0 "$?"
+check_equal "utilization, no busy period (all submitted at 0), idle CPU-hours while waiting" \
+	"0.7500 - 20.0" "$(echo "$out" | grep 'w.jobs.csv' | awk '{print $2, $3, $7}')"
+check_equal "idle CPU-hours while waiting by window" "  idle CPU-h while waiting: 12.0 8.0 0.0 0.0" \
+	"$(echo "$out" | grep 'idle CPU-h while waiting:')"
 
 out=$(python3 "$script" 4 "$work/none" 2>&1)
 check_equal "a missing path exits 2" 2 "$?"
