@@ -14,12 +14,17 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 source "$here/../cluster/lib.sh" # check, check_equal, finish
 
-mkdir -p "$work/run"
-cat >"$work/run/p.jobs.csv" <<'CSV'
-job_index,job_id,user,campaign,cpus,submit_s,start_s,end_s,trace_runtime_s,state,wait_s,response_s,run_s,bounded_slowdown,stretch
-0,1,1,1,4,0,0,10,10,1,0,10,10,1,1
-1,2,2,2,2,10,10,20,10,1,0,10,10,1,1
-CSV
+# schedule DIR NAME: a campsim jobs.csv DIR/NAME.jobs.csv of the "job,cpus,submit,start,end"
+# lines on stdin.
+schedule() {
+	mkdir -p "$work/$1"
+	{
+		echo "job_index,job_id,user,campaign,cpus,submit_s,start_s,end_s,trace_runtime_s,state,wait_s,response_s,run_s,bounded_slowdown,stretch"
+		awk -F, '{ print NR - 1 "," $1 "," $1 "," $1 "," $2 "," $3 "," $4 "," $5 ",0,1,0,0,0,1,1" }'
+	} >"$work/$1/$2.jobs.csv"
+}
+
+printf '%s\n' 1,4,0,0,10 2,2,10,10,20 | schedule run p
 out=$(python3 "$script" 4 "$work/run" --window 0.000115740740740741 2>&1)
 check_equal "exits 0" 0 "$?"
 line=$(echo "$out" | grep 'p.jobs.csv' | awk '{print $2, $3, $5, $6}')
@@ -27,12 +32,7 @@ check_equal "utilization, busy period, tail CPU-days, tail %" "0.7500 1.0000 0.0
 check_equal "10-s windows" "  windows: 1.000 0.500" "$(echo "$out" | grep '  windows')"
 check_equal "no CPU idle while a job waits" "0.0" "$(echo "$out" | grep 'p.jobs.csv' | awk '{print $7}')"
 
-mkdir -p "$work/wait"
-cat >"$work/wait/w.jobs.csv" <<'CSV'
-job_index,job_id,user,campaign,cpus,submit_s,start_s,end_s,trace_runtime_s,state,wait_s,response_s,run_s,bounded_slowdown,stretch
-0,1,1,1,2,0,0,36000,36000,1,0,36000,36000,1,1
-1,2,2,2,4,0,36000,72000,36000,1,36000,72000,36000,2,2
-CSV
+printf '%s\n' 1,2,0,0,36000 2,4,0,36000,72000 | schedule wait w
 out=$(python3 "$script" 4 "$work/wait" --window 0.25 2>&1)
 check_equal "a waiting job: exits 0" 0 "$?"
 check_equal "utilization, no busy period (all submitted at 0), idle CPU-hours while waiting" \
