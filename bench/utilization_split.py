@@ -51,32 +51,22 @@ def overlap(start, end, lo, hi):
     return max(0.0, min(end, hi) - max(start, lo))
 
 
-def idle_while_waiting(jobs, cpus, first, window_s):
-    """CPU-seconds free while at least one job waited: in all, and per window from first."""
+def idle_while_waiting(jobs, cpus):
+    """The spans in which at least one job waited, as (from, to, free CPUs)."""
     events = []
     for submit, start, end, width in jobs:
         events += [(submit, 0, 1), (start, width, -1), (end, -width, 0)]
     events.sort()
     busy = waiting = 0
-    last = first
-    total = 0.0
-    per_window = {}
+    last = events[0][0]
+    spans = []
     for at, used, queued in events:
         if waiting > 0 and at > last:
-            # Split the interval [last, at) at window edges so each window gets its own part.
-            lo = last
-            while lo < at:
-                hi = min(at, first + (int((lo - first) // window_s) + 1) * window_s) if window_s else at
-                free = (cpus - busy) * (hi - lo)
-                total += free
-                if window_s:
-                    index = int((lo - first) // window_s)
-                    per_window[index] = per_window.get(index, 0.0) + free
-                lo = hi
+            spans.append((last, at, cpus - busy))
         busy += used
         waiting += queued
-        last = max(last, at)
-    return total, per_window
+        last = at
+    return spans
 
 
 def split(jobs, cpus, window_s):
@@ -97,19 +87,21 @@ def split(jobs, cpus, window_s):
         "tail_share": tail_area / area,
         "span_days": (last_end - first) / 86400,
     }
-    idle_total, idle_windows = idle_while_waiting(jobs, cpus, first, window_s)
-    result["idle_waiting_cpu_h"] = idle_total / 3600
+    idle = idle_while_waiting(jobs, cpus)
+    result["idle_waiting_cpu_h"] = sum((hi - lo) * free for lo, hi, free in idle) / 3600
     if window_s:
         windows = []
+        idle_windows = []
         lo = first
         while lo < last_end:
             hi = lo + window_s
             windows.append(sum(overlap(start, end, lo, hi) * width
                                for _, start, end, width in jobs) / (cpus * window_s))
+            idle_windows.append(sum(overlap(begin, end, lo, hi) * free
+                                    for begin, end, free in idle) / 3600)
             lo = hi
         result["windows"] = windows
-        result["idle_windows_cpu_h"] = [idle_windows.get(i, 0.0) / 3600
-                                        for i in range(len(windows))]
+        result["idle_windows_cpu_h"] = idle_windows
     return result
 
 
