@@ -2,12 +2,17 @@
 # Diagnosis (not a test): were light users' worst campaigns stopped by the order or by capacity?
 # Reads campsim's run files and prints, per policy, light users' p95 bounded campaign stretch and,
 # of their campaigns at or above it, how many found fewer free CPUs than their first job needs at
-# its submission (capacity-blocked: no order of the queue could have started it then).
+# its submission (capacity-blocked: no order of the queue could have started it then); and, over
+# every wait of those campaigns' jobs (submission to start), the hours waited and the part of
+# them during which at least the job's CPUs were free (held: the CPUs were there, the plan gave
+# them to nobody yet: a higher-ranked job's reservation drained them, or the room for short jobs
+# kept them from a long job).
 #
 #   bench/light_tail_capacity.py RUN_DIR CPUS     (RUN_DIR: campsim run --out; CPUS: the machine's)
 #
 # Light users: the bottom half by the log's CPU-seconds (run time x CPUs), campsim's light_cpu;
 # bounded stretch: flow / max(lower bound, 10 s), as in campsim's comparison table.
+import bisect
 import csv
 import glob
 import os
@@ -40,6 +45,37 @@ def busy_cpus_at(times, jobs):
     return answer
 
 
+def busy_profile(jobs):
+    """The times at which the busy CPUs change (ascending) and the busy CPUs from each on."""
+    change = {}
+    for job in jobs:
+        if job["state"] != "finished":
+            continue
+        width = int(job["cpus"])
+        change[int(job["start_s"])] = change.get(int(job["start_s"]), 0) + width
+        change[int(job["end_s"])] = change.get(int(job["end_s"]), 0) - width
+    times, busy, level = [], [], 0
+    for at in sorted(change):
+        level += change[at]
+        times.append(at)
+        busy.append(level)
+    return times, busy
+
+
+def free_seconds(profile, cpus, since, until, width):
+    """Seconds of [since, until) during which at least `width` of the `cpus` were free."""
+    times, busy = profile
+    index = bisect.bisect_right(times, since) - 1
+    free, at = 0, since
+    while at < until:
+        step_end = min(times[index + 1] if index + 1 < len(times) else until, until)
+        if cpus - (busy[index] if index >= 0 else 0) >= width:
+            free += step_end - at
+        at = step_end
+        index += 1
+    return free
+
+
 def diagnose(prefix, cpus):
     jobs = list(csv.DictReader(open(prefix + ".jobs.csv")))
     campaigns = list(csv.DictReader(open(prefix + ".campaigns.csv")))
@@ -65,7 +101,15 @@ def diagnose(prefix, cpus):
     blocked = sum(
         1 for campaign, used in zip(tail, busy) if cpus - used < int(first[campaign["campaign"]]["cpus"])
     )
-    return p95, len(tail), blocked
+    profile = busy_profile(jobs)
+    in_tail = {campaign["campaign"] for campaign in tail}
+    waited = held = 0
+    for job in jobs:
+        if job["campaign"] in in_tail and job["state"] == "finished":
+            since, until = int(job["submit_s"]), int(job["start_s"])
+            waited += until - since
+            held += free_seconds(profile, cpus, since, until, int(job["cpus"]))
+    return p95, len(tail), blocked, waited, held
 
 
 def main():
@@ -81,9 +125,10 @@ def main():
         if result is None:
             print(f"{name} no_light_campaigns")
             continue
-        p95, tail, blocked = result
+        p95, tail, blocked, waited, held = result
+        held_share = f"{held / waited:.2f}" if waited else "-"
         print(f"{name} light_p95 {p95:.1f} tail_campaigns {tail} capacity_blocked {blocked} "
-              f"share {blocked / tail:.2f}")
+              f"share {blocked / tail:.2f} tail_wait_h {waited / 3600:.1f} held_share {held_share}")
 
 
 main()
