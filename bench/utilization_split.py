@@ -13,8 +13,12 @@ the busy period's utilization (CPU-seconds run inside it over m x its length), t
 and CPU-seconds, the busy period's queued work at its end (CPU-seconds submitted but not run by
 the last submission), the CPU-hours left idle while a job waited (free CPUs at times when some
 job was submitted and not started: what an order or a plan lost to packing, as the queue saw it)
+and the part of them in which the narrowest waiting job fit (the plan held the CPUs: a
+reservation drained them, or the room for short jobs kept them from a long job; the rest is
+a queue of jobs all wider than the free CPUs)
 and, with --window, the busy fraction and those idle CPU-hours per window of DAYS days.
 """
+import bisect
 import csv
 import glob
 import os
@@ -52,19 +56,24 @@ def overlap(start, end, lo, hi):
 
 
 def idle_while_waiting(jobs, cpus):
-    """The spans in which at least one job waited, as (from, to, free CPUs)."""
+    """The spans in which at least one job waited, as (from, to, free CPUs, whether the
+    narrowest waiting job fit in them)."""
     events = []
     for submit, start, end, width in jobs:
-        events += [(submit, 0, 1), (start, width, -1), (end, -width, 0)]
+        events += [(submit, 0, 1, width), (start, width, -1, width), (end, -width, 0, width)]
     events.sort()
-    busy = waiting = 0
+    busy = 0
+    waiting = []  # the waiting jobs' widths, ascending
     last = events[0][0]
     spans = []
-    for at, used, queued in events:
-        if waiting > 0 and at > last:
-            spans.append((last, at, cpus - busy))
+    for at, used, queued, width in events:
+        if waiting and at > last:
+            spans.append((last, at, cpus - busy, cpus - busy >= waiting[0]))
         busy += used
-        waiting += queued
+        if queued > 0:
+            bisect.insort(waiting, width)
+        elif queued < 0:
+            del waiting[bisect.bisect_left(waiting, width)]
         last = at
     return spans
 
@@ -88,7 +97,11 @@ def split(jobs, cpus, window_s):
         "span_days": (last_end - first) / 86400,
     }
     idle = idle_while_waiting(jobs, cpus)
-    result["idle_waiting_cpu_h"] = sum((hi - lo) * free for lo, hi, free in idle) / 3600
+    result["idle_waiting_cpu_h"] = sum((hi - lo) * free for lo, hi, free, _ in idle) / 3600
+    # Of those, the CPU-hours in which some waiting job fit: held by the plan (a reservation's
+    # drain, the room for short jobs), not by the waiting jobs' widths.
+    result["idle_fitting_cpu_h"] = sum((hi - lo) * free for lo, hi, free, fits in idle
+                                       if fits) / 3600
     if window_s:
         windows = []
         idle_windows = []
@@ -98,7 +111,7 @@ def split(jobs, cpus, window_s):
             windows.append(sum(overlap(start, end, lo, hi) * width
                                for _, start, end, width in jobs) / (cpus * window_s))
             idle_windows.append(sum(overlap(begin, end, lo, hi) * free
-                                    for begin, end, free in idle) / 3600)
+                                    for begin, end, free, _ in idle) / 3600)
             lo = hi
         result["windows"] = windows
         result["idle_windows_cpu_h"] = idle_windows
@@ -131,7 +144,7 @@ def main(argv):
         print(f"utilization_split: no *.jobs.csv in {' '.join(argv[1:])}", file=sys.stderr)
         return 2
     print(f"{'run':44} {'util':>7} {'busy':>7} {'tail d':>7} {'tail CPU-d':>10} {'tail %':>6}"
-          f" {'idle CPU-h while waiting':>24}")
+          f" {'idle CPU-h while waiting':>24} {'of it, a job fit':>16}")
     for path in files:
         try:
             jobs = load(path)
@@ -147,7 +160,7 @@ def main(argv):
         busy_text = f"{busy:7.4f}" if busy is not None else f"{'-':>7}"
         print(f"{name[-44:]:44} {r['utilization']:7.4f} {busy_text} "
               f"{r['tail_days']:7.2f} {r['tail_cpu_days']:10.1f} {100 * r['tail_share']:6.2f}"
-              f" {r['idle_waiting_cpu_h']:24.1f}")
+              f" {r['idle_waiting_cpu_h']:24.1f} {r['idle_fitting_cpu_h']:16.1f}")
         if window_s:
             print("  windows: " + " ".join(f"{w:.3f}" for w in r["windows"]))
             print("  idle CPU-h while waiting: " +

@@ -5,7 +5,10 @@
 # 10-s windows: 1.0, then 0.5; no job waits, so no CPU is idle while one does. A second schedule
 # (4 CPUs): job A (2 CPUs) runs [0, 10 h], job B (4 CPUs, submitted at 0) waits for it and runs
 # [10 h, 20 h]: 2 CPUs idle for 10 h while B waits, 20 CPU-hours; in 6-hour windows 12, 8, 0, 0;
-# both submitted at 0, so there is no busy period to divide by (it divided by zero before).
+# both submitted at 0, so there is no busy period to divide by (it divided by zero before); B is
+# wider than the 2 free CPUs, so no waiting job fit in them. A third schedule adds job C (1 CPU,
+# submitted at 0) run after B, [20 h, 21 h]: it fit in A's 2 free CPUs the first 10 h, so those
+# 20 CPU-hours are CPUs a waiting job fit in (held by the plan).
 # Bad input names the culprit.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,6 +42,13 @@ check_equal "utilization, no busy period (all submitted at 0), idle CPU-hours wh
 	"0.7500 - 20.0" "$(echo "$out" | grep 'w.jobs.csv' | awk '{print $2, $3, $7}')"
 check_equal "idle CPU-hours while waiting by window" "  idle CPU-h while waiting: 12.0 8.0 0.0 0.0" \
 	"$(echo "$out" | grep 'idle CPU-h while waiting:')"
+check_equal "no waiting job fit in them" "0.0" "$(echo "$out" | grep 'w.jobs.csv' | awk '{print $8}')"
+
+printf '%s\n' 1,2,0,0,36000 2,4,0,36000,72000 3,1,0,72000,75600 | schedule fit f
+out=$(python3 "$script" 4 "$work/fit" 2>&1)
+check_equal "a narrow job held: exits 0" 0 "$?"
+check_equal "20 CPU-hours idle while waiting, all of them with a waiting job fitting" "20.0 20.0" \
+	"$(echo "$out" | grep 'f.jobs.csv' | awk '{print $7, $8}')"
 
 out=$(python3 "$script" 4 "$work/none" 2>&1)
 check_equal "a missing path exits 2" 2 "$?"
