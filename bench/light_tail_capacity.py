@@ -30,21 +30,6 @@ def light_users(jobs):
     return set(ordered[: len(ordered) // 2])
 
 
-def busy_cpus_at(times, jobs):
-    """Busy CPUs at each of `times` (ascending), from the jobs' start and end (a sweep)."""
-    events = sorted(
-        [(int(j["start_s"]), int(j["cpus"])) for j in jobs if j["state"] == "finished"]
-        + [(int(j["end_s"]), -int(j["cpus"])) for j in jobs if j["state"] == "finished"]
-    )
-    busy, index, answer = 0, 0, []
-    for t in times:
-        while index < len(events) and events[index][0] <= t:
-            busy += events[index][1]
-            index += 1
-        answer.append(busy)
-    return answer
-
-
 def busy_profile(jobs):
     """The times at which the busy CPUs change (ascending) and the busy CPUs from each on."""
     change = {}
@@ -60,6 +45,14 @@ def busy_profile(jobs):
         times.append(at)
         busy.append(level)
     return times, busy
+
+
+def busy_at(profile, at):
+    """Busy CPUs at `at`: a job submitted in the second another ends sees that end (the
+    simulator's order)."""
+    times, busy = profile
+    index = bisect.bisect_right(times, at) - 1
+    return busy[index] if index >= 0 else 0
 
 
 def free_seconds(profile, cpus, since, until, width):
@@ -94,14 +87,12 @@ def diagnose(prefix, cpus):
         return None
     values = sorted(stretch(c) for c in scored)
     p95 = values[int(0.95 * (len(values) - 1))]
-    tail = sorted((c for c in scored if stretch(c) >= p95), key=lambda c: int(first[c["campaign"]]["submit_s"]))
-    submits = [int(first[c["campaign"]]["submit_s"]) for c in tail]
-    # A job submitted in the second another ends sees that end (the simulator's order).
-    busy = busy_cpus_at(submits, jobs)
-    blocked = sum(
-        1 for campaign, used in zip(tail, busy) if cpus - used < int(first[campaign["campaign"]]["cpus"])
-    )
+    tail = [c for c in scored if stretch(c) >= p95]
     profile = busy_profile(jobs)
+    blocked = 0
+    for campaign in tail:
+        job = first[campaign["campaign"]]
+        blocked += cpus - busy_at(profile, int(job["submit_s"])) < int(job["cpus"])
     in_tail = {campaign["campaign"] for campaign in tail}
     waited = held = 0
     for job in jobs:
