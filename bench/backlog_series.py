@@ -9,8 +9,8 @@
 #   bench/backlog_series.py RUN_DIR CPUS [--step SECONDS] [--from SECONDS] [--to SECONDS]
 #
 # RUN_DIR: campsim run --out (every *.jobs.csv in it, one policy each); CPUS: the machine's;
-# --step: the bin, default four days; --from/--to: the bins printed (simulated seconds, default
-# the whole run). Each row: the bin's number, the day of its middle, and per policy the jobs waiting
+# --step: the bin, default four days; --from/--to: the bins printed (simulated seconds on the log's
+# own clock, default from the first submission to the last end). Each row: the bin's number, the day of its middle, and per policy the jobs waiting
 # then, their machine-hours and the bin's utilization; the last lines give, per policy, the samples
 # with a queue, the last bin with one, and the mean machine-hours waiting.
 import argparse
@@ -88,7 +88,9 @@ def main():
         fail(f"no *.jobs.csv in {args.run_dir}")
     runs = [(os.path.basename(path)[: -len(".jobs.csv")], read_jobs(path)) for path in paths]
     last_time = max((end for _, jobs in runs for _, _, end, _ in jobs), default=0)
-    first_bin = numbers.get("--from", 0) // step
+    first_submit = min((submit for _, jobs in runs for submit, _, _, _ in jobs), default=0)
+    # Logs keep their own clock (campsim does not rebase submit times): start at the first submission.
+    first_bin = numbers.get("--from", first_submit) // step
     last_bin = max(0, min(numbers.get("--to", last_time), last_time) - 1) // step
     if last_bin < first_bin:
         fail(f"--from {numbers.get('--from', 0)} is after the run's last end or --to")

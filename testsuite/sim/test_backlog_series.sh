@@ -46,6 +46,12 @@ out=$(python3 "$script" "$work/run" 4 --step 100 --from 100 2>&1)
 check_equal "--from 100 prints bins 1 and 2 only" "1 2" \
 	"$(awk '$3 == "|" && $1 ~ /^[0-9]+$/ { printf "%s%s", sep, $1; sep = " " }' <<<"$out")"
 
+mkdir -p "$work/late"
+printf '%s\n' 1,4,1000,1000,1200 2,2,1010,1200,1300 | jobs "$work/late/keeps.jobs.csv"
+out=$(python3 "$script" "$work/late" 4 --step 100 2>&1)
+check_equal "a log on its own clock starts at its first submission: bins 10 to 12" "10 11 12" \
+	"$(awk '$3 == "|" && $1 ~ /^[0-9]+$/ { printf "%s%s", sep, $1; sep = " " }' <<<"$out")"
+
 out=$(python3 "$script" "$work/run" 0 2>&1)
 check "CPUS 0 exits non-zero" test "$?" -ne 0
 check "it names CPUS" grep -q "CPUS '0' is not a whole number of CPUs above 0" <<<"$out"
