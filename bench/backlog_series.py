@@ -10,9 +10,11 @@
 #
 # RUN_DIR: campsim run --out (every *.jobs.csv in it, one policy each); CPUS: the machine's;
 # --step: the bin, default four days; --from/--to: the bins printed (simulated seconds on the log's
-# own clock, default from the first submission to the last end). Each row: the bin's number, the day of its middle, and per policy the jobs waiting
-# then, their machine-hours and the bin's utilization; the last lines give, per policy, the samples
-# with a queue, the last bin with one, and the mean machine-hours waiting.
+# own clock, default from the first submission to the last end). Each row: the bin's number, the
+# day of its middle, and per policy the jobs waiting then, their machine-hours and the bin's
+# utilization; the last lines give, per policy, the samples with a queue, the last bin with one,
+# and the mean machine-hours waiting. A job the run never started (start_s -1) waits at every
+# sample after its submission, with its log run time as its work.
 import argparse
 import csv
 import glob
@@ -28,13 +30,20 @@ def fail(message):
 
 
 def read_jobs(path):
+    """(submit, start, end, cpus, work in CPU-seconds) per job; start and end None where the run
+    never started it."""
     jobs = []
     with open(path, newline="") as handle:
         for row in csv.DictReader(handle):
             try:
-                jobs.append((int(row["submit_s"]), int(row["start_s"]), int(row["end_s"]), int(row["cpus"])))
+                submit, start, end, width = (int(row[key]) for key in ("submit_s", "start_s", "end_s", "cpus"))
+                if start < 0:  # never started: campsim writes -1
+                    jobs.append((submit, None, None, width, width * int(row["trace_runtime_s"])))
+                else:
+                    jobs.append((submit, start, end, width, width * (end - start)))
             except (KeyError, TypeError, ValueError):
-                fail(f"{path}: line {len(jobs) + 2} lacks a whole submit_s, start_s, end_s or cpus")
+                fail(f"{path}: line {len(jobs) + 2} lacks a whole submit_s, start_s, end_s or cpus"
+                     " (or trace_runtime_s for a job never started)")
     return jobs
 
 
@@ -45,9 +54,9 @@ def series(jobs, cpus, step, first_bin, last_bin):
     busy = [0.0] * count
     waiting = [0] * count
     backlog = [0.0] * count
-    for submit, start, end, width in jobs:
-        begin = max(start, first_bin * step)
-        stop = min(end, (last_bin + 1) * step)
+    for submit, start, end, width, work in jobs:
+        begin = max(start, first_bin * step) if start is not None else 0
+        stop = min(end, (last_bin + 1) * step) if start is not None else 0
         while begin < stop:
             index = begin // step
             bin_end = min(stop, (index + 1) * step)
@@ -57,10 +66,10 @@ def series(jobs, cpus, step, first_bin, last_bin):
         lo = max(first_bin, -(-(2 * submit - step) // (2 * step)))  # first k with k*step + step/2 >= submit
         for index in range(lo, last_bin + 1):
             middle = index * step + step / 2
-            if middle >= start:
+            if start is not None and middle >= start:
                 break
             waiting[index - first_bin] += 1
-            backlog[index - first_bin] += width * (end - start) / cpus / 3600
+            backlog[index - first_bin] += work / cpus / 3600
     return [(waiting[i], backlog[i], busy[i] / (cpus * step)) for i in range(count)]
 
 
@@ -87,13 +96,14 @@ def main():
     if not paths:
         fail(f"no *.jobs.csv in {args.run_dir}")
     runs = [(os.path.basename(path)[: -len(".jobs.csv")], read_jobs(path)) for path in paths]
-    last_time = max((end for _, jobs in runs for _, _, end, _ in jobs), default=0)
-    first_submit = min((submit for _, jobs in runs for submit, _, _, _ in jobs), default=0)
+    last_time = max((job[2] for _, jobs in runs for job in jobs if job[2] is not None), default=0)
+    first_submit = min((job[0] for _, jobs in runs for job in jobs), default=0)
     # Logs keep their own clock (campsim does not rebase submit times): start at the first submission.
-    first_bin = numbers.get("--from", first_submit) // step
+    start_s = numbers.get("--from", first_submit)
+    first_bin = start_s // step
     last_bin = max(0, min(numbers.get("--to", last_time), last_time) - 1) // step
     if last_bin < first_bin:
-        fail(f"--from {numbers.get('--from', 0)} is after the run's last end or --to")
+        fail(f"--from {start_s} is after the run's last end or --to")
     tables = [(name, series(jobs, cpus, step, first_bin, last_bin)) for name, jobs in runs]
     print("bin   day   " + "".join(f" | {name[:26]:>26}" for name, _ in tables))
     print("            " + "".join(f" | {'waiting':>7} {'mach-h':>8} {'util':>5}" for _ in tables))

@@ -42,15 +42,27 @@ out=$(python3 "$script" "$work/run" 4 --step 50 2>&1)
 check_equal "bins of 50 s: the 2-CPU wait is 2 x 100 s / 4 CPUs at each of 4 samples" \
 	"keeps samples_with_queue 4 of 6 last_queue_bin 3 mean_backlog_h 0.0" "$(grep '^keeps ' <<<"$out")"
 
+# bins: the numbers of the bins printed.
+bins() { awk '$3 == "|" && $1 ~ /^[0-9]+$/ { printf "%s%s", sep, $1; sep = " " }' <<<"$out"; }
 out=$(python3 "$script" "$work/run" 4 --step 100 --from 100 2>&1)
-check_equal "--from 100 prints bins 1 and 2 only" "1 2" \
-	"$(awk '$3 == "|" && $1 ~ /^[0-9]+$/ { printf "%s%s", sep, $1; sep = " " }' <<<"$out")"
+check_equal "--from 100 prints bins 1 and 2 only" "1 2" "$(bins)"
 
 mkdir -p "$work/late"
 printf '%s\n' 1,4,1000,1000,1200 2,2,1010,1200,1300 | jobs "$work/late/keeps.jobs.csv"
 out=$(python3 "$script" "$work/late" 4 --step 100 2>&1)
-check_equal "a log on its own clock starts at its first submission: bins 10 to 12" "10 11 12" \
-	"$(awk '$3 == "|" && $1 ~ /^[0-9]+$/ { printf "%s%s", sep, $1; sep = " " }' <<<"$out")"
+check_equal "a log on its own clock starts at its first submission: bins 10 to 12" "10 11 12" "$(bins)"
+
+# A job the run never started (start_s and end_s -1): waiting at every sample after its
+# submission (bins 0 to 2), its work its log run time (4 CPUs x 1800 s / 4 CPUs = 0.5 h).
+mkdir -p "$work/stuck"
+printf '%s\n' 1,2,0,0,300 | jobs "$work/stuck/stuck.jobs.csv"
+echo "1,2,1,2,4,10,-1,-1,1800,never_started,,,,," >>"$work/stuck/stuck.jobs.csv"
+out=$(python3 "$script" "$work/stuck" 4 --step 100 2>&1)
+check_equal "a never-started job waits at every sample, with its run as its work" \
+	"stuck samples_with_queue 3 of 3 last_queue_bin 2 mean_backlog_h 0.5" "$(grep '^stuck ' <<<"$out")"
+out=$(python3 "$script" "$work/stuck" 4 --step 100 --from 1000 2>&1)
+check "--from after the last end exits non-zero" test "$?" -ne 0
+check "it names --from" grep -q -- "--from 1000 is after the run's last end" <<<"$out"
 
 out=$(python3 "$script" "$work/run" 0 2>&1)
 check "CPUS 0 exits non-zero" test "$?" -ne 0
