@@ -55,13 +55,14 @@ def series(jobs, cpus, step, first_bin, last_bin):
     waiting = [0] * count
     backlog = [0.0] * count
     for submit, start, end, width, work in jobs:
-        begin = max(start, first_bin * step) if start is not None else 0
-        stop = min(end, (last_bin + 1) * step) if start is not None else 0
-        while begin < stop:
-            index = begin // step
-            bin_end = min(stop, (index + 1) * step)
-            busy[index - first_bin] += width * (bin_end - begin)
-            begin = bin_end
+        if start is not None:  # a job never started keeps no CPU busy
+            begin = max(start, first_bin * step)
+            stop = min(end, (last_bin + 1) * step)
+            while begin < stop:
+                index = begin // step
+                bin_end = min(stop, (index + 1) * step)
+                busy[index - first_bin] += width * (bin_end - begin)
+                begin = bin_end
         # A job waits at the middles of the bins in [submit, start).
         lo = max(first_bin, -(-(2 * submit - step) // (2 * step)))  # first k with k*step + step/2 >= submit
         for index in range(lo, last_bin + 1):
