@@ -36,29 +36,44 @@ def jobs_files(paths):
 
 
 def load(path):
-    jobs = []
+    """(the jobs that started, as (submit, start, end, cpus); the submissions and widths of those
+    that never did). campsim writes -1 as the start and end of a job it never started, and as
+    the end of one still running when the run stopped: the first waits, the second runs, until
+    the run's last end."""
+    started, never = [], []
     with open(path, newline="") as handle:
         reader = csv.DictReader(handle)
         missing = [c for c in ("submit_s", "start_s", "end_s", "cpus")
                    if c not in (reader.fieldnames or [])]
         if missing:
             raise ValueError(f"{path}: no column {', '.join(missing)} (not a campsim jobs.csv)")
-        for row in reader:
-            if not row["start_s"] or not row["end_s"]:
-                continue
-            jobs.append((float(row["submit_s"]), float(row["start_s"]), float(row["end_s"]),
-                         int(row["cpus"])))
-    return jobs
+        for line, row in enumerate(reader, start=2):
+            values = []
+            for column in ("submit_s", "start_s", "end_s", "cpus"):
+                try:
+                    values.append(int(float(row[column] or "-1")))
+                except (TypeError, ValueError):
+                    raise ValueError(f"{path}: line {line}: {column} '{row[column]}' is not a"
+                                     " number") from None
+            submit, start, end, width = values
+            if start < 0:
+                never.append((submit, width))
+            else:
+                started.append((submit, start, end, width))
+    last_end = max((end for _, _, end, _ in started), default=0)
+    started = [(submit, start, end if end >= 0 else max(last_end, start), width)
+               for submit, start, end, width in started]
+    return started, never
 
 
 def overlap(start, end, lo, hi):
     return max(0.0, min(end, hi) - max(start, lo))
 
 
-def idle_while_waiting(jobs, cpus):
+def idle_while_waiting(jobs, cpus, never=()):
     """The spans in which at least one job waited, as (from, to, free CPUs, whether the
-    narrowest waiting job fit in them)."""
-    events = []
+    narrowest waiting job fit in them). A job never started waits until the last end."""
+    events = [(submit, 0, 1, width) for submit, width in never]
     for submit, start, end, width in jobs:
         events += [(submit, 0, 1, width), (start, width, -1, width), (end, -width, 0, width)]
     events.sort()
@@ -78,9 +93,10 @@ def idle_while_waiting(jobs, cpus):
     return spans
 
 
-def split(jobs, cpus, window_s):
-    first = min(job[0] for job in jobs)
-    last_submit = max(job[0] for job in jobs)
+def split(jobs, cpus, window_s, never=()):
+    submits = [job[0] for job in jobs] + [submit for submit, _ in never]
+    first = min(submits)
+    last_submit = max(submits)
     last_end = max(job[2] for job in jobs)
     area = sum((end - start) * width for _, start, end, width in jobs)
     busy_area = sum(overlap(start, end, first, last_submit) * width
@@ -96,7 +112,7 @@ def split(jobs, cpus, window_s):
         "tail_share": tail_area / area,
         "span_days": (last_end - first) / 86400,
     }
-    idle = idle_while_waiting(jobs, cpus)
+    idle = idle_while_waiting(jobs, cpus, never)
     result["idle_waiting_cpu_h"] = sum((hi - lo) * free for lo, hi, free, _ in idle) / 3600
     # Of those, the CPU-hours in which some waiting job fit: held by the plan (a reservation's
     # drain, the room for short jobs), not by the waiting jobs' widths.
@@ -147,20 +163,22 @@ def main(argv):
           f" {'idle CPU-h while waiting':>24} {'of it, a job fit':>16}")
     for path in files:
         try:
-            jobs = load(path)
+            jobs, never = load(path)
         except ValueError as bad:
             print(f"utilization_split: {bad}", file=sys.stderr)
             return 2
         if not jobs:
-            print(f"utilization_split: no finished job in {path}", file=sys.stderr)
+            print(f"utilization_split: no job started in {path}", file=sys.stderr)
             return 1
-        r = split(jobs, cpus, window_s)
+        r = split(jobs, cpus, window_s, never)
         name = os.path.basename(os.path.dirname(path)) + "/" + os.path.basename(path)
         busy = r["busy_utilization"]
         busy_text = f"{busy:7.4f}" if busy is not None else f"{'-':>7}"
         print(f"{name[-44:]:44} {r['utilization']:7.4f} {busy_text} "
               f"{r['tail_days']:7.2f} {r['tail_cpu_days']:10.1f} {100 * r['tail_share']:6.2f}"
               f" {r['idle_waiting_cpu_h']:24.1f} {r['idle_fitting_cpu_h']:16.1f}")
+        if never:
+            print(f"  {len(never)} jobs never started (they wait until the last end)")
         if window_s:
             print("  windows: " + " ".join(f"{w:.3f}" for w in r["windows"]))
             print("  idle CPU-h while waiting: " +

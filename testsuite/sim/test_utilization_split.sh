@@ -8,7 +8,7 @@
 # both submitted at 0, so there is no busy period to divide by (it divided by zero before); B is
 # wider than the 2 free CPUs, so no waiting job fit in them. A third schedule adds job C (1 CPU,
 # submitted at 0) run after B, [20 h, 21 h]: it fit in A's 2 free CPUs the first 10 h, so those
-# 20 CPU-hours are CPUs a waiting job fit in (held by the plan).
+# 20 CPU-hours are CPUs a waiting job fit in (held by the plan). A fourth has a job never started.
 # Bad input names the culprit.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -50,6 +50,17 @@ check_equal "a narrow job held: exits 0" 0 "$?"
 check_equal "20 CPU-hours idle while waiting, all of them with a waiting job fitting" "20.0 20.0" \
 	"$(echo "$out" | grep 'f.jobs.csv' | awk '{print $7, $8}')"
 
+# A job campsim never started (start and end -1) waits until the last end: A (2 CPUs) runs
+# [0, 10 h], N (4 CPUs) never starts, B (1 CPU) runs [10 h, 11 h], all submitted at 0. Idle while
+# waiting: 2 CPUs for 10 h and 3 for 1 h, 23 CPU-hours; B fit in the first 20 (N never fits).
+# It stopped the script with an IndexError before.
+printf '%s\n' 1,2,0,0,36000 2,4,0,-1,-1 3,1,0,36000,39600 | schedule never n
+out=$(python3 "$script" 4 "$work/never" 2>&1)
+check_equal "a job never started: exits 0" 0 "$?"
+check_equal "it waits until the last end: 23 idle CPU-hours, 20 with a waiting job fitting" \
+	"23.0 20.0" "$(echo "$out" | grep 'n.jobs.csv' | awk '{print $7, $8}')"
+check "it is counted" grep -q "1 jobs never started" <<<"$out"
+
 out=$(python3 "$script" 4 "$work/none" 2>&1)
 check_equal "a missing path exits 2" 2 "$?"
 check "it names the path" grep -q "no such file or directory: $work/none" <<<"$out"
@@ -57,6 +68,11 @@ echo "a,b" >"$work/bad.jobs.csv"
 out=$(python3 "$script" 4 "$work/bad.jobs.csv" 2>&1)
 check_equal "a file without campsim's columns exits 2" 2 "$?"
 check "it names the file and the columns" grep -q "bad.jobs.csv: no column submit_s, start_s, end_s, cpus" <<<"$out"
+mkdir -p "$work/badvalue"
+sed '3s/,10,10,20,/,10,ten,20,/' "$work/run/p.jobs.csv" >"$work/badvalue/p.jobs.csv"
+out=$(python3 "$script" 4 "$work/badvalue" 2>&1)
+check_equal "a value that is no number exits 2" 2 "$?"
+check "it names the file, line and column" grep -q "p.jobs.csv: line 3: start_s 'ten' is not a number" <<<"$out"
 out=$(python3 "$script" 0 "$work/run" 2>&1)
 check_equal "CPUS 0 exits 2" 2 "$?"
 finish
