@@ -1,8 +1,10 @@
 // Limits against runs (trace/limit_accuracy.h): which jobs count, the CPU-weighted part used,
-// the median and the jobs under a tenth, and the note campsim prints with the input.
+// the median and the jobs under a tenth, and the note campsim prints with the input; the default
+// limit --missing-limit gives jobs without one (trace/missing_limits.h).
 #include "check_main.h"
 #include "sim_job_fixture.h"
 #include "trace/limit_accuracy.h"
+#include "trace/missing_limits.h"
 
 #include <cmath>
 #include <string>
@@ -65,12 +67,37 @@ START_TEST(test_limit_accuracy_without_limits_says_so)
 }
 END_TEST
 
+START_TEST(test_missing_limits_take_the_default_or_the_run)
+{
+	Workload workload;
+	workload.jobs = {
+	    limited(1, 1, 100, -1),  // no limit, shorter than the default: the default
+	    limited(2, 1, 5000, -1), // no limit, longer: its run (it asked for at least that)
+	    limited(3, 1, 10, 300),  // a limit of its own: kept
+	};
+	const MissingLimits given = give_missing_limits(workload, 3600);
+	ck_assert_uint_eq(given.given, 2);
+	ck_assert_uint_eq(given.ran_longer, 1);
+	ck_assert_int_eq(workload.jobs[0].limit_s, 3600);
+	ck_assert_int_eq(workload.jobs[1].limit_s, 5000);
+	ck_assert_int_eq(workload.jobs[2].limit_s, 300);
+	ck_assert_int_eq(workload.jobs[0].runtime_s, 100); // runs untouched
+	const std::string note = missing_limits_note(given);
+	ck_assert_str_eq(note.c_str(),
+	                 "--missing-limit 3600: 2 jobs without a limit in the log given 3600 s (1 "
+	                 "of them ran longer and were given their run)");
+	// The limits now count in the accuracy note: 100 of 3,600, 5,000 of 5,000, 10 of 300.
+	ck_assert_uint_eq(limit_accuracy(workload).jobs, 3);
+}
+END_TEST
+
 int main()
 {
 	Suite *suite = suite_create("limit_accuracy");
 	TCase *tc = tcase_create("limit_accuracy");
 	tcase_add_test(tc, test_limit_accuracy_weighs_cpu_seconds_and_skips_unknowns);
 	tcase_add_test(tc, test_limit_accuracy_without_limits_says_so);
+	tcase_add_test(tc, test_missing_limits_take_the_default_or_the_run);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

@@ -19,6 +19,11 @@
 # core and planner alike, for one group): light_cpu books jobs 3 and 4 for their runs (2, 12);
 # not_light_cpu plans job 1 to its run, so job 2 is reserved at 1000 and neither job 3 nor job
 # 4 fits before it (1010, 1010).
+# --missing-limit (nolimit.csv): job 1 (1 CPU) gives no limit and runs 1000 s, job 2 (2 CPUs) waits
+# for it, job 3 (1 CPU, limit 1500, runs 10 s) arrives behind. By default job 1 is planned by its
+# run: job 2 is reserved at 1000 and job 3 does not fit before it (1010). A default limit of
+# 5000 s plans job 1 to 5000, so job 3 fits before job 2's reservation and starts at once (2);
+# one of 600 s, below job 1's run, gives it its run (1010).
 # Bad values: test_campsim_cli.sh. CAMPSIM is set by make check.
 set -uo pipefail
 campsim=${CAMPSIM:-../../build/src/sim/campsim}
@@ -41,6 +46,13 @@ id,user,submit,cpus,limit,runtime
 3,u3,11,1,280,280
 4,u2,292,2,10,10
 5,u3,293,1,5000,10
+JOBS
+
+cat >"$work/nolimit.csv" <<'JOBS'
+id,user,submit,cpus,limit,runtime
+1,u1,0,1,-1,1000
+2,u2,1,2,10,10
+3,u3,2,1,1500,10
 JOBS
 
 starts() { # OUT [INDEX...]: the starts of those jobs (by index from 0; default 1 2 3) in that run
@@ -97,5 +109,20 @@ check_equal "templates: the same limit and CPUs' 10 s fits (293)" 293 "$(starts 
 check "templates: --planner-pending similar --planner-factor 12 runs" run t-similar-12 \
 	--planner-pending similar --planner-factor 12
 check_equal "templates: 120 s (10 s x 12) does not fit (400)" 400 "$(starts t-similar-12 4)"
+
+JOBS=nolimit.csv
+check "no limit: by default runs" run n-default
+check_equal "no limit: planned by its run, job 3 waits for job 2 (1000, 1010)" 1000,1010 \
+	"$(starts n-default 1 2)"
+check "no limit: --missing-limit 5000 runs" run n-5000 --missing-limit 5000
+check_equal "no limit: planned to 5000 s, job 3 fits before job 2 (1000, 2)" 1000,2 "$(starts n-5000 1 2)"
+check "the note counts the job given the default" \
+	grep -q 'missing-limit 5000: 1 jobs without a limit in the log given 5000 s (0 of them ran longer' \
+	"$work/n-5000.log"
+check "no limit: --missing-limit 600 runs" run n-600 --missing-limit 600
+check_equal "no limit: a default below its run gives it its run (1000, 1010)" 1000,1010 \
+	"$(starts n-600 1 2)"
+check "the note counts it as having run longer" grep -q '(1 of them ran longer and were given their run)' \
+	"$work/n-600.log"
 
 finish

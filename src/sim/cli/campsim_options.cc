@@ -40,6 +40,9 @@ const char *campsim_usage()
 	       "  --generate NAME         ostrich-profiles | faircamp-zipf (--users N --seed S\n"
 	       "                          --job-count N)\n"
 	       "input: --cpus N  --from S  --to S  --lenient\n"
+	       "  --missing-limit S       a job the log gives no time limit is limited to S\n"
+	       "                          seconds (a partition's DefaultTime; its run if it ran\n"
+	       "                          longer); default: its run, a limit known exactly\n"
 	       "  --nodes N --node-cpus C the machine as N nodes of C CPUs (instead of --cpus):\n"
 	       "                          a job takes any CPUs on any nodes (cons_tres, "
 	       "CR_CPU)\n"
@@ -279,6 +282,16 @@ const std::map<std::string, Setter> &setters()
 	    {"--cpus", at_least<uint32_t>(&CampsimOptions::machine_cpus, 1)},
 	    {"--from", numeric<int64_t>(&CampsimOptions::from_s)},
 	    {"--to", numeric<int64_t>(&CampsimOptions::to_s)},
+	    {"--missing-limit",
+	     [](auto &o, auto &option, auto &v) {
+		     constexpr int64_t kLargest = 10LL * 365 * 86400;
+		     auto limit = number<int64_t>(option, v);
+		     if (!limit || limit.value() < 1 || limit.value() > kLargest)
+			     return Status(Error{"option " + option + ": '" + v +
+			                         "' is not seconds in 1.." + std::to_string(kLargest)});
+		     o.missing_limit_s = limit.value();
+		     return ok_status();
+	     }},
 	    {"--instances", numeric<uint32_t>(&CampsimOptions::instances)},
 	    {"--at", numeric<int64_t>(&CampsimOptions::at_s)},
 	    {"--rank-policy",
@@ -662,9 +675,9 @@ const std::map<std::string, bool CampsimOptions::*> &flags()
 bool command_uses(const std::string &command, const std::string &option)
 {
 	static const std::set<std::string> workload = {
-	    "--swf",      "--jobs",  "--sacct",  "--anonymise", "--anonymize",
-	    "--generate", "--users", "--seed",   "--job-count", "--cpus",
-	    "--from",     "--to",    "--lenient"};
+	    "--swf",      "--jobs",  "--sacct",   "--anonymise",    "--anonymize",
+	    "--generate", "--users", "--seed",    "--job-count",    "--cpus",
+	    "--from",     "--to",    "--lenient", "--missing-limit"};
 	if (command == "rank")
 		return workload.count(option) || option == "--at" || option == "--rank-policy" ||
 		       option == "--parameters";
@@ -777,6 +790,9 @@ Status check_workload_choice(const CampsimOptions &options)
 	    options.generator != "faircamp-zipf")
 		return Error{"option --generate: unknown generator '" + options.generator +
 		             "' (ostrich-profiles, faircamp-zipf)"};
+	if (!options.generator.empty() && options.missing_limit_s)
+		return Error{"option --missing-limit: only with a log (--swf, --jobs, --sacct): a "
+		             "generated workload gives every job a limit"};
 	return ok_status();
 }
 

@@ -30,6 +30,9 @@ struct CampsimOptions {
 	std::optional<uint32_t> machine_cpus;
 	std::optional<int64_t> from_s, to_s;
 	bool lenient = false;
+	// --missing-limit: the limit of jobs the log gives none (trace/missing_limits.h); unset:
+	// their run.
+	std::optional<int64_t> missing_limit_s;
 	bool anonymise = false;     // --sacct: user names -> u1, u2, ...
 	bool dependencies = false;  // -> simulation.dependencies
 	bool rank_lag = false;      // -> simulation.rank_lag
