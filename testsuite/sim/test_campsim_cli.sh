@@ -156,7 +156,7 @@ for command in run rank "reproduce" "reproduce faircamp-zipf"; do
 	# shellcheck disable=SC2086 # the command's words
 	check "campsim $command --help prints the usage" eval '"$campsim" $command --help >"$work/out" 2>"$work/err" && grep -q "^usage: campsim run" "$work/out" && [ ! -s "$work/err" ]'
 done
-check "--missing-limit 0 is bad usage" usage_error "--missing-limit: '0' is not seconds in 1.." run --swf "$work/real.swf" --missing-limit 0
+check "--missing-limit 0 is bad usage" usage_error "--missing-limit: '0' is not S, S,M or S,max" run --swf "$work/real.swf" --missing-limit 0
 check "--missing-limit with a generated workload is refused" usage_error "--missing-limit: only with a log" run --generate faircamp-zipf --missing-limit 600
 check "--cpus 0 is bad usage" usage_error "--cpus: '0' is not a number >= 1" run --generate faircamp-zipf --cpus 0
 check "--cpus -4 is the same bad usage" usage_error "--cpus: '-4' is not a number >= 1" run --generate faircamp-zipf --cpus -4

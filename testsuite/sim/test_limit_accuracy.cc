@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 using namespace campaign::sim;
 
@@ -75,7 +76,9 @@ START_TEST(test_missing_limits_take_the_default_or_the_run)
 	    limited(2, 1, 5000, -1), // no limit, longer: its run (it asked for at least that)
 	    limited(3, 1, 10, 300),  // a limit of its own: kept
 	};
-	const MissingLimits given = give_missing_limits(workload, 3600);
+	auto rule = parse_missing_limit_rule("3600");
+	ck_assert(rule);
+	const MissingLimits given = give_missing_limits(workload, rule.value());
 	ck_assert_uint_eq(given.given, 2);
 	ck_assert_uint_eq(given.ran_longer, 1);
 	ck_assert_int_eq(workload.jobs[0].limit_s, 3600);
@@ -84,10 +87,52 @@ START_TEST(test_missing_limits_take_the_default_or_the_run)
 	ck_assert_int_eq(workload.jobs[0].runtime_s, 100); // runs untouched
 	const std::string note = missing_limits_note(given);
 	ck_assert_str_eq(note.c_str(),
-	                 "--missing-limit 3600: 2 jobs without a limit in the log given 3600 s (1 "
-	                 "of them ran longer and were given their run)");
+	                 "--missing-limit: 2 jobs without a limit in the log given 3600 "
+	                 "s; the 1 of them that ran longer their run");
 	// The limits now count in the accuracy note: 100 of 3,600, 5,000 of 5,000, 10 of 300.
 	ck_assert_uint_eq(limit_accuracy(workload).jobs, 3);
+}
+END_TEST
+
+START_TEST(test_missing_limits_for_longer_jobs)
+{
+	const auto jobs = [] {
+		return std::vector<SimJob>{limited(1, 1, 100, -1), limited(2, 1, 5000, -1),
+		                           limited(3, 1, 90000, -1), limited(4, 1, 200000, 300000)};
+	};
+	Workload workload;
+	workload.jobs = jobs();
+	// M = 86,400: the job of 5,000 s asks for it, the one of 90,000 s for its run.
+	MissingLimits given =
+	    give_missing_limits(workload, parse_missing_limit_rule("3600,86400").value());
+	ck_assert_int_eq(workload.jobs[0].limit_s, 3600);
+	ck_assert_int_eq(workload.jobs[1].limit_s, 86400);
+	ck_assert_int_eq(workload.jobs[2].limit_s, 90000);
+	ck_assert_int_eq(workload.jobs[3].limit_s, 300000);
+	ck_assert_uint_eq(given.ran_longer, 2);
+	// max: the longest run in the log (200,000 s, of a job with a limit of its own).
+	workload.jobs = jobs();
+	given = give_missing_limits(workload, parse_missing_limit_rule("3600,max").value());
+	ck_assert_int_eq(given.longer_s, 200000);
+	ck_assert_int_eq(workload.jobs[1].limit_s, 200000);
+	ck_assert_int_eq(workload.jobs[2].limit_s, 200000);
+	const std::string note = missing_limits_note(given);
+	ck_assert_msg(note.find("the 2 of them that ran longer 200000 s (at least their run)") !=
+	                  std::string::npos,
+	              "%s", note.c_str());
+}
+END_TEST
+
+START_TEST(test_missing_limit_rule_refuses_bad_text)
+{
+	for (const char *bad :
+	     {"", "0", "-5", "3600,", "3600,100", "3600,max,1", "1h", "3600,min", "400000000"}) {
+		auto rule = parse_missing_limit_rule(bad);
+		ck_assert_msg(!rule, "'%s' accepted", bad);
+		ck_assert_msg(rule.error().find("is not S, S,M or S,max") != std::string::npos,
+		              "%s", rule.error().c_str());
+	}
+	ck_assert(parse_missing_limit_rule("3600,3600"));
 }
 END_TEST
 
@@ -98,6 +143,8 @@ int main()
 	tcase_add_test(tc, test_limit_accuracy_weighs_cpu_seconds_and_skips_unknowns);
 	tcase_add_test(tc, test_limit_accuracy_without_limits_says_so);
 	tcase_add_test(tc, test_missing_limits_take_the_default_or_the_run);
+	tcase_add_test(tc, test_missing_limits_for_longer_jobs);
+	tcase_add_test(tc, test_missing_limit_rule_refuses_bad_text);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

@@ -23,7 +23,8 @@
 # for it, job 3 (1 CPU, limit 1500, runs 10 s) arrives behind. By default job 1 is planned by its
 # run: job 2 is reserved at 1000 and job 3 does not fit before it (1010). A default limit of
 # 5000 s plans job 1 to 5000, so job 3 fits before job 2's reservation and starts at once (2);
-# one of 600 s, below job 1's run, gives it its run (1010).
+# one of 600 s, below job 1's run, gives it its run (1010), and 600,5000 (a MaxTime of 5000 s for
+# jobs that ran longer than 600) plans it to 5000 again (1000, 2).
 # Bad values: test_campsim_cli.sh. CAMPSIM is set by make check.
 set -uo pipefail
 campsim=${CAMPSIM:-../../build/src/sim/campsim}
@@ -117,12 +118,15 @@ check_equal "no limit: planned by its run, job 3 waits for job 2 (1000, 1010)" 1
 check "no limit: --missing-limit 5000 runs" run n-5000 --missing-limit 5000
 check_equal "no limit: planned to 5000 s, job 3 fits before job 2 (1000, 2)" 1000,2 "$(starts n-5000 1 2)"
 check "the note counts the job given the default" \
-	grep -q 'missing-limit 5000: 1 jobs without a limit in the log given 5000 s (0 of them ran longer' \
+	grep -q 'missing-limit: 1 jobs without a limit in the log given 5000 s; the 0 of them that ran longer' \
 	"$work/n-5000.log"
 check "no limit: --missing-limit 600 runs" run n-600 --missing-limit 600
 check_equal "no limit: a default below its run gives it its run (1000, 1010)" 1000,1010 \
 	"$(starts n-600 1 2)"
-check "the note counts it as having run longer" grep -q '(1 of them ran longer and were given their run)' \
+check "the note counts it as having run longer" grep -q 'the 1 of them that ran longer their run' \
 	"$work/n-600.log"
+check "no limit: --missing-limit 600,5000 runs" run n-600-5000 --missing-limit 600,5000
+check_equal "no limit: it ran longer than 600 s and asked for 5000 (1000, 2)" 1000,2 \
+	"$(starts n-600-5000 1 2)"
 
 finish

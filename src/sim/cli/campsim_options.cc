@@ -40,9 +40,10 @@ const char *campsim_usage()
 	       "  --generate NAME         ostrich-profiles | faircamp-zipf (--users N --seed S\n"
 	       "                          --job-count N)\n"
 	       "input: --cpus N  --from S  --to S  --lenient\n"
-	       "  --missing-limit S       a job the log gives no time limit is limited to S\n"
-	       "                          seconds (a partition's DefaultTime; its run if it ran\n"
-	       "                          longer); default: its run, a limit known exactly\n"
+	       "  --missing-limit S[,M]   a job the log gives no time limit is limited to S\n"
+	       "                          seconds (a partition's DefaultTime), one that ran\n"
+	       "                          longer to M (MaxTime; max: the log's longest run;\n"
+	       "                          default its run); default: its run, known exactly\n"
 	       "  --nodes N --node-cpus C the machine as N nodes of C CPUs (instead of --cpus):\n"
 	       "                          a job takes any CPUs on any nodes (cons_tres, "
 	       "CR_CPU)\n"
@@ -284,12 +285,10 @@ const std::map<std::string, Setter> &setters()
 	    {"--to", numeric<int64_t>(&CampsimOptions::to_s)},
 	    {"--missing-limit",
 	     [](auto &o, auto &option, auto &v) {
-		     constexpr int64_t kLargest = 10LL * 365 * 86400;
-		     auto limit = number<int64_t>(option, v);
-		     if (!limit || limit.value() < 1 || limit.value() > kLargest)
-			     return Status(Error{"option " + option + ": '" + v +
-			                         "' is not seconds in 1.." + std::to_string(kLargest)});
-		     o.missing_limit_s = limit.value();
+		     auto rule = parse_missing_limit_rule(v);
+		     if (!rule)
+			     return Status(Error{"option " + option + ": " + rule.error()});
+		     o.missing_limit = rule.value();
 		     return ok_status();
 	     }},
 	    {"--instances", numeric<uint32_t>(&CampsimOptions::instances)},
@@ -790,7 +789,7 @@ Status check_workload_choice(const CampsimOptions &options)
 	    options.generator != "faircamp-zipf")
 		return Error{"option --generate: unknown generator '" + options.generator +
 		             "' (ostrich-profiles, faircamp-zipf)"};
-	if (!options.generator.empty() && options.missing_limit_s)
+	if (!options.generator.empty() && options.missing_limit)
 		return Error{"option --missing-limit: only with a log (--swf, --jobs, --sacct): a "
 		             "generated workload gives every job a limit"};
 	return ok_status();

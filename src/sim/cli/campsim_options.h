@@ -3,6 +3,7 @@
 #pragma once
 
 #include "engine/simulation.h"
+#include "trace/missing_limits.h"
 #include "util/result.h"
 
 #include <cstdint>
@@ -30,9 +31,9 @@ struct CampsimOptions {
 	std::optional<uint32_t> machine_cpus;
 	std::optional<int64_t> from_s, to_s;
 	bool lenient = false;
-	// --missing-limit: the limit of jobs the log gives none (trace/missing_limits.h); unset:
-	// their run.
-	std::optional<int64_t> missing_limit_s;
+	// --missing-limit: the limits of jobs the log gives none (trace/missing_limits.h); unset:
+	// their runs.
+	std::optional<MissingLimitRule> missing_limit;
 	bool anonymise = false;     // --sacct: user names -> u1, u2, ...
 	bool dependencies = false;  // -> simulation.dependencies
 	bool rank_lag = false;      // -> simulation.rank_lag

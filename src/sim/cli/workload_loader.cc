@@ -3,7 +3,6 @@
 
 #include "trace/job_list_reader.h"
 #include "trace/limit_accuracy.h"
-#include "trace/missing_limits.h"
 #include "trace/sacct_reader.h"
 #include "trace/swf_reader.h"
 #include "workload/faircamp_zipf.h"
@@ -90,9 +89,9 @@ Result<LoadedWorkload> load_workload(const CampsimOptions &options)
 	                          : !options.sacct_path.empty() ? options.sacct_path
 	                                                        : options.jobs_path;
 	warn_if_empty(loaded.workload, path);
-	if (options.missing_limit_s)
+	if (options.missing_limit)
 		loaded.workload.notes.push_back(missing_limits_note(
-		    give_missing_limits(loaded.workload, *options.missing_limit_s)));
+		    give_missing_limits(loaded.workload, *options.missing_limit)));
 	loaded.workload.notes.push_back(limit_accuracy_note(limit_accuracy(loaded.workload)));
 	if (loaded.workload.machine_cpus == 0)
 		return Error{loaded.workload.name + ": machine size unknown: give --cpus N"};

@@ -2,30 +2,73 @@
 #include "trace/missing_limits.h"
 
 #include <algorithm>
+#include <charconv>
 
 namespace campaign::sim
 {
 
-MissingLimits give_missing_limits(Workload &workload, int64_t default_limit_s)
+namespace
+{
+
+constexpr int64_t kLargest = 10LL * 365 * 86400;
+
+bool seconds(const std::string &text, int64_t &value)
+{
+	const char *end = text.data() + text.size();
+	auto [at, error] = std::from_chars(text.data(), end, value);
+	return error == std::errc{} && at == end && value >= 1 && value <= kLargest;
+}
+
+} // namespace
+
+Result<MissingLimitRule> parse_missing_limit_rule(const std::string &text)
+{
+	const Error bad{"'" + text + "' is not S, S,M or S,max (seconds in 1.." +
+	                std::to_string(kLargest) + ", M at least S)"};
+	MissingLimitRule rule;
+	const size_t comma = text.find(',');
+	if (!seconds(text.substr(0, comma), rule.default_s))
+		return bad;
+	if (comma == std::string::npos)
+		return rule;
+	const std::string longer = text.substr(comma + 1);
+	if (longer == "max")
+		rule.longer_is_longest_run = true;
+	else if (!seconds(longer, rule.longer_s) || rule.longer_s < rule.default_s)
+		return bad;
+	return rule;
+}
+
+MissingLimits give_missing_limits(Workload &workload, const MissingLimitRule &rule)
 {
 	MissingLimits given;
-	given.default_s = default_limit_s;
+	given.rule = rule;
+	given.longer_s = rule.longer_s;
+	if (rule.longer_is_longest_run)
+		for (const SimJob &job : workload.jobs)
+			given.longer_s = std::max(given.longer_s, job.runtime_s);
 	for (SimJob &job : workload.jobs) {
 		if (job.limit_s >= 0)
 			continue;
 		++given.given;
-		given.ran_longer += job.runtime_s > default_limit_s;
-		job.limit_s = std::max(default_limit_s, job.runtime_s);
+		if (job.runtime_s <= rule.default_s) {
+			job.limit_s = rule.default_s;
+			continue;
+		}
+		++given.ran_longer;
+		job.limit_s = std::max(given.longer_s, job.runtime_s);
 	}
 	return given;
 }
 
 std::string missing_limits_note(const MissingLimits &given)
 {
-	return "--missing-limit " + std::to_string(given.default_s) + ": " +
-	       std::to_string(given.given) + " jobs without a limit in the log given " +
-	       std::to_string(given.default_s) + " s (" + std::to_string(given.ran_longer) +
-	       " of them ran longer and were given their run)";
+	const std::string longer = given.longer_s > 0
+	                               ? std::to_string(given.longer_s) + " s (at least their run)"
+	                               : "their run";
+	return "--missing-limit: " + std::to_string(given.given) +
+	       " jobs without a limit in the log given " + std::to_string(given.rule.default_s) +
+	       " s; the " + std::to_string(given.ran_longer) + " of them that ran longer " + longer;
 }
 
 } // namespace campaign::sim
