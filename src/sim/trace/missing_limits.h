@@ -1,4 +1,4 @@
-// A time limit for the jobs a log gives none (SWF -1 or 0, a job list's empty or -1 limit). By
+// A time limit for the jobs a log gives none (SWF -1 or 0, a job list's -1 or 0). By
 // default campsim plans such a job by its run, a limit no user gives: on a log where most jobs
 // have none (LLNL-Thunder's batch partition, OSC-Clust, SDSC-Par, NASA-iPSC) every planner then
 // knows those runs exactly, an oracle the fairness comparison is very sensitive to
