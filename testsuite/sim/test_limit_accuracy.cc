@@ -123,6 +123,19 @@ START_TEST(test_missing_limits_for_longer_jobs)
 }
 END_TEST
 
+START_TEST(test_unknown_limits_are_noted)
+{
+	Workload workload;
+	workload.jobs = {limited(1, 1, 100, -1), limited(2, 1, 5000, 6000), limited(3, 1, 10, -1)};
+	const std::string note = unknown_limits_note(workload);
+	ck_assert_msg(note.find("limits unknown: 2 of 3 jobs (67 %) give none and are planned by "
+	                        "their runs") != std::string::npos,
+	              "%s", note.c_str());
+	give_missing_limits(workload, parse_missing_limit_rule("3600").value());
+	ck_assert_str_eq(unknown_limits_note(workload).c_str(), "");
+}
+END_TEST
+
 START_TEST(test_missing_limit_rule_refuses_bad_text)
 {
 	for (const char *bad :
@@ -145,6 +158,7 @@ int main()
 	tcase_add_test(tc, test_missing_limits_take_the_default_or_the_run);
 	tcase_add_test(tc, test_missing_limits_for_longer_jobs);
 	tcase_add_test(tc, test_missing_limit_rule_refuses_bad_text);
+	tcase_add_test(tc, test_unknown_limits_are_noted);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);
 }

@@ -115,6 +115,8 @@ JOBS=nolimit.csv
 check "no limit: by default runs" run n-default
 check_equal "no limit: planned by its run, job 3 waits for job 2 (1000, 1010)" 1000,1010 \
 	"$(starts n-default 1 2)"
+check "the notes say one job gives no limit and is planned by its run" \
+	grep -q 'note: limits unknown: 1 of 3 jobs (33 %) give none and are planned by their runs' "$work/n-default.log"
 check "no limit: --missing-limit 5000 runs" run n-5000 --missing-limit 5000
 check_equal "no limit: planned to 5000 s, job 3 fits before job 2 (1000, 2)" 1000,2 "$(starts n-5000 1 2)"
 check "the note counts the job given the default" \

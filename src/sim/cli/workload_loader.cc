@@ -3,12 +3,15 @@
 
 #include "trace/job_list_reader.h"
 #include "trace/limit_accuracy.h"
+#include "trace/missing_limits.h"
 #include "trace/sacct_reader.h"
 #include "trace/swf_reader.h"
 #include "workload/faircamp_zipf.h"
 #include "workload/ostrich_profiles.h"
 
 #include <cstdio>
+#include <string>
+#include <utility>
 
 namespace campaign::sim
 {
@@ -92,6 +95,8 @@ Result<LoadedWorkload> load_workload(const CampsimOptions &options)
 	if (options.missing_limit)
 		loaded.workload.notes.push_back(missing_limits_note(
 		    give_missing_limits(loaded.workload, *options.missing_limit)));
+	else if (std::string unknown = unknown_limits_note(loaded.workload); !unknown.empty())
+		loaded.workload.notes.push_back(std::move(unknown));
 	loaded.workload.notes.push_back(limit_accuracy_note(limit_accuracy(loaded.workload)));
 	if (loaded.workload.machine_cpus == 0)
 		return Error{loaded.workload.name + ": machine size unknown: give --cpus N"};

@@ -71,4 +71,18 @@ std::string missing_limits_note(const MissingLimits &given)
 	       " s; the " + std::to_string(given.ran_longer) + " of them that ran longer " + longer;
 }
 
+std::string unknown_limits_note(const Workload &workload)
+{
+	const auto unknown =
+	    static_cast<uint64_t>(std::count_if(workload.jobs.begin(), workload.jobs.end(),
+	                                        [](const SimJob &job) { return job.limit_s < 0; }));
+	if (unknown == 0)
+		return "";
+	const uint64_t percent = (200 * unknown / workload.jobs.size() + 1) / 2; // rounded
+	return "limits unknown: " + std::to_string(unknown) + " of " +
+	       std::to_string(workload.jobs.size()) + " jobs (" + std::to_string(percent) +
+	       " %) give none and are planned by their runs, a limit known exactly, by every "
+	       "policy (--missing-limit S[,M] gives them a DefaultTime instead)";
+}
+
 } // namespace campaign::sim

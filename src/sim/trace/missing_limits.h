@@ -40,4 +40,8 @@ MissingLimits give_missing_limits(Workload &workload, const MissingLimitRule &ru
 // One line for the workload's notes.
 std::string missing_limits_note(const MissingLimits &given);
 
+// Without --missing-limit: a note saying how many jobs give no limit and that they are planned by
+// their runs; empty when every job gives one.
+std::string unknown_limits_note(const Workload &workload);
+
 } // namespace campaign::sim
