@@ -132,7 +132,7 @@ START_TEST(test_unknown_limits_are_noted)
 	                        "their runs") != std::string::npos,
 	              "%s", note.c_str());
 	give_missing_limits(workload, parse_missing_limit_rule("3600").value());
-	ck_assert_str_eq(unknown_limits_note(workload).c_str(), "");
+	ck_assert(unknown_limits_note(workload).empty());
 }
 END_TEST
 
