@@ -51,7 +51,10 @@ def load(path):
             values = []
             for column in ("submit_s", "start_s", "end_s", "cpus"):
                 try:
-                    values.append(int(float(row[column] or "-1")))
+                    # An empty start or end is a job never started or never ended; an empty
+                    # submission or width is bad input.
+                    text = row[column] or ("-1" if column in ("start_s", "end_s") else "")
+                    values.append(int(float(text)))
                 except (TypeError, ValueError):
                     raise ValueError(f"{path}: line {line}: {column} '{row[column]}' is not a"
                                      " number") from None
