@@ -156,7 +156,12 @@ for command in run rank "reproduce" "reproduce faircamp-zipf"; do
 	# shellcheck disable=SC2086 # the command's words
 	check "campsim $command --help prints the usage" eval '"$campsim" $command --help >"$work/out" 2>"$work/err" && grep -q "^usage: campsim run" "$work/out" && [ ! -s "$work/err" ]'
 done
-check "--missing-limit 0 is bad usage" usage_error "--missing-limit: '0' is not S, S,M or S,max" run --swf "$work/real.swf" --missing-limit 0
+for bad in "" 0 -5 3600, 3600,100 3600,max,1 1h 3600,min 400000000 3600,400000000; do
+	check "--missing-limit '$bad' is bad usage" usage_error "--missing-limit: '$bad' is not S, S,M or S,max" run --swf "$work/real.swf" --missing-limit "$bad"
+done
+for good in 3600 3600,3600 3600,max; do
+	check "--missing-limit $good is taken" eval '"$campsim" run --swf "$work/real.swf" --missing-limit $good >"$work/out" 2>"$work/err" && grep -q -- "--missing-limit: " "$work/out" "$work/err"'
+done
 check "--missing-limit with a generated workload is refused" usage_error "--missing-limit: only with a log" run --generate faircamp-zipf --missing-limit 600
 check "--cpus 0 is bad usage" usage_error "--cpus: '0' is not a number >= 1" run --generate faircamp-zipf --cpus 0
 check "--cpus -4 is the same bad usage" usage_error "--cpus: '-4' is not a number >= 1" run --generate faircamp-zipf --cpus -4

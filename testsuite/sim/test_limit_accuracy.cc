@@ -76,9 +76,7 @@ START_TEST(test_missing_limits_take_the_default_or_the_run)
 	    limited(2, 1, 5000, -1), // no limit, longer: its run (it asked for at least that)
 	    limited(3, 1, 10, 300),  // a limit of its own: kept
 	};
-	auto rule = parse_missing_limit_rule("3600");
-	ck_assert(rule);
-	const MissingLimits given = give_missing_limits(workload, rule.value());
+	const MissingLimits given = give_missing_limits(workload, MissingLimitRule{3600, 0, false});
 	ck_assert_uint_eq(given.given, 2);
 	ck_assert_uint_eq(given.ran_longer, 1);
 	ck_assert_int_eq(workload.jobs[0].limit_s, 3600);
@@ -103,8 +101,7 @@ START_TEST(test_missing_limits_for_longer_jobs)
 	Workload workload;
 	workload.jobs = jobs();
 	// M = 86,400: the job of 5,000 s asks for it, the one of 90,000 s for its run.
-	MissingLimits given =
-	    give_missing_limits(workload, parse_missing_limit_rule("3600,86400").value());
+	MissingLimits given = give_missing_limits(workload, MissingLimitRule{3600, 86400, false});
 	ck_assert_int_eq(workload.jobs[0].limit_s, 3600);
 	ck_assert_int_eq(workload.jobs[1].limit_s, 86400);
 	ck_assert_int_eq(workload.jobs[2].limit_s, 90000);
@@ -112,7 +109,7 @@ START_TEST(test_missing_limits_for_longer_jobs)
 	ck_assert_uint_eq(given.ran_longer, 2);
 	// max: the longest run in the log (200,000 s, of a job with a limit of its own).
 	workload.jobs = jobs();
-	given = give_missing_limits(workload, parse_missing_limit_rule("3600,max").value());
+	given = give_missing_limits(workload, MissingLimitRule{3600, 0, true});
 	ck_assert_int_eq(given.longer_s, 200000);
 	ck_assert_int_eq(workload.jobs[1].limit_s, 200000);
 	ck_assert_int_eq(workload.jobs[2].limit_s, 200000);
@@ -131,21 +128,8 @@ START_TEST(test_unknown_limits_are_noted)
 	ck_assert_msg(note.find("limits unknown: 2 of 3 jobs (67 %) give none and are planned by "
 	                        "their runs") != std::string::npos,
 	              "%s", note.c_str());
-	give_missing_limits(workload, parse_missing_limit_rule("3600").value());
+	give_missing_limits(workload, MissingLimitRule{3600, 0, false});
 	ck_assert(unknown_limits_note(workload).empty());
-}
-END_TEST
-
-START_TEST(test_missing_limit_rule_refuses_bad_text)
-{
-	for (const char *bad :
-	     {"", "0", "-5", "3600,", "3600,100", "3600,max,1", "1h", "3600,min", "400000000"}) {
-		auto rule = parse_missing_limit_rule(bad);
-		ck_assert_msg(!rule, "'%s' accepted", bad);
-		ck_assert_msg(rule.error().find("is not S, S,M or S,max") != std::string::npos,
-		              "%s", rule.error().c_str());
-	}
-	ck_assert(parse_missing_limit_rule("3600,3600"));
 }
 END_TEST
 
@@ -157,7 +141,6 @@ int main()
 	tcase_add_test(tc, test_limit_accuracy_without_limits_says_so);
 	tcase_add_test(tc, test_missing_limits_take_the_default_or_the_run);
 	tcase_add_test(tc, test_missing_limits_for_longer_jobs);
-	tcase_add_test(tc, test_missing_limit_rule_refuses_bad_text);
 	tcase_add_test(tc, test_unknown_limits_are_noted);
 	suite_add_tcase(suite, tc);
 	return run_suite(suite);

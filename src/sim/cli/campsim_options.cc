@@ -221,20 +221,51 @@ template <typename Number, typename Target> Setter numeric(Target CampsimOptions
 	    };
 }
 
+// The longest span in seconds an option takes: 10 years.
+constexpr int64_t kLargestSeconds = 10LL * 365 * 86400;
+
+bool seconds_between(const std::string &option, const std::string &text, int64_t lowest,
+                     int64_t &seconds)
+{
+	auto value = number<int64_t>(option, text);
+	if (!value || value.value() < lowest || value.value() > kLargestSeconds)
+		return false;
+	seconds = value.value();
+	return true;
+}
+
 // Simulated seconds from `lowest` up to 10 years, into a SimulationOptions field.
 Setter seconds_in(int64_t SimulationOptions::*field, int64_t lowest)
 {
 	return [field, lowest](CampsimOptions &options, const std::string &option,
 	                       const std::string &text) {
-		constexpr int64_t kLargest = 10LL * 365 * 86400;
-		auto value = number<int64_t>(option, text);
-		if (!value || value.value() < lowest || value.value() > kLargest)
+		if (!seconds_between(option, text, lowest, options.simulation.*field))
 			return Status(Error{"option " + option + ": '" + text +
 			                    "' is not seconds in " + std::to_string(lowest) + ".." +
-			                    std::to_string(kLargest)});
-		options.simulation.*field = value.value();
+			                    std::to_string(kLargestSeconds)});
 		return ok_status();
 	};
+}
+
+// --missing-limit "S", "S,M" or "S,max": seconds from 1 up to 10 years, M at least S.
+Status missing_limit_rule(CampsimOptions &options, const std::string &option,
+                          const std::string &text)
+{
+	MissingLimitRule rule;
+	const size_t comma = text.find(',');
+	bool good = seconds_between(option, text.substr(0, comma), 1, rule.default_s);
+	if (good && comma != std::string::npos) {
+		const std::string longer = text.substr(comma + 1);
+		rule.longer_is_longest_run = longer == "max";
+		good = rule.longer_is_longest_run ||
+		       seconds_between(option, longer, rule.default_s, rule.longer_s);
+	}
+	if (!good)
+		return Error{"option " + option + ": '" + text +
+		             "' is not S, S,M or S,max (seconds in 1.." +
+		             std::to_string(kLargestSeconds) + ", M at least S)"};
+	options.missing_limit = rule;
+	return ok_status();
 }
 
 // A scoring group (metrics' user_group), or its complement after not_, into an estimate's
@@ -283,14 +314,7 @@ const std::map<std::string, Setter> &setters()
 	    {"--cpus", at_least<uint32_t>(&CampsimOptions::machine_cpus, 1)},
 	    {"--from", numeric<int64_t>(&CampsimOptions::from_s)},
 	    {"--to", numeric<int64_t>(&CampsimOptions::to_s)},
-	    {"--missing-limit",
-	     [](auto &o, auto &option, auto &v) {
-		     auto rule = parse_missing_limit_rule(v);
-		     if (!rule)
-			     return Status(Error{"option " + option + ": " + rule.error()});
-		     o.missing_limit = rule.value();
-		     return ok_status();
-	     }},
+	    {"--missing-limit", missing_limit_rule},
 	    {"--instances", numeric<uint32_t>(&CampsimOptions::instances)},
 	    {"--at", numeric<int64_t>(&CampsimOptions::at_s)},
 	    {"--rank-policy",

@@ -2,42 +2,9 @@
 #include "trace/missing_limits.h"
 
 #include <algorithm>
-#include <charconv>
 
 namespace campaign::sim
 {
-
-namespace
-{
-
-constexpr int64_t kLargest = 10LL * 365 * 86400;
-
-bool seconds(const std::string &text, int64_t &value)
-{
-	const char *end = text.data() + text.size();
-	auto [at, error] = std::from_chars(text.data(), end, value);
-	return error == std::errc{} && at == end && value >= 1 && value <= kLargest;
-}
-
-} // namespace
-
-Result<MissingLimitRule> parse_missing_limit_rule(const std::string &text)
-{
-	const Error bad{"'" + text + "' is not S, S,M or S,max (seconds in 1.." +
-	                std::to_string(kLargest) + ", M at least S)"};
-	MissingLimitRule rule;
-	const size_t comma = text.find(',');
-	if (!seconds(text.substr(0, comma), rule.default_s))
-		return bad;
-	if (comma == std::string::npos)
-		return rule;
-	const std::string longer = text.substr(comma + 1);
-	if (longer == "max")
-		rule.longer_is_longest_run = true;
-	else if (!seconds(longer, rule.longer_s) || rule.longer_s < rule.default_s)
-		return bad;
-	return rule;
-}
 
 MissingLimits give_missing_limits(Workload &workload, const MissingLimitRule &rule)
 {

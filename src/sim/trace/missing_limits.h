@@ -8,7 +8,6 @@
 #pragma once
 
 #include "trace/sim_job.h"
-#include "util/result.h"
 
 #include <cstdint>
 #include <string>
@@ -16,15 +15,13 @@
 namespace campaign::sim
 {
 
+// Read from --missing-limit "S", "S,M" or "S,max" (cli/campsim_options.cc).
 struct MissingLimitRule {
 	int64_t default_s = 0; // S: the limit of a job that ran at most this long (>= 1)
 	// M: the limit of one that ran longer; 0: its own run; never below its run or S.
 	int64_t longer_s = 0;
 	bool longer_is_longest_run = false; // M is the longest run in the log (`max`)
 };
-
-// "S", "S,M" or "S,max" (seconds, 1 to 10 years; M >= S).
-Result<MissingLimitRule> parse_missing_limit_rule(const std::string &text);
 
 struct MissingLimits {
 	MissingLimitRule rule;
