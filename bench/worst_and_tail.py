@@ -18,25 +18,54 @@ import sys
 TAU_S = 10
 
 
-def ints(row, keys):
-    for key in keys:
-        row[key] = int(float(row[key]))
-    return row
+# campsim leaves these empty (or -1) for a job it never started or that never ended.
+MAYBE_UNKNOWN = ("start_s", "end_s", "wait_s", "run_s", "flow_s")
+
+
+def rows(path, keys):
+    """The rows of a campsim CSV with `keys` as whole numbers; a value that is no number names the
+    file, line and column."""
+    table = []
+    with open(path, newline="") as handle:
+        for line, row in enumerate(csv.DictReader(handle), start=2):
+            for key in keys:
+                text = row.get(key)
+                if text == "" and key in MAYBE_UNKNOWN:
+                    text = "-1"
+                try:
+                    row[key] = int(float(text))
+                except (TypeError, ValueError):
+                    sys.exit(f"worst_and_tail.py: {path}: line {line}: {key} '{text}' is not a"
+                             " number")
+            table.append(row)
+    return table
 
 
 def report(prefix, m):
-    jobs = [ints(row, ("cpus", "submit_s", "start_s", "end_s", "wait_s", "run_s", "campaign",
-                       "user", "job_id"))
-            for row in csv.DictReader(open(prefix + ".jobs.csv"))]
-    campaigns = [ints(row, ("campaign", "user", "jobs", "submit_s", "end_s", "flow_s",
-                            "lower_bound_s"))
-                 for row in csv.DictReader(open(prefix + ".campaigns.csv"))]
+    jobs = rows(prefix + ".jobs.csv", ("cpus", "submit_s", "start_s", "end_s", "wait_s", "run_s",
+                                       "campaign", "user", "job_id"))
+    campaigns = rows(prefix + ".campaigns.csv", ("campaign", "user", "jobs", "submit_s", "end_s",
+                                                 "flow_s", "lower_bound_s"))
+    if not jobs:
+        print(f"== {os.path.basename(prefix)}: no jobs")
+        return
+    # A job never started waits until the run's last end; one never ended runs until it.
+    last_end = max((j["end_s"] for j in jobs), default=0)
+    never = [j for j in jobs if j["start_s"] < 0]
+    for j in jobs:
+        if j["start_s"] < 0:
+            j["start_s"], j["wait_s"] = last_end, last_end - j["submit_s"]
+        if j["end_s"] < 0:
+            j["end_s"] = last_end
+    campaigns = [c for c in campaigns if c["flow_s"] >= 0]
     first_submit = min(j["submit_s"] for j in jobs)
     last_submit = max(j["submit_s"] for j in jobs)
-    last_end = max(j["end_s"] for j in jobs)
-    work = sum(j["run_s"] * j["cpus"] for j in jobs)
-    print(f"== {os.path.basename(prefix)}: utilization {work / (m * (last_end - first_submit)):.4f},"
+    work = sum(max(j["run_s"], 0) * j["cpus"] for j in jobs if j not in never)
+    span = max(last_end - first_submit, 1)
+    print(f"== {os.path.basename(prefix)}: utilization {work / (m * span):.4f},"
           f" last end {last_end}, {(last_end - last_submit) / 86400:.1f} d after the last submission")
+    if never:
+        print(f"   {len(never)} jobs never started (counted as waiting until the last end)")
     for j in sorted(jobs, key=lambda j: -j["end_s"])[:5]:
         print(f"   ends {j['end_s']}: job {j['job_id']} user {j['user']} {j['cpus']} CPUs, "
               f"run {j['run_s']} s, waited {j['wait_s'] / 86400:.1f} d")
