@@ -10,6 +10,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <type_traits>
 
 namespace campaign::sim
 {
@@ -221,6 +222,27 @@ template <typename Number, typename Target> Setter numeric(Target CampsimOptions
 	    };
 }
 
+template <typename Number> constexpr Number kMost = std::numeric_limits<Number>::max();
+constexpr double kAboveZero = std::numeric_limits<double>::denorm_min(); // an open bound at 0
+
+// A Number from `lowest` to `highest` into a field of the options or of their simulation
+// options; `what` completes the error "option --x: 'TEXT' is not ...".
+template <typename Number, typename Owner, typename Field>
+Setter within(Field Owner::*field, Number lowest, Number highest, std::string what)
+{
+	return [=](CampsimOptions &options, const std::string &option, const std::string &text) {
+		auto value = number<Number>(option, text);
+		if (!value || !(value.value() >= lowest && value.value() <= highest))
+			return Status(
+			    Error{"option " + option + ": '" + text + "' is not " + what});
+		if constexpr (std::is_same_v<Owner, SimulationOptions>)
+			options.simulation.*field = static_cast<Field>(value.value());
+		else
+			options.*field = static_cast<Field>(value.value());
+		return ok_status();
+	};
+}
+
 // The longest span in seconds an option takes: 10 years.
 constexpr int64_t kLargestSeconds = 10LL * 365 * 86400;
 
@@ -237,14 +259,9 @@ bool seconds_between(const std::string &option, const std::string &text, int64_t
 // Simulated seconds from `lowest` up to 10 years, into a SimulationOptions field.
 Setter seconds_in(int64_t SimulationOptions::*field, int64_t lowest)
 {
-	return [field, lowest](CampsimOptions &options, const std::string &option,
-	                       const std::string &text) {
-		if (!seconds_between(option, text, lowest, options.simulation.*field))
-			return Status(Error{"option " + option + ": '" + text +
-			                    "' is not seconds in " + std::to_string(lowest) + ".." +
-			                    std::to_string(kLargestSeconds)});
-		return ok_status();
-	};
+	return within<int64_t>(field, lowest, kLargestSeconds,
+	                       "seconds in " + std::to_string(lowest) + ".." +
+	                           std::to_string(kLargestSeconds));
 }
 
 // --missing-limit "S", "S,M" or "S,max": seconds from 1 up to 10 years, M at least S.
@@ -347,14 +364,7 @@ const std::map<std::string, Setter> &setters()
 	    {"--nodes", at_least<uint32_t>(&CampsimOptions::replay_nodes, 1)},
 	    {"--node-cpus", at_least<uint32_t>(&CampsimOptions::replay_node_cpus, 1)},
 	    {"--compress",
-	     [](auto &o, auto &option, auto &v) {
-		     auto factor = number<double>(option, v);
-		     if (!factor || !(factor.value() >= 1) || factor.value() > 1e6)
-			     return Status(Error{"option " + option + ": '" + v +
-			                         "' is not a factor from 1 to 1000000"});
-		     o.compression = factor.value();
-		     return ok_status();
-	     }},
+	     within<double>(&CampsimOptions::compression, 1, 1e6, "a factor from 1 to 1000000")},
 	    {"--cpu-map",
 	     [](auto &o, auto &option, auto &v) {
 		     if (v != "scale" && v != "identity")
@@ -436,32 +446,12 @@ const std::map<std::string, Setter> &setters()
 	     user_selection(&SimulationOptions::planner_estimate,
 	                    &PlannerEstimateOptions::pending_users)},
 	    {"--depth",
-	     [](auto &o, auto &option, auto &v) {
-		     auto depth = number<int32_t>(option, v);
-		     if (!depth || depth.value() < 0)
-			     return Status(
-			         Error{"option " + option + ": '" + v + "' is not a depth >= 0"});
-		     o.simulation.depth = depth.value();
-		     return ok_status();
-	     }},
+	     within<int32_t>(&SimulationOptions::depth, 0, kMost<int32_t>, "a depth >= 0")},
 	    {"--parallel",
-	     [](auto &o, auto &option, auto &v) {
-		     auto parallel = number<int32_t>(option, v);
-		     if (!parallel || parallel.value() < 1 || parallel.value() > 64)
-			     return Status(Error{"option " + option + ": '" + v +
-			                         "' is not a count of policies at once in 1..64"});
-		     o.parallel = static_cast<unsigned>(parallel.value());
-		     return ok_status();
-	     }},
+	     within<int32_t>(&CampsimOptions::parallel, 1, 64,
+	                     "a count of policies at once in 1..64")},
 	    {"--calc-period",
-	     [](auto &o, auto &option, auto &v) {
-		     auto period = number<int64_t>(option, v);
-		     if (!period || period.value() < 0 || period.value() > 86400)
-			     return Status(Error{"option " + option + ": '" + v +
-			                         "' is not seconds in 0..86400"});
-		     o.simulation.calc_period_s = period.value();
-		     return ok_status();
-	     }},
+	     within<int64_t>(&SimulationOptions::calc_period_s, 0, 86400, "seconds in 0..86400")},
 	    {"--fs-half-life", seconds_in(&SimulationOptions::fair_share_half_life_s, 0)},
 	    {"--fs-max-age", seconds_in(&SimulationOptions::fair_share_max_age_s, 1)},
 	    {"--fs-calc-period", seconds_in(&SimulationOptions::fair_share_calc_period_s, 0)},
@@ -477,32 +467,14 @@ const std::map<std::string, Setter> &setters()
 		     return ok_status();
 	     }},
 	    {"--short-room",
-	     [](auto &o, auto &option, auto &v) {
-		     auto room = number<double>(option, v);
-		     if (!room || !(room.value() >= 0 && room.value() <= 0.5))
-			     return Status(Error{"option " + option + ": '" + v +
-			                         "' is not a part of the CPUs in 0..0.5"});
-		     o.simulation.short_room = room.value();
-		     return ok_status();
-	     }},
+	     within<double>(&SimulationOptions::short_room, 0, 0.5,
+	                    "a part of the CPUs in 0..0.5")},
 	    {"--short-room-wide",
-	     [](auto &o, auto &option, auto &v) {
-		     auto wide = number<double>(option, v);
-		     if (!wide || !(wide.value() >= 0 && wide.value() <= 1))
-			     return Status(Error{"option " + option + ": '" + v +
-			                         "' is not a part of the CPUs in 0..1"});
-		     o.simulation.short_room_wide = wide.value();
-		     return ok_status();
-	     }},
+	     within<double>(&SimulationOptions::short_room_wide, 0, 1,
+	                    "a part of the CPUs in 0..1")},
 	    {"--short-room-recent",
-	     [](auto &o, auto &option, auto &v) {
-		     auto window = number<int64_t>(option, v);
-		     if (!window || window.value() < 0 || window.value() > 31622400)
-			     return Status(Error{"option " + option + ": '" + v +
-			                         "' is not seconds in 0..31622400"});
-		     o.simulation.short_room_recent_s = window.value();
-		     return ok_status();
-	     }},
+	     within<int64_t>(&SimulationOptions::short_room_recent_s, 0, 31622400,
+	                     "seconds in 0..31622400")},
 	    {"--short-room-demand",
 	     [](auto &o, auto &option, auto &v) {
 		     auto demand = plan::short_room_demand_named(v);
@@ -521,23 +493,11 @@ const std::map<std::string, Setter> &setters()
 		     return ok_status();
 	     }},
 	    {"--local-search",
-	     [](auto &o, auto &option, auto &v) {
-		     auto moves = number<int64_t>(option, v);
-		     if (!moves || moves.value() < 0 || moves.value() > 100000)
-			     return Status(Error{"option " + option + ": '" + v +
-			                         "' is not a number of moves in 0..100000"});
-		     o.simulation.local_search = static_cast<int32_t>(moves.value());
-		     return ok_status();
-	     }},
+	     within<int64_t>(&SimulationOptions::local_search, 0, 100000,
+	                     "a number of moves in 0..100000")},
 	    {"--freeze-slip",
-	     [](auto &o, auto &option, auto &v) {
-		     auto slip = number<int64_t>(option, v);
-		     if (!slip || slip.value() < 0 || slip.value() > 31622400)
-			     return Status(Error{"option " + option + ": '" + v +
-			                         "' is not seconds in 0..31622400"});
-		     o.simulation.freeze_slip_s = slip.value();
-		     return ok_status();
-	     }},
+	     within<int64_t>(&SimulationOptions::freeze_slip_s, 0, 31622400,
+	                     "seconds in 0..31622400")},
 	    {"--dump-plan",
 	     [](auto &o, auto &option, auto &v) {
 		     const size_t dash = v.find('-', 1);
@@ -559,68 +519,22 @@ const std::map<std::string, Setter> &setters()
 		     return ok_status();
 	     }},
 	    {"--freeze-skip-first",
-	     [](auto &o, auto &option, auto &v) {
-		     auto first = number<int32_t>(option, v);
-		     if (!first || first.value() < 0)
-			     return Status(Error{"option " + option + ": '" + v +
-			                         "' is not a number of campaigns >= 0"});
-		     o.simulation.freeze_skip_first = first.value();
-		     return ok_status();
-	     }},
+	     within<int32_t>(&SimulationOptions::freeze_skip_first, 0, kMost<int32_t>,
+	                     "a number of campaigns >= 0")},
 	    {"--freeze-wide",
-	     [](auto &o, auto &option, auto &v) {
-		     auto wide = number<double>(option, v);
-		     if (!wide || !(wide.value() >= 0 && wide.value() <= 1))
-			     return Status(Error{"option " + option + ": '" + v +
-			                         "' is not a part of the CPUs in 0..1"});
-		     o.simulation.freeze_wide = wide.value();
-		     return ok_status();
-	     }},
+	     within<double>(&SimulationOptions::freeze_wide, 0, 1, "a part of the CPUs in 0..1")},
 	    {"--local-search-ms",
-	     [](auto &o, auto &option, auto &v) {
-		     auto cap = number<int64_t>(option, v);
-		     if (!cap || cap.value() < 1 || cap.value() > 60000)
-			     return Status(Error{"option " + option + ": '" + v +
-			                         "' is not milliseconds in 1..60000"});
-		     o.simulation.local_search_ms = cap.value();
-		     return ok_status();
-	     }},
+	     within<int64_t>(&SimulationOptions::local_search_ms, 1, 60000,
+	                     "milliseconds in 1..60000")},
 	    {"--short-limit",
-	     [](auto &o, auto &option, auto &v) {
-		     auto limit = number<int64_t>(option, v);
-		     if (!limit || limit.value() <= 0)
-			     return Status(
-			         Error{"option " + option + ": '" + v + "' is not seconds > 0"});
-		     o.simulation.short_limit_s = limit.value();
-		     return ok_status();
-	     }},
+	     within<int64_t>(&SimulationOptions::short_limit_s, 1, kMost<int64_t>, "seconds > 0")},
 	    {"--tau",
-	     [](auto &o, auto &option, auto &v) {
-		     auto tau = number<double>(option, v);
-		     if (!tau || !(tau.value() > 0) || tau.value() > 86400)
-			     return Status(Error{"option " + option + ": '" + v +
-			                         "' is not seconds in (0, 86400]"});
-		     o.tau_s = tau.value();
-		     return ok_status();
-	     }},
+	     within<double>(&CampsimOptions::tau_s, kAboveZero, 86400, "seconds in (0, 86400]")},
 	    {"--bf-resolution",
-	     [](auto &o, auto &option, auto &v) {
-		     auto resolution = number<int64_t>(option, v);
-		     if (!resolution || resolution.value() < 0 || resolution.value() > 3600)
-			     return Status(Error{"option " + option + ": '" + v +
-			                         "' is not seconds in [0, 3600] (bf_resolution)"});
-		     o.simulation.bf_resolution_s = resolution.value();
-		     return ok_status();
-	     }},
+	     within<int64_t>(&SimulationOptions::bf_resolution_s, 0, 3600,
+	                     "seconds in [0, 3600] (bf_resolution)")},
 	    {"--horizon",
-	     [](auto &o, auto &option, auto &v) {
-		     auto horizon = number<int64_t>(option, v);
-		     if (!horizon || horizon.value() <= 0)
-			     return Status(
-			         Error{"option " + option + ": '" + v + "' is not a horizon > 0"});
-		     o.simulation.horizon_s = horizon.value();
-		     return ok_status();
-	     }},
+	     within<int64_t>(&SimulationOptions::horizon_s, 1, kMost<int64_t>, "a horizon > 0")},
 	    {"--threshold",
 	     [](auto &o, auto &option, auto &v) {
 		     auto threshold = number<int64_t>(option, v);
@@ -648,23 +562,9 @@ const std::map<std::string, Setter> &setters()
 		     return ok_status();
 	     }},
 	    {"--load",
-	     [](auto &o, auto &option, auto &v) {
-		     auto load = number<double>(option, v);
-		     if (!load || !(load.value() > 0) || load.value() > 100)
-			     return Status(Error{"option " + option + ": '" + v +
-			                         "' is not an offered load in (0, 100]"});
-		     o.load = load.value();
-		     return ok_status();
-	     }},
+	     within<double>(&CampsimOptions::load, kAboveZero, 100, "an offered load in (0, 100]")},
 	    {"--split-downtimes",
-	     [](auto &o, auto &option, auto &v) {
-		     auto gap = number<int64_t>(option, v);
-		     if (!gap || gap.value() <= 0)
-			     return Status(
-			         Error{"option " + option + ": '" + v + "' is not seconds > 0"});
-		     o.simulation.downtime_gap_s = gap.value();
-		     return ok_status();
-	     }},
+	     within<int64_t>(&SimulationOptions::downtime_gap_s, 1, kMost<int64_t>, "seconds > 0")},
 	    {"--window",
 	     [](auto &o, auto &option, auto &v) {
 		     auto window = number<int64_t>(option, v);
