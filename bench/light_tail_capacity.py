@@ -13,10 +13,11 @@
 # Light users: the bottom half by the log's CPU-seconds (run time x CPUs), campsim's light_cpu;
 # bounded stretch: flow / max(lower bound, 10 s), as in campsim's comparison table.
 import bisect
-import csv
 import glob
 import os
 import sys
+
+import campsim_csv
 
 TAU_S = 10
 
@@ -24,8 +25,8 @@ TAU_S = 10
 def light_users(jobs):
     load = {}
     for job in jobs:
-        runtime = max(0, int(job["trace_runtime_s"]))
-        load[job["user"]] = load.get(job["user"], 0) + runtime * int(job["cpus"])
+        runtime = max(0, job["trace_runtime_s"])
+        load[job["user"]] = load.get(job["user"], 0) + runtime * job["cpus"]
     ordered = sorted(load, key=lambda user: (load[user], int(user)))
     return set(ordered[: len(ordered) // 2])
 
@@ -36,9 +37,9 @@ def busy_profile(jobs):
     for job in jobs:
         if job["state"] != "finished":
             continue
-        width = int(job["cpus"])
-        change[int(job["start_s"])] = change.get(int(job["start_s"]), 0) + width
-        change[int(job["end_s"])] = change.get(int(job["end_s"]), 0) - width
+        width = job["cpus"]
+        change[job["start_s"]] = change.get(job["start_s"], 0) + width
+        change[job["end_s"]] = change.get(job["end_s"], 0) - width
     times, busy, level = [], [], 0
     for at in sorted(change):
         level += change[at]
@@ -70,17 +71,22 @@ def free_seconds(profile, cpus, since, until, width):
 
 
 def diagnose(prefix, cpus):
-    jobs = list(csv.DictReader(open(prefix + ".jobs.csv")))
-    campaigns = list(csv.DictReader(open(prefix + ".campaigns.csv")))
+    try:
+        jobs = campsim_csv.read(prefix + ".jobs.csv",
+                                whole=("cpus", "submit_s", "start_s", "end_s", "trace_runtime_s"))
+        campaigns = campsim_csv.read(prefix + ".campaigns.csv", real=("flow_s", "lower_bound_s"))
+    except ValueError as bad:
+        sys.exit(f"light_tail_capacity: {bad}")
+    campaigns = [c for c in campaigns if c["flow_s"] >= 0]  # a campaign never finished: no stretch
     light = light_users(jobs)
     first = {}
     for job in jobs:
         known = first.get(job["campaign"])
-        if known is None or int(job["submit_s"]) < int(known["submit_s"]):
+        if known is None or job["submit_s"] < known["submit_s"]:
             first[job["campaign"]] = job
 
     def stretch(campaign):
-        return float(campaign["flow_s"]) / max(float(campaign["lower_bound_s"]), TAU_S)
+        return campaign["flow_s"] / max(campaign["lower_bound_s"], TAU_S)
 
     scored = [c for c in campaigns if c["user"] in light]
     if not scored:
@@ -92,20 +98,22 @@ def diagnose(prefix, cpus):
     blocked = 0
     for campaign in tail:
         job = first[campaign["campaign"]]
-        blocked += cpus - busy_at(profile, int(job["submit_s"])) < int(job["cpus"])
+        blocked += cpus - busy_at(profile, job["submit_s"]) < job["cpus"]
     in_tail = {campaign["campaign"] for campaign in tail}
     waited = held = 0
     for job in jobs:
         if job["campaign"] in in_tail and job["state"] == "finished":
-            since, until = int(job["submit_s"]), int(job["start_s"])
+            since, until = job["submit_s"], job["start_s"]
             waited += until - since
-            held += free_seconds(profile, cpus, since, until, int(job["cpus"]))
+            held += free_seconds(profile, cpus, since, until, job["cpus"])
     return p95, len(tail), blocked, waited, held
 
 
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: light_tail_capacity.py RUN_DIR CPUS")
+    if not sys.argv[2].isdigit() or int(sys.argv[2]) == 0:
+        sys.exit(f"light_tail_capacity: CPUS '{sys.argv[2]}' is not a number of CPUs")
     run_dir, cpus = sys.argv[1], int(sys.argv[2])
     prefixes = sorted(p[: -len(".campaigns.csv")] for p in glob.glob(os.path.join(run_dir, "*.campaigns.csv")))
     if not prefixes:

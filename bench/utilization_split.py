@@ -19,10 +19,11 @@ a queue of jobs all wider than the free CPUs)
 and, with --window, the busy fraction and those idle CPU-hours per window of DAYS days.
 """
 import bisect
-import csv
 import glob
 import os
 import sys
+
+import campsim_csv
 
 
 def jobs_files(paths):
@@ -41,28 +42,12 @@ def load(path):
     the end of one still running when the run stopped: the first waits, the second runs, until
     the run's last end."""
     started, never = [], []
-    with open(path, newline="") as handle:
-        reader = csv.DictReader(handle)
-        missing = [c for c in ("submit_s", "start_s", "end_s", "cpus")
-                   if c not in (reader.fieldnames or [])]
-        if missing:
-            raise ValueError(f"{path}: no column {', '.join(missing)} (not a campsim jobs.csv)")
-        for line, row in enumerate(reader, start=2):
-            values = []
-            for column in ("submit_s", "start_s", "end_s", "cpus"):
-                try:
-                    # An empty start or end is a job never started or never ended; an empty
-                    # submission or width is bad input.
-                    text = row[column] or ("-1" if column in ("start_s", "end_s") else "")
-                    values.append(int(float(text)))
-                except (TypeError, ValueError):
-                    raise ValueError(f"{path}: line {line}: {column} '{row[column]}' is not a"
-                                     " number") from None
-            submit, start, end, width = values
-            if start < 0:
-                never.append((submit, width))
-            else:
-                started.append((submit, start, end, width))
+    for job in campsim_csv.read(path, whole=("submit_s", "start_s", "end_s", "cpus")):
+        submit, start, end, width = (job[c] for c in ("submit_s", "start_s", "end_s", "cpus"))
+        if start < 0:
+            never.append((submit, width))
+        else:
+            started.append((submit, start, end, width))
     last_end = max((end for _, _, end, _ in started), default=0)
     started = [(submit, start, end if end >= 0 else max(last_end, start), width)
                for submit, start, end, width in started]

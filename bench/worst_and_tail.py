@@ -10,35 +10,21 @@ jobs' (at least a third of the machine) waits, and the worst campaigns by bounde
     bench/worst_and_tail.py CPUS RUN_DIR
 """
 import collections
-import csv
 import glob
 import os
 import sys
 
+import campsim_csv
+
 TAU_S = 10
 
 
-# campsim leaves these empty (or -1) for a job it never started or that never ended.
-MAYBE_UNKNOWN = ("start_s", "end_s", "wait_s", "run_s", "flow_s")
-
-
 def rows(path, keys):
-    """The rows of a campsim CSV with `keys` as whole numbers; a value that is no number names the
-    file, line and column."""
-    table = []
-    with open(path, newline="") as handle:
-        for line, row in enumerate(csv.DictReader(handle), start=2):
-            for key in keys:
-                text = row.get(key)
-                if text == "" and key in MAYBE_UNKNOWN:
-                    text = "-1"
-                try:
-                    row[key] = int(float(text))
-                except (TypeError, ValueError):
-                    sys.exit(f"worst_and_tail.py: {path}: line {line}: {key} '{text}' is not a"
-                             " number")
-            table.append(row)
-    return table
+    """The rows of a campsim CSV with `keys` as whole numbers; bad input stops the script, named."""
+    try:
+        return campsim_csv.read(path, whole=keys)
+    except ValueError as bad:
+        sys.exit(f"worst_and_tail.py: {bad}")
 
 
 def report(prefix, m):

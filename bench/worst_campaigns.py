@@ -11,11 +11,12 @@ run under a tenth of its limit): the jobs a plan by limits books for hours.
 
     bench/worst_campaigns.py OUT TRACE.swf[.gz] ...      (POLICY in the environment)
 """
-import csv
 import glob
 import gzip
 import os
 import sys
+
+import campsim_csv
 
 TAU_S = 10
 BASELINES = ("fairshare/easy", "fairtree/easy")
@@ -48,7 +49,15 @@ def limits_text(job_limits):
 
 
 def bounded(row):
-    return float(row["flow_s"]) / max(float(row["lower_bound_s"]), TAU_S)
+    return row["flow_s"] / max(row["lower_bound_s"], TAU_S)
+
+
+def read(path, whole=(), real=()):
+    """A campsim run file's rows (bench/campsim_csv.py); bad input stops the script, named."""
+    try:
+        return campsim_csv.read(path, whole, real)
+    except ValueError as bad:
+        sys.exit(f"worst_campaigns.py: {bad}")
 
 
 def read_campaigns(folder, policy):
@@ -58,12 +67,14 @@ def read_campaigns(folder, policy):
     if not found:
         return None
     prefix = found[0][: -len(".campaigns.csv")]
-    return prefix, {int(row["campaign"]): row for row in csv.DictReader(open(prefix + ".campaigns.csv"))}
+    rows = read(prefix + ".campaigns.csv", whole=("campaign",), real=("flow_s", "lower_bound_s"))
+    return prefix, {row["campaign"]: row for row in rows if row["flow_s"] >= 0}  # finished ones
 
 
 def campaign_jobs(prefix, campaign):
     """The jobs of one campaign in a run's jobs.csv."""
-    return [row for row in csv.DictReader(open(prefix + ".jobs.csv")) if int(row["campaign"]) == campaign]
+    jobs = read(prefix + ".jobs.csv", whole=("campaign", "run_s", "job_id", "cpus"))
+    return [row for row in jobs if row["campaign"] == campaign]
 
 
 def main():
@@ -90,30 +101,35 @@ def main():
             limits_of[trace] = trace_limits(by_name[trace])
         limits = limits_of[trace]
         prefix, campaigns = ours
+        if not campaigns:
+            print(f"{trace}@{load}: no campaign finished")
+            continue
         worst = max(campaigns.values(), key=bounded)
-        members = campaign_jobs(prefix, int(worst["campaign"]))
-        runs = [int(float(j["run_s"])) for j in members]
-        job_limits = [limits.get(int(j["job_id"]), -1) for j in members]
+        members = campaign_jobs(prefix, worst["campaign"])
+        runs = [j["run_s"] for j in members]
+        job_limits = [limits.get(j["job_id"], -1) for j in members]
         known = [(r, lim) for r, lim in zip(runs, job_limits) if lim > 0]
         is_short_long = bool(known) and len(known) == len(runs) and all(r * 10 < lim for r, lim in known)
         counted += 1
         short_long += is_short_long
-        cpus = sorted({int(j["cpus"]) for j in members})
+        cpus = sorted({j["cpus"] for j in members})
         print(f"{trace}@{load}: campaign {worst['campaign']} of user {worst['user']}:"
               f" {len(members)} job(s) of {','.join(map(str, cpus))} CPUs, run {min(runs)}-{max(runs)} s"
               f" under {limits_text(job_limits)}"
               f"{' (short under long limits)' if is_short_long else ''};"
-              f" flow {float(worst['flow_s']) / 86400:.1f} d, bounded stretch {bounded(worst):.0f}")
+              f" flow {worst['flow_s'] / 86400:.1f} d, bounded stretch {bounded(worst):.0f}")
         for baseline in BASELINES:
             theirs = read_campaigns(folder, baseline)
             if theirs is None:
                 continue
-            same = theirs[1].get(int(worst["campaign"]))
+            same = theirs[1].get(worst["campaign"])
+            if not theirs[1]:
+                continue
             own = max(theirs[1].values(), key=bounded)
-            same_text = f"{float(same['flow_s']) / 86400:.1f} d" if same else "not run"
+            same_text = f"{same['flow_s'] / 86400:.1f} d" if same else "not run"
             print(f"  {baseline}: that campaign's flow {same_text}; its own worst"
                   f" {bounded(own):.0f} (user {own['user']}, {own['jobs']} job(s),"
-                  f" flow {float(own['flow_s']) / 86400:.1f} d)")
+                  f" flow {own['flow_s'] / 86400:.1f} d)")
     print(f"worst_campaigns: {short_long} of {counted} worst campaigns of {policy} are short jobs"
           f" under long limits (every run under a tenth of its limit)")
 

@@ -5,7 +5,7 @@
 # their tail: it found no free CPU at its submission (capacity-blocked), and of its 190 s of
 # waiting, the 100 s from 100 to 200 had its 2 CPUs free (held share 0.53). A second schedule
 # holds no CPU: the light job waits 190 s on a full machine (held share 0.00). Bad input names
-# the culprit.
+# the culprit (a value that is no number: its file, line and column).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 script=$here/../../bench/light_tail_capacity.py
@@ -46,4 +46,13 @@ check_equal "a full machine: nothing held" "tail_wait_h 0.1 held_share 0.00" \
 out=$(python3 "$script" "$work/none" 4 2>&1)
 check "a folder without runs exits non-zero" test "$?" -ne 0
 check "it names the folder" grep -q "no \*.campaigns.csv in $work/none" <<<"$out"
+mkdir -p "$work/bad"
+sed '3s/,0,100,1100,/,0,ten,1100,/' "$work/held/p.jobs.csv" >"$work/bad/p.jobs.csv"
+cp "$work/held/p.campaigns.csv" "$work/bad/"
+out=$(python3 "$script" "$work/bad" 4 2>&1)
+check "a value that is no number exits non-zero" test "$?" -ne 0
+check "it names the file, line and column" grep -q "p.jobs.csv: line 3: start_s 'ten' is not a number" <<<"$out"
+out=$(python3 "$script" "$work/held" four 2>&1)
+check "CPUS that is no number exits non-zero" test "$?" -ne 0
+check "it names the value" grep -q "CPUS 'four' is not a number of CPUs" <<<"$out"
 finish
