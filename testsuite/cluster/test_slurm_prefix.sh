@@ -2,7 +2,8 @@
 # localcluster runs the Slurm installed under SLURM_PREFIX (default /usr, Debian's): its daemons,
 # its commands first in PATH, its own plugins (Slurm's priority/multifactor and sched/backfill
 # here, none of ours), and with its own slurmdbd when it has one. Jobs run and accounting sees
-# them. scripts/test-releases.sh runs it for each release it builds.
+# them. scripts/test-releases.sh runs it for each release it builds; after a release, Debian's
+# Slurm starts in the same directory without a stop between.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -59,6 +60,19 @@ all_recorded() {
 }
 [ ${#accounting[@]} -eq 0 ] || check "slurmdbd records the six jobs COMPLETED (sacct) within 30 s" \
 	wait_until 30 all_recorded
+
+if [ "$prefix" != /usr ]; then
+	# localcluster reads the running cluster's prefix first (to stop it) and once put that
+	# prefix's commands first in PATH for good: Debian's cluster started next then answered no
+	# ping from the release's scontrol, and the start failed.
+	echo "== Debian's Slurm started next in the same directory, without a stop between"
+	debian=$("$localcluster" start --slurm /usr --nodes 1 --cpus 2 2>&1)
+	check "it starts (${debian##*$'\n'})" grep -q "^localcluster: up: .* Slurm .* from /usr," <<<"$debian"
+	check_equal "the recorded prefix is /usr" /usr "$("$localcluster" path slurm-prefix)"
+	check_equal "slurmctld runs Debian's" "$(realpath /usr/sbin/slurmctld)" \
+		"$(readlink "/proc/$(cat "$run/slurmctld.pid")/exe")"
+	check "Debian's scontrol reaches it" eval '/usr/bin/scontrol ping | grep -q "is UP"'
+fi
 
 echo "== stop leaves nothing of the prefix running"
 "$localcluster" stop >/dev/null 2>&1
