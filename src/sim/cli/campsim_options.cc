@@ -9,6 +9,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <type_traits>
 
@@ -225,36 +226,37 @@ template <typename Number, typename Target> Setter numeric(Target CampsimOptions
 template <typename Number> constexpr Number kMost = std::numeric_limits<Number>::max();
 constexpr double kAboveZero = std::numeric_limits<double>::denorm_min(); // an open bound at 0
 
+// `text` as a Number from `lowest` to `highest`; none when it is no such number.
+template <typename Number>
+std::optional<Number> number_in(const std::string &option, const std::string &text, Number lowest,
+                                Number highest)
+{
+	auto value = number<Number>(option, text);
+	if (!value || !(value.value() >= lowest && value.value() <= highest))
+		return std::nullopt;
+	return value.value();
+}
+
 // A Number from `lowest` to `highest` into a field of the options or of their simulation
 // options; `what` completes the error "option --x: 'TEXT' is not ...".
 template <typename Number, typename Owner, typename Field>
 Setter within(Field Owner::*field, Number lowest, Number highest, std::string what)
 {
 	return [=](CampsimOptions &options, const std::string &option, const std::string &text) {
-		auto value = number<Number>(option, text);
-		if (!value || !(value.value() >= lowest && value.value() <= highest))
+		auto value = number_in<Number>(option, text, lowest, highest);
+		if (!value)
 			return Status(
 			    Error{"option " + option + ": '" + text + "' is not " + what});
 		if constexpr (std::is_same_v<Owner, SimulationOptions>)
-			options.simulation.*field = static_cast<Field>(value.value());
+			options.simulation.*field = static_cast<Field>(*value);
 		else
-			options.*field = static_cast<Field>(value.value());
+			options.*field = static_cast<Field>(*value);
 		return ok_status();
 	};
 }
 
 // The longest span in seconds an option takes: 10 years.
 constexpr int64_t kLargestSeconds = 10LL * 365 * 86400;
-
-bool seconds_between(const std::string &option, const std::string &text, int64_t lowest,
-                     int64_t &seconds)
-{
-	auto value = number<int64_t>(option, text);
-	if (!value || value.value() < lowest || value.value() > kLargestSeconds)
-		return false;
-	seconds = value.value();
-	return true;
-}
 
 // Simulated seconds from `lowest` up to 10 years, into a SimulationOptions field.
 Setter seconds_in(int64_t SimulationOptions::*field, int64_t lowest)
@@ -270,12 +272,18 @@ Status missing_limit_rule(CampsimOptions &options, const std::string &option,
 {
 	MissingLimitRule rule;
 	const size_t comma = text.find(',');
-	bool good = seconds_between(option, text.substr(0, comma), 1, rule.default_s);
-	if (good && comma != std::string::npos) {
-		const std::string longer = text.substr(comma + 1);
-		rule.longer_is_longest_run = longer == "max";
-		good = rule.longer_is_longest_run ||
-		       seconds_between(option, longer, rule.default_s, rule.longer_s);
+	const auto shorter = number_in<int64_t>(option, text.substr(0, comma), 1, kLargestSeconds);
+	bool good = shorter.has_value();
+	if (good) {
+		rule.default_s = *shorter;
+		if (comma != std::string::npos) {
+			const std::string longer = text.substr(comma + 1);
+			rule.longer_is_longest_run = longer == "max";
+			const auto longer_s =
+			    number_in<int64_t>(option, longer, rule.default_s, kLargestSeconds);
+			rule.longer_s = longer_s.value_or(0);
+			good = rule.longer_is_longest_run || longer_s;
+		}
 	}
 	if (!good)
 		return Error{"option " + option + ": '" + text +
