@@ -1,6 +1,7 @@
 """campsim's run files (NAME.jobs.csv, NAME.campaigns.csv) for the bench scripts: one reader, so
 that every script takes the same fields as possibly unknown and names bad input the same way."""
 import csv
+import sys
 
 # campsim leaves these empty (or writes -1) for a job it never started or that never ended, and
 # for a campaign that never finished: read as -1. Any other empty number is bad input.
@@ -31,3 +32,11 @@ def read(path, whole=(), real=()):
                                          " a number") from None
             rows.append(row)
     return rows
+
+
+def read_or_exit(program, path, whole=(), real=()):
+    """read(), but bad input stops `program` with its message."""
+    try:
+        return read(path, whole, real)
+    except ValueError as bad:
+        sys.exit(f"{program}: {bad}")

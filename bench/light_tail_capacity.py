@@ -71,12 +71,11 @@ def free_seconds(profile, cpus, since, until, width):
 
 
 def diagnose(prefix, cpus):
-    try:
-        jobs = campsim_csv.read(prefix + ".jobs.csv",
-                                whole=("cpus", "submit_s", "start_s", "end_s", "trace_runtime_s"))
-        campaigns = campsim_csv.read(prefix + ".campaigns.csv", real=("flow_s", "lower_bound_s"))
-    except ValueError as bad:
-        sys.exit(f"light_tail_capacity: {bad}")
+    jobs = campsim_csv.read_or_exit(
+        "light_tail_capacity", prefix + ".jobs.csv",
+        whole=("cpus", "submit_s", "start_s", "end_s", "trace_runtime_s"))
+    campaigns = campsim_csv.read_or_exit("light_tail_capacity", prefix + ".campaigns.csv",
+                                         real=("flow_s", "lower_bound_s"))
     campaigns = [c for c in campaigns if c["flow_s"] >= 0]  # a campaign never finished: no stretch
     light = light_users(jobs)
     first = {}

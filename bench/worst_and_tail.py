@@ -19,39 +19,36 @@ import campsim_csv
 TAU_S = 10
 
 
-def rows(path, keys):
-    """The rows of a campsim CSV with `keys` as whole numbers; bad input stops the script, named."""
-    try:
-        return campsim_csv.read(path, whole=keys)
-    except ValueError as bad:
-        sys.exit(f"worst_and_tail.py: {bad}")
-
-
 def report(prefix, m):
-    jobs = rows(prefix + ".jobs.csv", ("cpus", "submit_s", "start_s", "end_s", "wait_s", "run_s",
-                                       "campaign", "user", "job_id"))
-    campaigns = rows(prefix + ".campaigns.csv", ("campaign", "user", "jobs", "submit_s", "end_s",
-                                                 "flow_s", "lower_bound_s"))
+    jobs = campsim_csv.read_or_exit(
+        "worst_and_tail.py", prefix + ".jobs.csv",
+        whole=("cpus", "submit_s", "start_s", "end_s", "wait_s", "run_s", "campaign", "user",
+               "job_id"))
+    campaigns = campsim_csv.read_or_exit(
+        "worst_and_tail.py", prefix + ".campaigns.csv",
+        whole=("campaign", "user", "jobs", "submit_s", "end_s", "flow_s", "lower_bound_s"))
     if not jobs:
         print(f"== {os.path.basename(prefix)}: no jobs")
         return
-    # A job never started waits until the run's last end; one never ended runs until it.
-    last_end = max((j["end_s"] for j in jobs), default=0)
-    never = [j for j in jobs if j["start_s"] < 0]
+    # Utilization counts the work that ran. A job never started then waits until the run's last
+    # end; one never ended runs until it.
+    work = sum(max(j["run_s"], 0) * j["cpus"] for j in jobs if j["start_s"] >= 0)
+    last_end = max(j["end_s"] for j in jobs)
+    never = 0
     for j in jobs:
         if j["start_s"] < 0:
+            never += 1
             j["start_s"], j["wait_s"] = last_end, last_end - j["submit_s"]
         if j["end_s"] < 0:
             j["end_s"] = last_end
     campaigns = [c for c in campaigns if c["flow_s"] >= 0]
     first_submit = min(j["submit_s"] for j in jobs)
     last_submit = max(j["submit_s"] for j in jobs)
-    work = sum(max(j["run_s"], 0) * j["cpus"] for j in jobs if j not in never)
     span = max(last_end - first_submit, 1)
     print(f"== {os.path.basename(prefix)}: utilization {work / (m * span):.4f},"
           f" last end {last_end}, {(last_end - last_submit) / 86400:.1f} d after the last submission")
     if never:
-        print(f"   {len(never)} jobs never started (counted as waiting until the last end)")
+        print(f"   {never} jobs never started (counted as waiting until the last end)")
     for j in sorted(jobs, key=lambda j: -j["end_s"])[:5]:
         print(f"   ends {j['end_s']}: job {j['job_id']} user {j['user']} {j['cpus']} CPUs, "
               f"run {j['run_s']} s, waited {j['wait_s'] / 86400:.1f} d")

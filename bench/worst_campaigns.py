@@ -53,11 +53,8 @@ def bounded(row):
 
 
 def read(path, whole=(), real=()):
-    """A campsim run file's rows (bench/campsim_csv.py); bad input stops the script, named."""
-    try:
-        return campsim_csv.read(path, whole, real)
-    except ValueError as bad:
-        sys.exit(f"worst_campaigns.py: {bad}")
+    """A campsim run file's rows; bad input stops the script, named."""
+    return campsim_csv.read_or_exit("worst_campaigns.py", path, whole, real)
 
 
 def read_campaigns(folder, policy):
@@ -122,9 +119,9 @@ def main():
             theirs = read_campaigns(folder, baseline)
             if theirs is None:
                 continue
-            same = theirs[1].get(worst["campaign"])
             if not theirs[1]:
                 continue
+            same = theirs[1].get(worst["campaign"])
             own = max(theirs[1].values(), key=bounded)
             same_text = f"{same['flow_s'] / 86400:.1f} d" if same else "not run"
             print(f"  {baseline}: that campaign's flow {same_text}; its own worst"
